@@ -1,0 +1,197 @@
+//! The corpus: loading ruling files, validating them and locating every
+//! problem at its `file:line:col`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::error::{LoadError, NodePath, ScenarioError};
+use crate::scenario::{Case, validate};
+use crate::yaml;
+
+/// A case as loaded from a file, with what it takes to locate its nodes.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// The case.
+    pub case: Case,
+    /// The file it came from, as given.
+    pub file: String,
+    /// Its document index in the file, from 0.
+    pub doc: usize,
+    source: Arc<str>,
+}
+
+impl Loaded {
+    /// Locates a problem with this case at its `file:line:col`.
+    pub fn locate(&self, err: &ScenarioError) -> LoadError {
+        let (line, column) = yaml::locate(&self.source, self.doc, &err.path).unwrap_or((0, 0));
+        LoadError {
+            file: self.file.clone(),
+            line,
+            column,
+            message: format!("{}: {}", err.path, err.message),
+        }
+    }
+
+    /// The `file:line:col` of the case's id.
+    pub fn position(&self) -> String {
+        let (line, column) =
+            yaml::locate(&self.source, self.doc, &NodePath::root().key("id")).unwrap_or((0, 0));
+        format!("{}:{line}:{column}", self.file)
+    }
+}
+
+/// The cases of a set of files, and the problems found in them.
+#[derive(Debug, Default)]
+pub struct Corpus {
+    /// Every valid case, in file order.
+    pub cases: Vec<Loaded>,
+    /// Every problem, located.
+    pub errors: Vec<LoadError>,
+}
+
+/// Parses and validates the cases of one YAML text; `file` names it in
+/// errors.
+///
+/// ```
+/// let err = ptoracle::corpus::parse_str("x.yaml", "id: a/b\ntitle: t\nrules: [\"613\"]\ncolour: red\n").unwrap_err();
+/// assert_eq!(err[0].to_string(), "x.yaml:4:1: unknown field `colour`, expected one of `id`, `title`, `description`, `rules`, `editions`, `setup`, `steps`");
+/// ```
+pub fn parse_str(file: &str, text: &str) -> Result<Vec<Loaded>, Vec<LoadError>> {
+    let source: Arc<str> = Arc::from(text);
+    let docs = yaml::parse_cases(text).map_err(|e| {
+        vec![LoadError {
+            file: file.to_string(),
+            line: e.line,
+            column: e.column,
+            message: e.message,
+        }]
+    })?;
+    if docs.is_empty() {
+        return Err(vec![LoadError {
+            file: file.to_string(),
+            line: 0,
+            column: 0,
+            message: "no cases in this file".into(),
+        }]);
+    }
+    let mut cases = Vec::new();
+    let mut errors = Vec::new();
+    for (doc, case) in docs {
+        let loaded = Loaded {
+            case,
+            file: file.to_string(),
+            doc,
+            source: source.clone(),
+        };
+        let problems = validate(&loaded.case);
+        if problems.is_empty() {
+            cases.push(loaded);
+        } else {
+            errors.extend(problems.iter().map(|p| loaded.locate(p)));
+        }
+    }
+    if errors.is_empty() {
+        Ok(cases)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Loads every `.yaml`/`.yml` file under the given files and directories,
+/// in sorted order, and checks that case ids are unique.
+pub fn load(paths: &[PathBuf]) -> Corpus {
+    let mut corpus = Corpus::default();
+    let mut files = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            collect(p, &mut files, &mut corpus.errors);
+        } else if p.exists() {
+            files.push(p.clone());
+        } else {
+            corpus.errors.push(LoadError {
+                file: p.display().to_string(),
+                line: 0,
+                column: 0,
+                message: "no such file or directory".into(),
+            });
+        }
+    }
+    for f in files {
+        let name = f.display().to_string();
+        match std::fs::read_to_string(&f) {
+            Ok(text) => match parse_str(&name, &text) {
+                Ok(cases) => corpus.cases.extend(cases),
+                Err(errs) => corpus.errors.extend(errs),
+            },
+            Err(e) => corpus.errors.push(LoadError {
+                file: name,
+                line: 0,
+                column: 0,
+                message: e.to_string(),
+            }),
+        }
+    }
+    let mut first: BTreeMap<String, String> = BTreeMap::new();
+    let mut unique = Vec::new();
+    for c in std::mem::take(&mut corpus.cases) {
+        let id = c.case.id.to_string();
+        match first.get(&id) {
+            Some(at) => {
+                let mut e = c.locate(&ScenarioError::new(
+                    NodePath::root().key("id"),
+                    String::new(),
+                ));
+                e.message = format!(
+                    "duplicate case id `{id}`: first defined at {at}; ids are unique and never reused"
+                );
+                corpus.errors.push(e);
+            }
+            None => {
+                first.insert(id, c.position());
+                unique.push(c);
+            }
+        }
+    }
+    corpus.cases = unique;
+    corpus
+}
+
+fn collect(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<LoadError>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            errors.push(LoadError {
+                file: dir.display().to_string(),
+                line: 0,
+                column: 0,
+                message: e.to_string(),
+            });
+            return;
+        }
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            collect(&p, files, errors);
+        } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+            files.push(p);
+        }
+    }
+}
+
+/// A case as a YAML document that [`parse_str`] reads back unchanged.
+pub fn to_yaml(case: &Case) -> String {
+    yaml::to_string(case)
+}
+
+/// Reads one case from a YAML document (no validation).
+pub fn from_yaml(text: &str) -> Result<Case, LoadError> {
+    yaml::from_str(text).map_err(|e| LoadError {
+        file: "<yaml>".into(),
+        line: e.line,
+        column: e.column,
+        message: e.message,
+    })
+}

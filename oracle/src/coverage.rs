@@ -1,0 +1,61 @@
+//! Rule coverage: which CR rules the corpus cites, and which of the rules
+//! ptoracle claims to cover have no case yet.
+
+use std::collections::BTreeMap;
+
+use crate::scenario::{Case, RuleRef};
+
+/// The rules ptoracle claims to cover: each needs at least one case that
+/// cites it, and a case a wrong engine would fail.
+pub const REQUIRED: &[&str] = &[
+    "107.1a", "107.1b", "107.8", "120.3d", "120.3e", "120.3f", "120.6", "122.1a", "122.1b",
+    "122.1e", "122.1f", "122.2", "122.3", "122.4", "122.6", "208.1", "208.2a", "208.3", "208.3a",
+    "208.4b", "208.5", "302.7", "400.7", "510.1a", "514.2", "608.2h", "611.2c", "613.4a", "613.4b",
+    "613.4c", "613.4d", "613.6", "613.7", "613.8", "701.10", "701.11", "701.19", "702.2", "702.12",
+    "702.80", "702.90", "704.3", "704.5a", "704.5c", "704.5f", "704.5g", "704.5h", "704.5i",
+    "704.5q", "704.5r", "704.8",
+];
+
+/// Each cited rule with the number of cases that cite it, and the required
+/// rules no case cites.
+#[derive(Debug, Default)]
+pub struct Coverage {
+    /// Cases per cited rule, in rule order.
+    pub cited: BTreeMap<RuleRef, usize>,
+    /// Required rules without a case.
+    pub missing: Vec<RuleRef>,
+}
+
+/// The coverage of a set of cases.
+///
+/// ```
+/// let cov = ptoracle::coverage::coverage(std::iter::empty());
+/// assert_eq!(cov.missing.len(), ptoracle::coverage::REQUIRED.len());
+/// ```
+pub fn coverage<'a>(cases: impl Iterator<Item = &'a Case>) -> Coverage {
+    let mut cited: BTreeMap<RuleRef, usize> = BTreeMap::new();
+    for case in cases {
+        let mut rules = case.rules.clone();
+        rules.sort();
+        rules.dedup();
+        for r in rules {
+            *cited.entry(r).or_default() += 1;
+        }
+    }
+    let missing = REQUIRED
+        .iter()
+        .filter_map(|r| r.parse::<RuleRef>().ok())
+        .filter(|r| !cited.contains_key(r))
+        .collect();
+    Coverage { cited, missing }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn required_rules_parse() {
+        for r in super::REQUIRED {
+            assert!(r.parse::<crate::scenario::RuleRef>().is_ok(), "{r}");
+        }
+    }
+}

@@ -1,0 +1,957 @@
+//! Performing a step's action: the only place, with [`super::sba`], that
+//! changes the game state.
+
+use std::collections::BTreeMap;
+
+use super::{Effect, Eval, Fault, Game, Log, ObjRef, Res, Stack, Trigger, Who, add};
+use crate::error::{NodePath, ScenarioError};
+use crate::number::{Amount, Change, ModPt, checked};
+use crate::observation::ObjectState;
+use crate::scenario::{
+    Action, Affects, Count, CounterMove, CounterPut, CounterRemove, Crew, Damage, EffectSpec,
+    Quantity, Scale, ScaleWhat, Until,
+};
+use crate::terms::{CardType, CounterKind, Keyword, Zone};
+
+/// What a source of damage is like as it deals damage (120.3).
+pub(super) struct Source {
+    pub name: String,
+    pub controller: usize,
+    pub deathtouch: bool,
+    pub wither: bool,
+    pub infect: bool,
+    pub lifelink: bool,
+}
+
+/// What is dealt damage.
+pub(super) enum Recipient {
+    Player(usize),
+    Permanent {
+        card: usize,
+        creature: bool,
+        planeswalker: bool,
+        battle: bool,
+    },
+}
+
+impl<'c> Game<'c> {
+    pub(super) fn perform(&mut self, action: &Action, path: &NodePath, log: &mut Log) -> Res<()> {
+        match action {
+            Action::PutCounters(p) => self.put_counters_action(p, log),
+            Action::RemoveCounters(r) => self.remove_counters(r, log),
+            Action::MoveCounters(m) => self.move_counters(m, log),
+            Action::Effect(e) => self.create_effect(e, path, log),
+            Action::Damage(d) => self.noncombat_damage(d, path, log),
+            Action::CombatDamage(v) => self.combat_damage(v, path, log),
+            Action::AddMana(m) => {
+                let eval = Eval::new(self, false);
+                let amount =
+                    self.amount_at_resolution(&eval, &m.amount, "the amount of mana", log)?;
+                drop(eval);
+                let p = m.player.as_ref().map_or(0, |h| self.player_index(h));
+                let name = m.name.clone().unwrap_or_else(|| "a mana ability".into());
+                let pool = self.players[p].mana.entry(m.mana).or_insert(0);
+                *pool = add(*pool, amount, || "a mana pool".into())?;
+                let who = self.players[p].handle.clone();
+                log.line(1, || {
+                    format!(
+                        "{name} adds {amount} {{{}}} to {who}'s mana pool [106.4, 608.2h]",
+                        m.mana
+                    )
+                });
+                Ok(())
+            }
+            Action::Double(s) => self.scale(s, 1, path, log),
+            Action::Triple(s) => self.scale(s, 2, path, log),
+            Action::Regenerate(h) => {
+                let c = self.card_index(h);
+                self.require_battlefield(c, path, "get a regeneration shield")?;
+                let card = &mut self.cards[c];
+                card.shields = add(card.shields, 1, || "regeneration shields".into())?;
+                let name = card.name().to_string();
+                log.line(1, || format!("{name} gets a regeneration shield [701.19a]"));
+                Ok(())
+            }
+            Action::Destroy(h) => {
+                let c = self.card_index(h);
+                self.require_battlefield(c, path, "be destroyed")?;
+                let eval = Eval::new(self, false);
+                let indestructible = eval.has_keyword(c, Keyword::Indestructible);
+                let lki = eval.object_state(c)?;
+                drop(eval);
+                self.destroy(c, indestructible, lki, "is destroyed [701.8]", log)
+            }
+            Action::Move(m) => {
+                let c = self.card_index(&m.object);
+                if self.cards[c].zone == m.to {
+                    return Err(invalid(
+                        path.key("to"),
+                        format!("`{}` is already in the {}", m.object, m.to),
+                    ));
+                }
+                let lki = self.lki_if_leaving(c)?;
+                let from = self.cards[c].zone;
+                let name = self.cards[c].name().to_string();
+                log.line(1, || {
+                    format!("{name} moves from the {from} to the {}: it becomes a new object [400.7, 122.2]", m.to)
+                });
+                self.move_card(c, m.to, &m.counters, lki, log)
+            }
+            Action::Attach(a) => {
+                let (o, t) = (self.card_index(&a.object), self.card_index(&a.to));
+                self.require_battlefield(o, &path.key("object"), "be attached")?;
+                self.require_battlefield(t, &path.key("to"), "have something attached to it")?;
+                let target = self.obj_ref(t);
+                let ts = self.take_ts();
+                let seq = self.take_seq();
+                let card = &mut self.cards[o];
+                card.attached_to = Some(target);
+                card.ts = ts;
+                card.seq = seq;
+                let (on, tn) = (
+                    self.cards[o].name().to_string(),
+                    self.cards[t].name().to_string(),
+                );
+                log.line(1, || {
+                    format!(
+                        "{on} becomes attached to {tn} and gets a new timestamp t={ts} [613.7e]"
+                    )
+                });
+                Ok(())
+            }
+            Action::Crew(c) => self.crew(c, path, log),
+            Action::Cleanup => {
+                self.cleanup(log);
+                Ok(())
+            }
+            Action::StateBasedActions => {
+                log.line(1, || "state-based actions are checked [704.3]".into());
+                Ok(())
+            }
+        }
+    }
+
+    /// Bad input: the object must be on the battlefield for this.
+    pub(super) fn require_battlefield(&self, c: usize, path: &NodePath, what: &str) -> Res<()> {
+        let card = &self.cards[c];
+        if card.on_battlefield() {
+            return Ok(());
+        }
+        let why = if card.lki.is_some() {
+            " (it has left the battlefield and is a new object, 400.7)"
+        } else {
+            ""
+        };
+        Err(invalid(
+            path.clone(),
+            format!(
+                "`{}` is in the {}, not on the battlefield, so it can't {what}{why}",
+                card.spec.id, card.zone
+            ),
+        ))
+    }
+
+    fn lki_if_leaving(&self, c: usize) -> Res<Option<ObjectState>> {
+        if !self.cards[c].on_battlefield() {
+            return Ok(None);
+        }
+        let eval = Eval::new(self, false);
+        Ok(Some(eval.object_state(c)?))
+    }
+
+    fn put_counters_action(&mut self, p: &CounterPut, log: &mut Log) -> Res<()> {
+        match self.who(&p.on) {
+            Who::Player(i) => {
+                let pl = &mut self.players[i];
+                pl.poison = add(pl.poison, p.count.0, || {
+                    format!("the poison counters of {}", p.on)
+                })?;
+                log.line(1, || {
+                    format!(
+                        "{} gets {} poison counter{} [122.1f]",
+                        p.on,
+                        p.count.0,
+                        s(p.count.0)
+                    )
+                });
+                Ok(())
+            }
+            Who::Card(c) => {
+                self.put_counters(c, &p.kind, p.count.0)?;
+                let name = self.cards[c].name().to_string();
+                let ts = self.cards[c].counters.get(&p.kind).map_or(0, |s| s.ts);
+                log.line(1, || {
+                    format!(
+                        "put {} {} counter{} on {name} (t={ts}) [122.1, 613.7c]",
+                        p.count.0,
+                        p.kind,
+                        s(p.count.0)
+                    )
+                });
+                Ok(())
+            }
+        }
+    }
+
+    /// Puts counters on a card; the whole kind gets a new timestamp (613.7c).
+    pub(super) fn put_counters(&mut self, c: usize, kind: &CounterKind, n: i64) -> Res<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        let ts = self.take_ts();
+        let seq = self.take_seq();
+        let id = self.cards[c].spec.id.clone();
+        let stack =
+            self.cards[c]
+                .counters
+                .entry(kind.clone())
+                .or_insert(Stack { count: 0, ts, seq });
+        stack.count = add(stack.count, n, || {
+            format!("the number of {kind} counters on {id}")
+        })?;
+        stack.ts = ts;
+        stack.seq = seq;
+        Ok(())
+    }
+
+    /// Removes up to `n` counters; returns how many it removed.
+    pub(super) fn take_counters(&mut self, c: usize, kind: &CounterKind, n: i64) -> i64 {
+        let card = &mut self.cards[c];
+        let Some(stack) = card.counters.get_mut(kind) else {
+            return 0;
+        };
+        let taken = n.min(stack.count);
+        stack.count -= taken;
+        if stack.count == 0 {
+            card.counters.remove(kind);
+        }
+        taken
+    }
+
+    fn remove_counters(&mut self, r: &CounterRemove, log: &mut Log) -> Res<()> {
+        let c = self.card_index(&r.from);
+        let taken = self.take_counters(c, &r.kind, r.count.0);
+        let name = self.cards[c].name().to_string();
+        log.line(1, || {
+            format!(
+                "remove {taken} {} counter{} from {name} [122.1]",
+                r.kind,
+                s(taken)
+            )
+        });
+        Ok(())
+    }
+
+    /// 122.5: a counter moves only if it can be removed from the first
+    /// object and put on the second; otherwise nothing happens.
+    fn move_counters(&mut self, m: &CounterMove, log: &mut Log) -> Res<()> {
+        let (from, to) = (self.card_index(&m.from), self.card_index(&m.to));
+        let why_not = if from == to {
+            Some("the two objects are the same")
+        } else if !self.cards[from].on_battlefield() || !self.cards[to].on_battlefield() {
+            Some("both objects must be on the battlefield")
+        } else if self.cards[from].count(&m.kind) == 0 {
+            Some("the first object has no such counter")
+        } else {
+            None
+        };
+        if let Some(why) = why_not {
+            log.line(1, || format!("no {} counter moves: {why} [122.5]", m.kind));
+            return Ok(());
+        }
+        let moved = self.take_counters(from, &m.kind, m.count.0);
+        self.put_counters(to, &m.kind, moved)?;
+        let (a, b) = (
+            self.cards[from].name().to_string(),
+            self.cards[to].name().to_string(),
+        );
+        log.line(1, || {
+            format!(
+                "move {moved} {} counter{} from {a} to {b} [122.5]",
+                m.kind,
+                s(moved)
+            )
+        });
+        Ok(())
+    }
+
+    /// Reads an amount as an ability resolves (608.2h); 107.1b: a negative
+    /// result is 0.
+    fn amount_at_resolution(
+        &self,
+        eval: &Eval<'_, 'c>,
+        q: &Quantity,
+        what: &str,
+        log: &mut Log,
+    ) -> Res<i64> {
+        let raw = eval.locked_quantity(q)?;
+        if let Quantity::Ref(_) = q {
+            log.line(1, || {
+                format!("{what} is {q} as it resolves: {raw} [608.2h]")
+            });
+        }
+        if raw < 0 {
+            log.line(1, || {
+                format!("{what} would be {raw}, a negative result, so 0 is used [107.1b]")
+            });
+        }
+        Ok(raw.max(0))
+    }
+
+    fn create_effect(&mut self, e: &EffectSpec, path: &NodePath, log: &mut Log) -> Res<()> {
+        let eval = Eval::new(self, false);
+        let source = e.source.as_ref().map(|h| self.card_index(h));
+        let affected: Vec<ObjRef> = match &e.affects {
+            Affects::Objects(hs) => {
+                let mut v = Vec::new();
+                for (i, h) in hs.iter().enumerate() {
+                    let c = self.card_index(h);
+                    self.require_battlefield(
+                        c,
+                        &path.key("affects").index(i),
+                        "be affected by an effect",
+                    )?;
+                    v.push(self.obj_ref(c));
+                }
+                v
+            }
+            Affects::Filter(f) => {
+                let mut v = Vec::new();
+                for c in 0..self.cards.len() {
+                    if !eval.matches(f, c, &eval.early[c], source) {
+                        continue;
+                    }
+                    if f.tests_pt() && !super::eval::pt_matches(f, eval.pt(c)?.map(|i| i.pt)) {
+                        continue;
+                    }
+                    v.push(self.obj_ref(c));
+                }
+                v
+            }
+            Affects::This | Affects::Attached => Vec::new(),
+        };
+        let label = e.name.clone().unwrap_or_else(|| "an effect".into());
+        let (mut x_set, mut x_modify) = (0, 0);
+        if let Some(q) = &e.x {
+            let raw = eval.locked_quantity(q)?;
+            x_set = raw;
+            x_modify = raw;
+            log.line(1, || {
+                format!("X = {q} = {raw}, read once as {label} resolves [608.2h]")
+            });
+            if raw < 0
+                && e.modify.is_some_and(|m| m.uses_x())
+                && self.rules.clamp_negative_modification
+            {
+                x_modify = 0;
+                log.line(1, || {
+                    "X is negative in a +X/+Y change, so 0 is used; only setting, doubling and tripling P/T may use a negative result [107.1b]".into()
+                });
+            }
+        }
+        drop(eval);
+        let until = e.until.unwrap_or(Until::Forever);
+        let source_ref = source.map(|c| self.obj_ref(c));
+        if until == Until::SourceLeaves && source.is_some_and(|c| !self.cards[c].on_battlefield()) {
+            log.line(1, || {
+                format!(
+                    "{label} does nothing: its source has already left the battlefield [611.2b]"
+                )
+            });
+            return Ok(());
+        }
+        let ts = match e.timestamp {
+            Some(t) => self.take_explicit_ts(t.0.0),
+            None => self.take_ts(),
+        };
+        let seq = self.take_seq();
+        if log.on() {
+            let names: Vec<String> = affected
+                .iter()
+                .map(|r| self.cards[r.card].name().to_string())
+                .collect();
+            let who = if names.is_empty() {
+                "nothing".to_string()
+            } else {
+                names.join(", ")
+            };
+            let locked = if matches!(e.affects, Affects::Filter(_)) {
+                ", the affected set locked as it resolves [611.2c]"
+            } else {
+                ""
+            };
+            log.line(1, || {
+                format!("{label} (t={ts}): {who} {} {until}{locked}", e.summary())
+            });
+        }
+        self.effects.push(Effect {
+            spec: e.clone(),
+            label,
+            source: source_ref,
+            ts,
+            seq,
+            until,
+            affected,
+            x_set,
+            x_modify,
+        });
+        Ok(())
+    }
+
+    /// 701.10 / 701.11: doubling adds X, tripling adds 2X, where X is the
+    /// value as it resolves; a negative value lowers it where the edition
+    /// says so, and otherwise counts as 0 (107.1b).
+    fn scale(&mut self, sc: &Scale, factor: i64, path: &NodePath, log: &mut Log) -> Res<()> {
+        let c = self.card_index(&sc.affects);
+        let (verb, rule, lowers) = if factor == 1 {
+            ("doubles", "701.10", self.rules.double_negative_lowers)
+        } else {
+            ("triples", "701.11", self.rules.triple_negative_lowers)
+        };
+        self.require_battlefield(
+            c,
+            &path.key("affects"),
+            "have its power or toughness changed",
+        )?;
+        let eval = Eval::new(self, false);
+        let Some(info) = eval.pt(c)? else {
+            return Err(invalid(
+                path.key("affects"),
+                format!(
+                    "`{}` is not a creature: it has no power or toughness to change (208.3)",
+                    sc.affects
+                ),
+            ));
+        };
+        drop(eval);
+        let id = &sc.affects;
+        let extra = |v: i64| -> Res<i64> {
+            let x = checked(v.checked_mul(factor), || {
+                format!("{verb} the value {v} of {id}")
+            })?;
+            Ok(if v < 0 && !lowers { 0 } else { x })
+        };
+        let (dp, dt) = match sc.what {
+            ScaleWhat::Power => (extra(info.pt.power)?, 0),
+            ScaleWhat::Toughness => (0, extra(info.pt.toughness)?),
+            ScaleWhat::Both => (extra(info.pt.power)?, extra(info.pt.toughness)?),
+        };
+        let change = |v: i64| -> Res<Change> {
+            Ok(Change {
+                minus: v < 0,
+                amount: Amount::Fixed(checked(v.checked_abs(), || format!("{verb} {id}"))?),
+            })
+        };
+        let spec = EffectSpec {
+            name: sc.name.clone(),
+            affects: Affects::Objects(vec![id.clone()]),
+            until: Some(sc.until),
+            modify: Some(ModPt {
+                power: change(dp)?,
+                toughness: change(dt)?,
+            }),
+            ..EffectSpec::default()
+        };
+        let label = sc
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("{verb} ({rule})"));
+        let name = self.cards[c].name().to_string();
+        log.line(1, || {
+            format!(
+                "{label} {verb} {} of {name} ({}): a modification of {} locked in as it resolves [{rule}a, 608.2h]",
+                match sc.what {
+                    ScaleWhat::Power => "the power",
+                    ScaleWhat::Toughness => "the toughness",
+                    ScaleWhat::Both => "the power and toughness",
+                },
+                info.pt,
+                spec.modify.map(|m| m.to_string()).unwrap_or_default()
+            )
+        });
+        let negative = match sc.what {
+            ScaleWhat::Power => info.pt.power < 0,
+            ScaleWhat::Toughness => info.pt.toughness < 0,
+            ScaleWhat::Both => info.pt.power < 0 || info.pt.toughness < 0,
+        };
+        if negative {
+            if lowers {
+                log.line(1, || format!("a negative value {verb} downward: it gets -X where X is 0 minus the value [{rule}c]"));
+            } else {
+                log.line(1, || {
+                    "a negative value counts as 0 in this edition [107.1b]".into()
+                });
+            }
+        }
+        let ts = match sc.timestamp {
+            Some(t) => self.take_explicit_ts(t.0.0),
+            None => self.take_ts(),
+        };
+        let seq = self.take_seq();
+        let target = self.obj_ref(c);
+        self.effects.push(Effect {
+            spec,
+            label,
+            source: None,
+            ts,
+            seq,
+            until: sc.until,
+            affected: vec![target],
+            x_set: 0,
+            x_modify: 0,
+        });
+        Ok(())
+    }
+
+    fn source_info(&self, eval: &Eval<'_, 'c>, c: usize) -> Source {
+        let card = &self.cards[c];
+        // 702.2 and 702.15: keywords of a source that has left the
+        // battlefield are read from its last known information.
+        let has = |k: Keyword| -> bool {
+            if card.on_battlefield() {
+                eval.has_keyword(c, k)
+            } else if let Some(lki) = &card.lki {
+                lki.keywords.contains(&k)
+            } else {
+                eval.has_keyword(c, k)
+            }
+        };
+        Source {
+            name: card.name().to_string(),
+            controller: card.controller,
+            deathtouch: has(Keyword::Deathtouch),
+            wither: has(Keyword::Wither),
+            infect: has(Keyword::Infect),
+            lifelink: has(Keyword::Lifelink),
+        }
+    }
+
+    fn recipient(
+        &self,
+        eval: &Eval<'_, 'c>,
+        h: &crate::scenario::Handle,
+        path: &NodePath,
+    ) -> Res<Recipient> {
+        Ok(match self.who(h) {
+            Who::Player(p) => Recipient::Player(p),
+            Who::Card(c) => {
+                self.require_battlefield(c, path, "be dealt damage")?;
+                Recipient::Permanent {
+                    card: c,
+                    creature: eval.has_type(c, CardType::Creature),
+                    planeswalker: eval.has_type(c, CardType::Planeswalker),
+                    battle: eval.has_type(c, CardType::Battle),
+                }
+            }
+        })
+    }
+
+    fn noncombat_damage(&mut self, d: &Damage, path: &NodePath, log: &mut Log) -> Res<()> {
+        let eval = Eval::new(self, false);
+        let src = self.source_info(&eval, self.card_index(&d.from));
+        let to = self.recipient(&eval, &d.to, &path.key("to"))?;
+        let amount = self.amount_at_resolution(&eval, &d.amount, "the damage", log)?;
+        drop(eval);
+        self.deal_damage(&src, &to, amount, log)
+    }
+
+    fn combat_damage(
+        &mut self,
+        v: &[crate::scenario::CombatAssignment],
+        path: &NodePath,
+        log: &mut Log,
+    ) -> Res<()> {
+        let eval = Eval::new(self, false);
+        let mut plan = Vec::new();
+        let mut assigned: BTreeMap<usize, i64> = BTreeMap::new();
+        for (i, a) in v.iter().enumerate() {
+            let c = self.card_index(&a.from);
+            self.require_battlefield(c, &path.index(i).key("from"), "deal combat damage")?;
+            let Some(info) = eval.pt(c)? else {
+                return Err(invalid(
+                    path.index(i).key("from"),
+                    format!(
+                        "`{}` is not a creature, so it deals no combat damage",
+                        a.from
+                    ),
+                ));
+            };
+            // 510.1a: a creature assigns damage equal to its power; 0 or less assigns none.
+            let power = info.pt.power.max(0);
+            let amount = a.amount.map_or(power, |n| n.0);
+            let total = assigned.entry(c).or_insert(0);
+            *total = add(*total, amount, || "assigned combat damage".into())?;
+            if *total > power {
+                return Err(invalid(
+                    path.index(i).key("amount"),
+                    format!(
+                        "`{}` assigns {} in all but its power is {} (510.1a)",
+                        a.from, total, info.pt.power
+                    ),
+                ));
+            }
+            let name = self.cards[c].name().to_string();
+            if info.pt.power <= 0 {
+                log.line(1, || {
+                    format!(
+                        "{name} has power {}: it assigns no combat damage [510.1a]",
+                        info.pt.power
+                    )
+                });
+            }
+            let to = self.recipient(&eval, &a.to, &path.index(i).key("to"))?;
+            plan.push((self.source_info(&eval, c), to, amount));
+        }
+        drop(eval);
+        log.line(1, || "combat damage is dealt simultaneously [510.2]".into());
+        for (src, to, amount) in &plan {
+            self.deal_damage(src, to, *amount, log)?;
+        }
+        Ok(())
+    }
+
+    /// The results of damage (120.3), once its amount is known.
+    pub(super) fn deal_damage(
+        &mut self,
+        src: &Source,
+        to: &Recipient,
+        amount: i64,
+        log: &mut Log,
+    ) -> Res<()> {
+        let name = &src.name;
+        if amount <= 0 {
+            log.line(1, || {
+                format!("{name} deals no damage (0 damage is not dealt) [120.8]")
+            });
+            return Ok(());
+        }
+        let mut dealt = false;
+        match *to {
+            Recipient::Player(p) => {
+                let pl = &mut self.players[p];
+                let who = pl.handle.clone();
+                if src.infect {
+                    pl.poison = add(pl.poison, amount, || {
+                        format!("the poison counters of {who}")
+                    })?;
+                    log.line(1, || format!("{name} deals {amount} damage to {who}: {amount} poison counters (infect) [120.3b]"));
+                } else {
+                    pl.life = checked(pl.life.checked_sub(amount), || {
+                        format!("the life total of {who}")
+                    })?;
+                    log.line(1, || format!("{name} deals {amount} damage to {who}: {who} loses {amount} life [120.3a]"));
+                }
+                dealt = true;
+            }
+            Recipient::Permanent {
+                card,
+                creature,
+                planeswalker,
+                battle,
+            } => {
+                let tn = self.cards[card].name().to_string();
+                if planeswalker {
+                    let n = self.take_counters(card, &CounterKind::named("loyalty"), amount);
+                    log.line(1, || format!("{name} deals {amount} damage to {tn}: {n} loyalty counters removed [120.3c]"));
+                    dealt = true;
+                }
+                if battle {
+                    let n = self.take_counters(card, &CounterKind::named("defense"), amount);
+                    log.line(1, || format!("{name} deals {amount} damage to {tn}: {n} defense counters removed [120.3h]"));
+                    dealt = true;
+                }
+                if creature {
+                    if src.wither || src.infect {
+                        self.put_counters(card, &CounterKind::MINUS_ONE, amount)?;
+                        let why = if src.infect {
+                            "infect, 702.90"
+                        } else {
+                            "wither, 702.80"
+                        };
+                        log.line(1, || format!("{name} deals {amount} damage to {tn}: {amount} -1/-1 counters instead of marked damage [120.3d; {why}]"));
+                    } else {
+                        let cd = &mut self.cards[card];
+                        cd.damage = add(cd.damage, amount, || format!("the damage on {tn}"))?;
+                        log.line(1, || format!("{name} deals {amount} damage to {tn}: marked on it, {} in all [120.3e]", self.cards[card].damage));
+                    }
+                    if src.deathtouch {
+                        self.cards[card].deathtouch = true;
+                        log.line(1, || {
+                            format!(
+                                "{tn} has been dealt damage by a source with deathtouch [702.2b]"
+                            )
+                        });
+                    }
+                    dealt = true;
+                }
+                if !dealt {
+                    log.line(1, || format!("{tn} is not a creature, planeswalker or battle: no damage is dealt to it [120.3]"));
+                }
+            }
+        }
+        if dealt && src.lifelink {
+            let pl = &mut self.players[src.controller];
+            let who = pl.handle.clone();
+            pl.life = add(pl.life, amount, || format!("the life total of {who}"))?;
+            log.line(1, || {
+                format!("lifelink: {who} gains {amount} life [120.3f]")
+            });
+        }
+        Ok(())
+    }
+
+    /// Destroys a permanent: indestructible ignores it (702.12b); a
+    /// regeneration shield replaces it (701.19c).
+    pub(super) fn destroy(
+        &mut self,
+        c: usize,
+        indestructible: bool,
+        lki: ObjectState,
+        why: &str,
+        log: &mut Log,
+    ) -> Res<()> {
+        let name = self.cards[c].name().to_string();
+        if indestructible {
+            log.line(2, || {
+                format!("{name} {why}, but it is indestructible: nothing happens [702.12b]")
+            });
+            return Ok(());
+        }
+        if self.cards[c].shields > 0 {
+            let card = &mut self.cards[c];
+            card.shields -= 1;
+            card.tapped = true;
+            card.damage = 0;
+            card.deathtouch = false;
+            log.line(2, || format!("{name} {why}, but it regenerates instead: tapped, all damage removed, removed from combat [701.19c]"));
+            return Ok(());
+        }
+        log.line(2, || {
+            format!("{name} {why}: put into its owner's graveyard")
+        });
+        self.move_card(c, Zone::Graveyard, &BTreeMap::new(), Some(lki), log)
+    }
+
+    /// Moves a card to a zone: a new object with no memory of the old one
+    /// (400.7): counters cease to exist (122.2), damage and effects are gone.
+    pub(super) fn move_card(
+        &mut self,
+        c: usize,
+        to: Zone,
+        counters: &BTreeMap<CounterKind, Count>,
+        lki: Option<ObjectState>,
+        log: &mut Log,
+    ) -> Res<()> {
+        let old = self.obj_ref(c);
+        let from = self.cards[c].zone;
+        if from == Zone::Battlefield {
+            self.effects
+                .retain(|e| !(e.until == Until::SourceLeaves && e.source == Some(old)));
+            for other in &mut self.cards {
+                if other.attached_to == Some(old) {
+                    other.attached_to = None;
+                }
+            }
+        }
+        let object = self.take_object();
+        let ts = self.take_ts();
+        let seq = self.take_seq();
+        let card = &mut self.cards[c];
+        card.object = object;
+        card.zone = to;
+        card.ts = ts;
+        card.seq = seq;
+        card.counters.clear();
+        card.damage = 0;
+        card.deathtouch = false;
+        card.shields = 0;
+        card.tapped = false;
+        card.attached_to = None;
+        if from == Zone::Battlefield {
+            card.lki = lki.map(Box::new);
+        }
+        if to == Zone::Battlefield {
+            card.lki = None;
+            for (kind, n) in counters {
+                self.put_counters_at(c, kind, n.0, ts, seq)?;
+            }
+            // 306.5b: a planeswalker enters with its printed loyalty.
+            let spec = self.cards[c].spec;
+            if let Some(l) = spec.loyalty {
+                let kind = CounterKind::named("loyalty");
+                if spec.types.contains(&CardType::Planeswalker) && !counters.contains_key(&kind) {
+                    self.put_counters_at(c, &kind, l.0, ts, seq)?;
+                }
+            }
+        }
+        if from == Zone::Battlefield && to == Zone::Graveyard {
+            self.death_triggers(c, log);
+        }
+        Ok(())
+    }
+
+    fn put_counters_at(
+        &mut self,
+        c: usize,
+        kind: &CounterKind,
+        n: i64,
+        ts: i64,
+        seq: u64,
+    ) -> Res<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        let id = self.cards[c].spec.id.clone();
+        let stack =
+            self.cards[c]
+                .counters
+                .entry(kind.clone())
+                .or_insert(Stack { count: 0, ts, seq });
+        stack.count = add(stack.count, n, || {
+            format!("the number of {kind} counters on {id}")
+        })?;
+        Ok(())
+    }
+
+    /// Undying and persist look at the creature as it last existed on the
+    /// battlefield (603.10a, 704.8).
+    fn death_triggers(&mut self, c: usize, log: &mut Log) {
+        let card = &self.cards[c];
+        let Some(lki) = &card.lki else { return };
+        let name = card.name().to_string();
+        for (keyword, kind, rule) in [
+            (Keyword::Undying, CounterKind::PLUS_ONE, "702.93a"),
+            (Keyword::Persist, CounterKind::MINUS_ONE, "702.79a"),
+        ] {
+            if !lki.keywords.contains(&keyword) {
+                continue;
+            }
+            if lki.counters.get(&kind).copied().unwrap_or(0) > 0 {
+                log.line(2, || {
+                    format!("{keyword} does not return {name}: as it last existed on the battlefield it had a {kind} counter [{rule}, 704.8]")
+                });
+                continue;
+            }
+            log.line(2, || {
+                format!("{name} had no {kind} counter: its {keyword} ability triggers [{rule}]")
+            });
+            self.triggers.push(Trigger {
+                card: c,
+                object: card.object,
+                kind,
+                keyword: keyword.name(),
+                rule,
+            });
+        }
+    }
+
+    fn crew(&mut self, cr: &Crew, path: &NodePath, log: &mut Log) -> Res<()> {
+        let v = self.card_index(&cr.vehicle);
+        self.require_battlefield(v, &path.key("vehicle"), "be crewed")?;
+        let eval = Eval::new(self, false);
+        let vname = self.cards[v].name().to_string();
+        let crew_n = match self.cards[v].spec.crew {
+            Some(n) if eval.early[v].abilities => n.0,
+            _ => {
+                log.line(1, || {
+                    format!("{vname} has no crew ability: nothing happens [702.122]")
+                });
+                return Ok(());
+            }
+        };
+        let mut total = 0i64;
+        let mut tapped = Vec::new();
+        for (i, h) in cr.with.iter().enumerate() {
+            let c = self.card_index(h);
+            self.require_battlefield(c, &path.key("with").index(i), "crew a Vehicle")?;
+            let card = &self.cards[c];
+            let problem = if card.tapped {
+                Some("is tapped")
+            } else if card.controller != self.cards[v].controller {
+                Some("is controlled by another player")
+            } else {
+                None
+            };
+            let info = eval.pt(c)?;
+            let problem = problem.or(if info.is_none() {
+                Some("is not a creature")
+            } else {
+                None
+            });
+            if let Some(p) = problem {
+                let n = card.name().to_string();
+                log.line(1, || {
+                    format!("{n} {p}, so the crew cost can't be paid: nothing happens [702.122a]")
+                });
+                return Ok(());
+            }
+            let power = info.map_or(0, |i| i.pt.power);
+            total = add(total, power, || "the total power of the crew".into())?;
+            tapped.push(c);
+        }
+        drop(eval);
+        if total < crew_n {
+            log.line(1, || {
+                format!("the crew's total power is {total}, less than {crew_n}: {vname} can't be crewed; negative powers count in the total [702.122a, 107.1b]")
+            });
+            return Ok(());
+        }
+        for c in &tapped {
+            self.cards[*c].tapped = true;
+        }
+        let ts = self.take_ts();
+        let seq = self.take_seq();
+        let target = self.obj_ref(v);
+        let spec = EffectSpec {
+            name: Some(format!("crew {crew_n}")),
+            affects: Affects::Objects(vec![cr.vehicle.clone()]),
+            until: Some(Until::EndOfTurn),
+            add_types: vec![CardType::Artifact, CardType::Creature],
+            ..EffectSpec::default()
+        };
+        log.line(1, || {
+            format!("crew {crew_n} is paid with total power {total}: {vname} becomes an artifact creature until end of turn (t={ts}) [702.122a, 613.1d]")
+        });
+        self.effects.push(Effect {
+            spec,
+            label: format!("crew {crew_n} ({vname})"),
+            source: Some(target),
+            ts,
+            seq,
+            until: Until::EndOfTurn,
+            affected: vec![target],
+            x_set: 0,
+            x_modify: 0,
+        });
+        Ok(())
+    }
+
+    /// 514.2: simultaneously, all damage is removed and "until end of turn"
+    /// effects end. Regeneration shields ("this turn", 701.19a) and mana
+    /// (500.4) go too.
+    fn cleanup(&mut self, log: &mut Log) {
+        let before = self.effects.len();
+        self.effects.retain(|e| e.until != Until::EndOfTurn);
+        let ended = before - self.effects.len();
+        for card in &mut self.cards {
+            if card.on_battlefield() {
+                card.damage = 0;
+                card.shields = 0;
+            }
+        }
+        for p in &mut self.players {
+            p.mana.clear();
+        }
+        log.line(1, || {
+            format!("cleanup: all marked damage is removed and {ended} \"until end of turn\" effect{} end, at the same time [514.2]; regeneration shields expire [701.19a]; mana empties [500.4]", if ended == 1 { "" } else { "s" })
+        });
+    }
+}
+
+pub(super) fn invalid(path: NodePath, message: String) -> Fault {
+    Fault::Invalid(ScenarioError::new(path, message))
+}
+
+fn s(n: i64) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

@@ -1,0 +1,1185 @@
+//! Characteristics through the layer system (613), read from a game state.
+//!
+//! Layers 4–6 (types, colors, abilities) are computed for every permanent
+//! at once, effect by effect, because an effect's existence and affected set
+//! can depend on what earlier effects did to other objects (613.6, 613.8).
+//! Layer 7 (P/T) is computed per object, lazily: a characteristic-defining
+//! ability or a static "X" may read another object's power, which is then
+//! computed in full. A loop of such reads can't be determined and counts as
+//! 0 (208.2a, 107.2).
+
+use std::cell::RefCell;
+
+use super::bits::Bits;
+use super::{Card, Game, Line, Log, ObjRef, Res, Stack, add, add_pt, order};
+use crate::edition::PtClass;
+use crate::number::{Change, Overflow, Pt, checked};
+use crate::observation::ObjectState;
+use crate::scenario::{Affects, EffectSpec, Filter, Quantity, QuantityRef};
+use crate::terms::{CardType, Color, CounterKind, Keyword, Zone};
+
+/// Types, colors and abilities of one object after layers 1–6.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Early {
+    pub types: Bits<CardType>,
+    pub colors: Bits<Color>,
+    pub keywords: Bits<Keyword>,
+    /// Whether it still has its printed non-keyword abilities: static
+    /// abilities, its characteristic-defining ability, level up, crew.
+    pub abilities: bool,
+}
+
+impl Early {
+    fn printed(card: &Card<'_>) -> Early {
+        Early {
+            types: Bits::of(&card.spec.types),
+            colors: Bits::of(&card.spec.colors),
+            keywords: Bits::of(&card.spec.keywords),
+            abilities: true,
+        }
+    }
+}
+
+/// P/T of a creature: its value and its base value (208.4b).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PtInfo {
+    pub pt: Pt,
+    pub base: Pt,
+}
+
+#[derive(Clone, Copy)]
+enum Origin {
+    /// `Game::effects[i]`.
+    Resolved(usize),
+    /// Static ability `ability` of card `card`.
+    Static { card: usize, ability: usize },
+    /// Level-up band `band` of card `card`.
+    Level { card: usize },
+}
+
+enum XVal<'g> {
+    None,
+    Locked { set: i64, modify: i64 },
+    Live(&'g Quantity),
+}
+
+enum Target<'g> {
+    Locked(&'g [ObjRef]),
+    Card(Option<usize>),
+    Filter(&'g Filter),
+}
+
+/// A continuous effect that exists in this state.
+struct Active<'g> {
+    spec: &'g EffectSpec,
+    origin: Origin,
+    /// The card whose ability this is, or the resolved effect's source.
+    source: Option<usize>,
+    ts: i64,
+    seq: u64,
+    x: XVal<'g>,
+    target: Target<'g>,
+}
+
+impl Active<'_> {
+    fn is_static(&self) -> bool {
+        !matches!(self.origin, Origin::Resolved(_))
+    }
+}
+
+enum Slot {
+    Todo,
+    Busy,
+    Done(Result<Option<PtInfo>, Overflow>),
+}
+
+/// Characteristics of every object in one game state.
+pub(crate) struct Eval<'g, 'c> {
+    pub g: &'g Game<'c>,
+    pub early: Vec<Early>,
+    actives: Vec<Active<'g>>,
+    /// The affected set of each active effect that started applying in
+    /// layers 4–6, kept for the later layers (613.6).
+    determined: Vec<Option<Vec<usize>>>,
+    pt: RefCell<Vec<Slot>>,
+    tracing: bool,
+    early_lines: Vec<Vec<Line>>,
+    pt_lines: RefCell<Vec<Vec<Line>>>,
+}
+
+/// One thing that changes an object's P/T in layer 7.
+#[derive(Clone, Copy)]
+enum PtEntry {
+    Cda,
+    Set(usize),
+    Modify(usize),
+    Switch(usize),
+    Counter {
+        power: i64,
+        toughness: i64,
+        count: i64,
+        ts: i64,
+    },
+    Hone {
+        equipment: usize,
+        count: i64,
+        ts: i64,
+    },
+}
+
+impl<'g, 'c> Eval<'g, 'c> {
+    /// Evaluates layers 1–6 of every object; layer 7 is computed on demand.
+    pub fn new(g: &'g Game<'c>, tracing: bool) -> Eval<'g, 'c> {
+        let n = g.cards.len();
+        let mut e = Eval {
+            g,
+            early: g.cards.iter().map(Early::printed).collect(),
+            actives: Vec::new(),
+            determined: Vec::new(),
+            pt: RefCell::new((0..n).map(|_| Slot::Todo).collect()),
+            tracing,
+            early_lines: vec![Vec::new(); n],
+            pt_lines: RefCell::new(vec![Vec::new(); n]),
+        };
+        e.collect_actives();
+        e.determined = vec![None; e.actives.len()];
+        e.early_layers();
+        e
+    }
+
+    fn collect_actives(&mut self) {
+        let g = self.g;
+        for (i, eff) in g.effects.iter().enumerate() {
+            self.actives.push(Active {
+                spec: &eff.spec,
+                origin: Origin::Resolved(i),
+                source: eff.source.and_then(|s| g.live(s)),
+                ts: eff.ts,
+                seq: eff.seq,
+                x: XVal::Locked {
+                    set: eff.x_set,
+                    modify: eff.x_modify,
+                },
+                target: Target::Locked(&eff.affected),
+            });
+        }
+        for (ci, card) in g.cards.iter().enumerate() {
+            if !card.on_battlefield() {
+                continue;
+            }
+            for (ai, ab) in card.spec.abilities.iter().enumerate() {
+                let target = match &ab.affects {
+                    Affects::This => Target::Card(Some(ci)),
+                    Affects::Attached => Target::Card(card.attached_to.and_then(|r| g.live(r))),
+                    Affects::Filter(f) => Target::Filter(f),
+                    Affects::Objects(_) => Target::Card(None),
+                };
+                self.actives.push(Active {
+                    spec: ab,
+                    origin: Origin::Static {
+                        card: ci,
+                        ability: ai,
+                    },
+                    source: Some(ci),
+                    ts: card.ts,
+                    seq: card.seq,
+                    x: ab.x.as_ref().map_or(XVal::None, XVal::Live),
+                    target,
+                });
+            }
+            let levels = card.count(&CounterKind::named("level"));
+            for (bi, band) in card.spec.level_up.iter().enumerate() {
+                if band.contains(levels) {
+                    self.actives.push(Active {
+                        spec: &card.levels[bi],
+                        origin: Origin::Level { card: ci },
+                        source: Some(ci),
+                        ts: card.ts,
+                        seq: card.seq,
+                        x: XVal::None,
+                        target: Target::Card(Some(ci)),
+                    });
+                }
+            }
+        }
+    }
+
+    fn label(&self, a: usize) -> String {
+        let act = &self.actives[a];
+        let g = self.g;
+        match act.origin {
+            Origin::Resolved(i) => g.effects[i].label.clone(),
+            Origin::Static { card, ability } => {
+                let c = &g.cards[card];
+                match &act.spec.name {
+                    Some(n) => format!("{n} of {}", c.name()),
+                    None if c.spec.abilities.len() > 1 => {
+                        format!("{}'s ability #{}", c.name(), ability + 1)
+                    }
+                    None => format!("{}'s ability", c.name()),
+                }
+            }
+            Origin::Level { card, .. } => {
+                format!(
+                    "{} ({})",
+                    act.spec.name.as_deref().unwrap_or("level up"),
+                    g.cards[card].name()
+                )
+            }
+        }
+    }
+
+    /// Whether a static ability's effect exists: its source still has the
+    /// ability, or the effect already started applying (613.6).
+    fn exists(&self, a: usize, early: &[Early]) -> bool {
+        let act = &self.actives[a];
+        match act.origin {
+            Origin::Resolved(_) => true,
+            Origin::Static { card, .. } | Origin::Level { card, .. } => {
+                self.determined[a].is_some() || early[card].abilities
+            }
+        }
+    }
+
+    /// The battlefield cards an effect applies to, in the state `early`.
+    fn affected_now(&self, a: usize, early: &[Early]) -> Vec<usize> {
+        let act = &self.actives[a];
+        match &act.target {
+            Target::Locked(refs) => refs
+                .iter()
+                .filter_map(|r| self.g.live(*r))
+                .filter(|c| self.g.cards[*c].on_battlefield())
+                .collect(),
+            Target::Card(c) => c
+                .filter(|c| self.g.cards[*c].on_battlefield())
+                .into_iter()
+                .collect(),
+            Target::Filter(f) => (0..self.g.cards.len())
+                .filter(|c| self.matches(f, *c, &early[*c], act.source) && !f.tests_pt())
+                .collect(),
+        }
+    }
+
+    /// Whether card `c`, with characteristics `e`, matches `f` on everything
+    /// but power and toughness (see [`pt_matches`]).
+    pub fn matches(&self, f: &Filter, c: usize, e: &Early, source: Option<usize>) -> bool {
+        let card = &self.g.cards[c];
+        if card.zone != f.zone() {
+            return false;
+        }
+        if !e.types.contains_all(&f.types) || e.types.contains_any(&f.not_types) {
+            return false;
+        }
+        if !f.subtypes.iter().all(|s| card.spec.subtypes.contains(s)) {
+            return false;
+        }
+        if !e.colors.contains_all(&f.colors) {
+            return false;
+        }
+        if let Some(ctl) = &f.controller {
+            if self.g.players[card.controller].handle != *ctl {
+                return false;
+            }
+        }
+        if f.name.as_ref().is_some_and(|n| n != card.name()) {
+            return false;
+        }
+        if f.with_counter.as_ref().is_some_and(|k| card.count(k) == 0) {
+            return false;
+        }
+        !(f.other && source == Some(c))
+    }
+
+    // ---- layers 4–6 ----------------------------------------------------
+
+    fn early_layers(&mut self) {
+        for layer in [4u8, 5, 6] {
+            let mut pending: Vec<EarlyEntry> = Vec::new();
+            for (a, act) in self.actives.iter().enumerate() {
+                if has_part_in(act.spec, layer) {
+                    pending.push(EarlyEntry::Effect(a));
+                }
+            }
+            if layer == 6 {
+                for (ci, card) in self.g.cards.iter().enumerate() {
+                    if !card.on_battlefield() {
+                        continue;
+                    }
+                    for (kind, stack) in &card.counters {
+                        if let CounterKind::Keyword(k) = kind {
+                            if stack.count > 0 && self.g.rules.keyword_counters.contains(k) {
+                                pending.push(EarlyEntry::KeywordCounter {
+                                    card: ci,
+                                    keyword: *k,
+                                    stack: *stack,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+            self.apply_early_layer(layer, pending);
+        }
+    }
+
+    fn apply_early_layer(&mut self, layer: u8, mut pending: Vec<EarlyEntry>) {
+        while !pending.is_empty() {
+            let positions: Vec<usize> = (0..pending.len()).collect();
+            let may_depend = pending.len() > 1
+                && pending.iter().any(|p| match p {
+                    EarlyEntry::Effect(a) => {
+                        self.actives[*a].is_static()
+                            || self.determined[*a].is_none()
+                                && matches!(self.actives[*a].target, Target::Filter(_))
+                    }
+                    EarlyEntry::KeywordCounter { .. } => false,
+                });
+            let (pick, jumped) = order::next(
+                &positions,
+                may_depend,
+                |p| pending[p].key(self),
+                |a, b| self.early_depends(layer, &pending[a], &pending[b]),
+            );
+            let entry = pending.remove(pick);
+            self.apply_early(layer, &entry, jumped);
+        }
+    }
+
+    /// 613.8a: `a` depends on `b` if applying `b` would change whether `a`
+    /// exists or what it applies to.
+    fn early_depends(&self, layer: u8, a: &EarlyEntry, b: &EarlyEntry) -> bool {
+        let EarlyEntry::Effect(ai) = *a else {
+            return false;
+        };
+        let mut trial = self.early.clone();
+        self.apply_early_to(layer, b, &mut trial);
+        if self.exists(ai, &self.early) != self.exists(ai, &trial) {
+            return true;
+        }
+        self.determined[ai].is_none()
+            && matches!(self.actives[ai].target, Target::Filter(_))
+            && self.affected_now(ai, &self.early) != self.affected_now(ai, &trial)
+    }
+
+    /// Applies an entry's layer part to a copy of the characteristics (for
+    /// dependency trials): the affected set as it would be determined now.
+    fn apply_early_to(&self, layer: u8, entry: &EarlyEntry, early: &mut [Early]) {
+        match *entry {
+            EarlyEntry::Effect(a) => {
+                if !self.exists(a, early) {
+                    return;
+                }
+                let targets = match &self.determined[a] {
+                    Some(d) => d.clone(),
+                    None => self.affected_now(a, early),
+                };
+                for c in targets {
+                    apply_part(layer, self.actives[a].spec, &mut early[c]);
+                }
+            }
+            EarlyEntry::KeywordCounter { card, keyword, .. } => {
+                early[card].keywords.insert(keyword)
+            }
+        }
+    }
+
+    fn apply_early(&mut self, layer: u8, entry: &EarlyEntry, jumped: bool) {
+        match *entry {
+            EarlyEntry::Effect(a) => {
+                if !self.exists(a, &self.early) {
+                    if self.tracing {
+                        if let Some(src) = self.actives[a].source {
+                            let text = format!(
+                                "layer {layer}: {} does not apply: {} lost that ability [613.6]",
+                                self.label(a),
+                                self.g.cards[src].name()
+                            );
+                            self.early_lines[src].push(Line { depth: 0, text });
+                        }
+                    }
+                    return;
+                }
+                let targets = match self.determined[a].take() {
+                    Some(d) => d,
+                    None => self.affected_now(a, &self.early),
+                };
+                for &c in &targets {
+                    apply_part(layer, self.actives[a].spec, &mut self.early[c]);
+                    if self.tracing {
+                        let act = &self.actives[a];
+                        let mut text = format!(
+                            "layer {layer}: {} by {} (t={}) [{}]",
+                            part_summary(layer, act.spec),
+                            self.label(a),
+                            act.ts,
+                            layer_rule(layer)
+                        );
+                        if jumped {
+                            text.push_str(", ahead of earlier effects that depend on it [613.8]");
+                        }
+                        self.early_lines[c].push(Line { depth: 0, text });
+                    }
+                }
+                self.determined[a] = Some(targets);
+            }
+            EarlyEntry::KeywordCounter {
+                card,
+                keyword,
+                stack,
+            } => {
+                self.early[card].keywords.insert(keyword);
+                if self.tracing {
+                    let text = format!(
+                        "layer 6: gains {keyword} from {} {keyword} counter(s) (t={}) [122.1b, 613.7c]",
+                        stack.count, stack.ts
+                    );
+                    self.early_lines[card].push(Line { depth: 0, text });
+                }
+            }
+        }
+    }
+
+    // ---- layer 7 -------------------------------------------------------
+
+    /// The P/T of card `c`, if it has any (208.3).
+    pub fn pt(&self, c: usize) -> Result<Option<PtInfo>, Overflow> {
+        match &self.pt.borrow()[c] {
+            Slot::Done(r) => return r.clone(),
+            // A loop of reads (208.2a): the caller treats it as undeterminable.
+            Slot::Busy => return Ok(None),
+            Slot::Todo => {}
+        }
+        self.pt.borrow_mut()[c] = Slot::Busy;
+        let r = self.compute_pt(c);
+        self.pt.borrow_mut()[c] = Slot::Done(r.clone());
+        r
+    }
+
+    fn is_busy(&self, c: usize) -> bool {
+        matches!(self.pt.borrow()[c], Slot::Busy)
+    }
+
+    fn line(&self, c: usize, depth: u8, text: impl FnOnce() -> String) {
+        if self.tracing {
+            self.pt_lines.borrow_mut()[c].push(Line {
+                depth,
+                text: text(),
+            });
+        }
+    }
+
+    fn compute_pt(&self, c: usize) -> Result<Option<PtInfo>, Overflow> {
+        let g = self.g;
+        let rules = g.rules;
+        let card = &g.cards[c];
+        let on_bf = card.on_battlefield();
+        let creature = self.early[c].types.has(CardType::Creature);
+        // 208.3: a noncreature permanent has no P/T; off the battlefield, a
+        // noncreature object has P/T only if it is printed.
+        if !creature && (on_bf || card.spec.pt.is_none()) {
+            return Ok(None);
+        }
+        let printed = card.spec.pt;
+        let who = || format!("{} ({})", card.name(), card.spec.id);
+        let start = match printed {
+            Some(p) => Pt::new(
+                p.power.value(0).unwrap_or(0),
+                p.toughness.value(0).unwrap_or(0),
+            ),
+            // 208.5: a creature with no value for P/T has 0.
+            None => Pt::new(0, 0),
+        };
+        match printed {
+            Some(p) => self.line(c, 0, || {
+                if p.has_star() {
+                    format!("printed {p}, each * counting 0 until defined [208.2a, 208.5]")
+                } else {
+                    format!("printed {p} [208.1, 302.4c]")
+                }
+            }),
+            None => self.line(c, 0, || "no printed P/T: 0/0 [208.5]".into()),
+        }
+
+        let mut entries: Vec<(PtClass, PtEntry, i64, u64)> = Vec::new();
+        let cda_here = card.spec.cda.is_some()
+            && self.early[c].abilities
+            && (on_bf || rules.cda_in_every_zone);
+        if cda_here {
+            entries.push((PtClass::Cda, PtEntry::Cda, card.ts, card.seq));
+        }
+        if on_bf {
+            for (a, act) in self.actives.iter().enumerate() {
+                if !self.exists(a, &self.early) {
+                    continue;
+                }
+                if !self.may_affect(a, c) {
+                    continue;
+                }
+                let modify_class = if act.is_static() {
+                    PtClass::ModifyStatic
+                } else {
+                    PtClass::ModifyResolved
+                };
+                if act.spec.set.is_some() {
+                    entries.push((PtClass::Set, PtEntry::Set(a), act.ts, act.seq));
+                }
+                if act.spec.modify.is_some() {
+                    entries.push((modify_class, PtEntry::Modify(a), act.ts, act.seq));
+                }
+                if act.spec.switch {
+                    entries.push((PtClass::Switch, PtEntry::Switch(a), act.ts, act.seq));
+                }
+            }
+            if rules.hone_counters {
+                for (ei, eq) in g.cards.iter().enumerate() {
+                    let attached_here = eq.attached_to.and_then(|r| g.live(r)) == Some(c);
+                    if eq.on_battlefield()
+                        && attached_here
+                        && eq.spec.subtypes.iter().any(|s| s == "Equipment")
+                    {
+                        if let Some(s) = eq.counters.get(&CounterKind::named("hone")) {
+                            entries.push((
+                                PtClass::Counters,
+                                PtEntry::Hone {
+                                    equipment: ei,
+                                    count: s.count,
+                                    ts: s.ts,
+                                },
+                                s.ts,
+                                s.seq,
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        // 122.1a: +X/+Y counters count on a creature, and on a creature card
+        // in another zone.
+        if on_bf || creature && rules.pt_counters_off_battlefield {
+            for (kind, Stack { count, ts, seq }) in &card.counters {
+                if let CounterKind::Pt { power, toughness } = kind {
+                    if *count > 0 {
+                        entries.push((
+                            PtClass::Counters,
+                            PtEntry::Counter {
+                                power: *power,
+                                toughness: *toughness,
+                                count: *count,
+                                ts: *ts,
+                            },
+                            *ts,
+                            *seq,
+                        ));
+                    }
+                }
+            }
+        }
+
+        let mut pt = start;
+        let mut base = start;
+        // Per active effect: whether it applies to this object, once decided
+        // (613.6: the same answer in every sublayer).
+        let mut decided: Vec<Option<bool>> = vec![None; self.actives.len()];
+        for (si, sub) in rules.layer7.iter().enumerate() {
+            let mut pending: Vec<usize> = (0..entries.len())
+                .filter(|&i| sub.holds.contains(&entries[i].0))
+                .collect();
+            while !pending.is_empty() {
+                let may_depend = pending.len() > 1
+                    && pending.iter().any(|&i| {
+                        effect_of(entries[i].1)
+                            .is_some_and(|a| decided[a].is_none() && self.filter_tests_pt(a))
+                    });
+                let (pick, jumped) = order::next(
+                    &pending,
+                    may_depend,
+                    |i| (entries[i].2, entries[i].3),
+                    |x, y| self.pt_depends(c, &entries[x].1, &entries[y].1, pt, &decided),
+                );
+                let i = pending.remove(pick);
+                let entry = entries[i].1;
+                if let Some(a) = effect_of(entry) {
+                    let applies = match decided[a] {
+                        Some(d) => d,
+                        None => {
+                            let d = self.applies_in_7(a, c, pt);
+                            decided[a] = Some(d);
+                            d
+                        }
+                    };
+                    if !applies {
+                        continue;
+                    }
+                }
+                pt = self.apply_pt(c, entry, pt, sub, jumped, &who)?;
+            }
+            if si + 1 == rules.base_sublayers {
+                base = pt;
+            }
+        }
+        if rules.base_sublayers == 0 {
+            base = start;
+        }
+        self.line(c, 0, || format!("= {pt}, base {base} [208.4b]"));
+        Ok(Some(PtInfo { pt, base }))
+    }
+
+    /// Whether an active effect may apply to `c` in layer 7 (before any P/T test).
+    fn may_affect(&self, a: usize, c: usize) -> bool {
+        if let Some(d) = &self.determined[a] {
+            return d.contains(&c);
+        }
+        match &self.actives[a].target {
+            Target::Filter(f) => self.matches(f, c, &self.early[c], self.actives[a].source),
+            _ => self.affected_now(a, &self.early).contains(&c),
+        }
+    }
+
+    fn filter_tests_pt(&self, a: usize) -> bool {
+        self.determined[a].is_none()
+            && matches!(&self.actives[a].target, Target::Filter(f) if f.tests_pt())
+    }
+
+    /// Whether effect `a` applies to `c` given its P/T so far: decided the
+    /// first time `a` is reached in layer 7.
+    fn applies_in_7(&self, a: usize, c: usize, pt: Pt) -> bool {
+        if let Some(d) = &self.determined[a] {
+            return d.contains(&c);
+        }
+        match &self.actives[a].target {
+            Target::Filter(f) => {
+                self.matches(f, c, &self.early[c], self.actives[a].source)
+                    && pt_matches(f, Some(pt))
+            }
+            _ => true,
+        }
+    }
+
+    /// 613.8a inside layer 7: `x` depends on `y` if applying `y` would
+    /// change whether `x` applies to this object.
+    fn pt_depends(
+        &self,
+        c: usize,
+        x: &PtEntry,
+        y: &PtEntry,
+        pt: Pt,
+        decided: &[Option<bool>],
+    ) -> bool {
+        let Some(a) = effect_of(*x) else { return false };
+        if decided[a].is_some() || !self.filter_tests_pt(a) {
+            return false;
+        }
+        if let Some(b) = effect_of(*y) {
+            if decided[b] == Some(false) || decided[b].is_none() && !self.applies_in_7(b, c, pt) {
+                return false;
+            }
+        }
+        let after = match self.pt_step(c, *y, pt, &String::new, false) {
+            Ok((p, _)) => p,
+            Err(_) => return false,
+        };
+        self.applies_in_7(a, c, pt) != self.applies_in_7(a, c, after)
+    }
+
+    fn apply_pt(
+        &self,
+        c: usize,
+        entry: PtEntry,
+        pt: Pt,
+        sub: &crate::edition::Sublayer,
+        jumped: bool,
+        who: &dyn Fn() -> String,
+    ) -> Result<Pt, Overflow> {
+        let (next, text) = self.pt_step(c, entry, pt, who, self.tracing)?;
+        if self.tracing {
+            let mut line = format!("{}: {text} → {next} [{}", sub.label, sub.rule);
+            match entry {
+                PtEntry::Counter { .. } => line.push_str(", 122.1a"),
+                PtEntry::Hone { .. } => line.push_str(", 122.1j"),
+                PtEntry::Cda => line.push_str(", 604.3"),
+                PtEntry::Set(a) if matches!(self.actives[a].origin, Origin::Level { .. }) => {
+                    line.push_str(", 107.8")
+                }
+                _ => {}
+            }
+            line.push(']');
+            if jumped {
+                line.push_str(", ahead of an earlier effect that depends on it [613.8]");
+            }
+            self.line(c, 0, || line);
+        }
+        Ok(next)
+    }
+
+    /// Applies one layer-7 entry; returns the new P/T and, when `describe`
+    /// is set, what it did.
+    fn pt_step(
+        &self,
+        c: usize,
+        entry: PtEntry,
+        pt: Pt,
+        who: &dyn Fn() -> String,
+        describe: bool,
+    ) -> Result<(Pt, String), Overflow> {
+        let card = &self.g.cards[c];
+        match entry {
+            PtEntry::Cda => {
+                let Some(cda) = &card.spec.cda else {
+                    return Ok((pt, String::new()));
+                };
+                let Some(printed) = card.spec.pt else {
+                    return Ok((pt, String::new()));
+                };
+                let mut next = pt;
+                let mut said = Vec::new();
+                if let Some(q) = &cda.power {
+                    let star = self.live_quantity(q, c)?;
+                    next.power = checked(printed.power.value(star), || {
+                        format!("the power of {}", who())
+                    })?;
+                    if describe {
+                        said.push(format!("power * = {q} = {star}"));
+                    }
+                }
+                if let Some(q) = &cda.toughness {
+                    let star = self.live_quantity(q, c)?;
+                    next.toughness = checked(printed.toughness.value(star), || {
+                        format!("the toughness of {}", who())
+                    })?;
+                    if describe {
+                        said.push(format!("toughness * = {q} = {star}"));
+                    }
+                }
+                Ok((
+                    next,
+                    format!("characteristic-defining ability: {}", said.join(", ")),
+                ))
+            }
+            PtEntry::Set(a) => {
+                let act = &self.actives[a];
+                let Some(set) = act.spec.set else {
+                    return Ok((pt, String::new()));
+                };
+                let x = match act.x {
+                    XVal::Locked { set, .. } => set,
+                    XVal::Live(q) if set.uses_x() => self.live_quantity(q, c)?,
+                    _ => 0,
+                };
+                let next = set.resolve(x);
+                let text = if describe {
+                    self.effect_text(a, &format!("set {}", show_set(set, x)))
+                } else {
+                    String::new()
+                };
+                Ok((next, text))
+            }
+            PtEntry::Modify(a) => {
+                let act = &self.actives[a];
+                let Some(m) = act.spec.modify else {
+                    return Ok((pt, String::new()));
+                };
+                let x = match act.x {
+                    XVal::Locked { modify, .. } => modify,
+                    XVal::Live(q) if m.uses_x() => {
+                        let raw = self.live_quantity(q, c)?;
+                        if self.g.rules.clamp_negative_modification {
+                            raw.max(0)
+                        } else {
+                            raw
+                        }
+                    }
+                    _ => 0,
+                };
+                let dp = checked(m.power.value(x), || {
+                    format!("the power change of {}", self.label(a))
+                })?;
+                let dt = checked(m.toughness.value(x), || {
+                    format!("the toughness change of {}", self.label(a))
+                })?;
+                let next = add_pt(pt, dp, dt, who)?;
+                let text = if describe {
+                    self.effect_text(a, &show_change(m, x))
+                } else {
+                    String::new()
+                };
+                Ok((next, text))
+            }
+            PtEntry::Switch(a) => {
+                let text = if describe {
+                    self.effect_text(a, "switch")
+                } else {
+                    String::new()
+                };
+                Ok((Pt::new(pt.toughness, pt.power), text))
+            }
+            PtEntry::Counter {
+                power,
+                toughness,
+                count,
+                ts,
+                ..
+            } => {
+                let dp = checked(power.checked_mul(count), || {
+                    format!("{count} counters on {}", who())
+                })?;
+                let dt = checked(toughness.checked_mul(count), || {
+                    format!("{count} counters on {}", who())
+                })?;
+                let next = add_pt(pt, dp, dt, who)?;
+                if !describe {
+                    return Ok((next, String::new()));
+                }
+                let kind = CounterKind::Pt { power, toughness };
+                Ok((
+                    next,
+                    format!(
+                        "{} from {count} {kind} counter{} (t={ts})",
+                        fmt_change(dp, dt),
+                        plural(count)
+                    ),
+                ))
+            }
+            PtEntry::Hone {
+                equipment,
+                count,
+                ts,
+                ..
+            } => {
+                let next = Pt::new(
+                    add(pt.power, count, || format!("the power of {}", who()))?,
+                    pt.toughness,
+                );
+                if !describe {
+                    return Ok((next, String::new()));
+                }
+                let eq = self.g.cards[equipment].name();
+                Ok((
+                    next,
+                    format!(
+                        "+{count}/+0 from {count} hone counter{} on {eq} (t={ts})",
+                        plural(count)
+                    ),
+                ))
+            }
+        }
+    }
+
+    fn effect_text(&self, a: usize, what: &str) -> String {
+        format!("{what} by {} (t={})", self.label(a), self.actives[a].ts)
+    }
+
+    /// A quantity read continuously (a characteristic-defining ability, a
+    /// static ability's X), while computing `reader`'s characteristics.
+    fn live_quantity(&self, q: &Quantity, reader: usize) -> Result<i64, Overflow> {
+        self.quantity(q, false, Some(reader))
+    }
+
+    /// A quantity read once, as an ability resolves (608.2h): an object that
+    /// has left the battlefield is read from its last known information.
+    pub fn locked_quantity(&self, q: &Quantity) -> Result<i64, Overflow> {
+        self.quantity(q, true, None)
+    }
+
+    fn quantity(&self, q: &Quantity, locked: bool, reader: Option<usize>) -> Result<i64, Overflow> {
+        let r = match q {
+            Quantity::Fixed(n) => return Ok(*n),
+            Quantity::Ref(r) => r,
+        };
+        let g = self.g;
+        Ok(match r.as_ref() {
+            QuantityRef::PowerOf(h) | QuantityRef::ToughnessOf(h) => {
+                let power = matches!(r.as_ref(), QuantityRef::PowerOf(_));
+                let c = g.card_index(h);
+                let card = &g.cards[c];
+                if locked && !card.on_battlefield() {
+                    if let Some(lki) = &card.lki {
+                        return Ok(lki
+                            .pt
+                            .map_or(0, |p| if power { p.power } else { p.toughness }));
+                    }
+                }
+                if self.is_busy(c) {
+                    // 208.2a: a number that can't be determined is 0.
+                    if let Some(rd) = reader {
+                        self.line(rd, 1, || {
+                            format!(
+                                "{} can't be determined (it depends on itself): 0 [208.2a, 107.2]",
+                                q
+                            )
+                        });
+                    }
+                    return Ok(0);
+                }
+                self.pt(c)?
+                    .map_or(0, |i| if power { i.pt.power } else { i.pt.toughness })
+            }
+            QuantityRef::Counters(on) => g.cards[g.card_index(&on.on)].count(&on.kind),
+            QuantityRef::Count(f) => {
+                let n = (0..g.cards.len())
+                    .filter(|c| self.matches(f, *c, &self.early[*c], None))
+                    .count();
+                i64::try_from(n).unwrap_or(i64::MAX)
+            }
+            QuantityRef::Life(p) => g.players[g.player_index(p)].life,
+            QuantityRef::HandSize(p) => {
+                let pi = g.player_index(p);
+                let cards = g
+                    .cards
+                    .iter()
+                    .filter(|c| c.zone == Zone::Hand && c.controller == pi)
+                    .count();
+                add(
+                    g.players[pi].hand,
+                    i64::try_from(cards).unwrap_or(i64::MAX),
+                    || format!("the hand size of {p}"),
+                )?
+            }
+            QuantityRef::Sum(v) => {
+                let mut total = 0i64;
+                for q in v {
+                    let n = self.quantity(q, locked, reader)?;
+                    total = add(total, n, || "a sum".into())?;
+                }
+                total
+            }
+        })
+    }
+
+    // ---- reading results ---------------------------------------------------
+
+    /// Whether card `c` has keyword `k` now.
+    pub fn has_keyword(&self, c: usize, k: Keyword) -> bool {
+        self.early[c].keywords.has(k)
+    }
+
+    /// Whether card `c` has card type `t` now.
+    pub fn has_type(&self, c: usize, t: CardType) -> bool {
+        self.early[c].types.has(t)
+    }
+
+    /// The observable state of card `c` (without its last known information).
+    pub fn object_state(&self, c: usize) -> Res<ObjectState> {
+        let g = self.g;
+        let card = &g.cards[c];
+        let e = &self.early[c];
+        let info = self.pt(c)?;
+        let pt = info.map(|i| i.pt);
+        let total = match pt {
+            Some(p) => Some(add(p.power, p.toughness, || {
+                format!("the total power and toughness of {}", card.spec.id)
+            })?),
+            None => None,
+        };
+        Ok(ObjectState {
+            zone: card.zone,
+            types: e.types.to_vec(),
+            colors: e.colors.to_vec(),
+            pt,
+            base_pt: info.map(|i| i.base),
+            total,
+            // 510.1a: a creature whose power is 0 or less assigns no combat damage.
+            combat_damage: pt.map(|p| p.power.max(0)),
+            counters: card
+                .counters
+                .iter()
+                .filter(|(_, s)| s.count > 0)
+                .map(|(k, s)| (k.clone(), s.count))
+                .collect(),
+            damage: card.damage,
+            deathtouch_damage: card.deathtouch,
+            keywords: e.keywords.to_vec(),
+            tapped: card.tapped,
+            regeneration_shields: card.shields,
+            attached_to: card
+                .attached_to
+                .and_then(|r| g.live(r))
+                .map(|t| g.cards[t].spec.id.clone()),
+            lki: None,
+        })
+    }
+
+    /// Writes, for every permanent, how its characteristics came about.
+    pub fn explain_battlefield(&self, log: &mut Log) -> Res<()> {
+        for (c, card) in self.g.cards.iter().enumerate() {
+            if !card.on_battlefield() {
+                continue;
+            }
+            let info = self.pt(c)?;
+            let head = match info {
+                Some(i) => format!("{} ({}) is {}", card.name(), card.spec.id, i.pt),
+                None => format!(
+                    "{} ({}) is not a creature: no power or toughness [208.3]",
+                    card.name(),
+                    card.spec.id
+                ),
+            };
+            log.line(1, || head);
+            for l in &self.early_lines[c] {
+                log.line(2 + l.depth, || l.text.clone());
+            }
+            if info.is_some() {
+                for l in &self.pt_lines.borrow()[c] {
+                    log.line(2 + l.depth, || l.text.clone());
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone, Copy)]
+enum EarlyEntry {
+    Effect(usize),
+    KeywordCounter {
+        card: usize,
+        keyword: Keyword,
+        stack: Stack,
+    },
+}
+
+impl EarlyEntry {
+    fn key(&self, e: &Eval<'_, '_>) -> (i64, u64) {
+        match self {
+            EarlyEntry::Effect(a) => (e.actives[*a].ts, e.actives[*a].seq),
+            EarlyEntry::KeywordCounter { stack, .. } => (stack.ts, stack.seq),
+        }
+    }
+}
+
+/// Whether `pt` passes the power and toughness tests of `f` (none: no P/T).
+pub(crate) fn pt_matches(f: &Filter, pt: Option<Pt>) -> bool {
+    let Some(pt) = pt else { return !f.tests_pt() };
+    f.power_at_most.is_none_or(|v| pt.power <= v)
+        && f.power_at_least.is_none_or(|v| pt.power >= v)
+        && f.toughness_at_most.is_none_or(|v| pt.toughness <= v)
+        && f.toughness_at_least.is_none_or(|v| pt.toughness >= v)
+}
+
+fn effect_of(e: PtEntry) -> Option<usize> {
+    match e {
+        PtEntry::Set(a) | PtEntry::Modify(a) | PtEntry::Switch(a) => Some(a),
+        _ => None,
+    }
+}
+
+fn has_part_in(spec: &EffectSpec, layer: u8) -> bool {
+    match layer {
+        4 => !spec.add_types.is_empty() || !spec.remove_types.is_empty(),
+        5 => spec.set_colors.is_some(),
+        6 => {
+            spec.remove_all_abilities
+                || !spec.add_keywords.is_empty()
+                || !spec.remove_keywords.is_empty()
+        }
+        _ => false,
+    }
+}
+
+fn apply_part(layer: u8, spec: &EffectSpec, e: &mut Early) {
+    match layer {
+        4 => {
+            for t in &spec.add_types {
+                e.types.insert(*t);
+            }
+            for t in &spec.remove_types {
+                e.types.remove(*t);
+            }
+        }
+        5 => {
+            if let Some(c) = &spec.set_colors {
+                e.colors = Bits::of(c);
+            }
+        }
+        6 => {
+            if spec.remove_all_abilities {
+                e.keywords = Bits::empty();
+                e.abilities = false;
+            }
+            for k in &spec.remove_keywords {
+                e.keywords.remove(*k);
+            }
+            for k in &spec.add_keywords {
+                e.keywords.insert(*k);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn part_summary(layer: u8, spec: &EffectSpec) -> String {
+    let only = EffectSpec {
+        add_types: if layer == 4 {
+            spec.add_types.clone()
+        } else {
+            Vec::new()
+        },
+        remove_types: if layer == 4 {
+            spec.remove_types.clone()
+        } else {
+            Vec::new()
+        },
+        set_colors: if layer == 5 {
+            spec.set_colors.clone()
+        } else {
+            None
+        },
+        add_keywords: if layer == 6 {
+            spec.add_keywords.clone()
+        } else {
+            Vec::new()
+        },
+        remove_keywords: if layer == 6 {
+            spec.remove_keywords.clone()
+        } else {
+            Vec::new()
+        },
+        remove_all_abilities: layer == 6 && spec.remove_all_abilities,
+        ..EffectSpec::default()
+    };
+    only.summary()
+}
+
+fn layer_rule(layer: u8) -> &'static str {
+    match layer {
+        4 => "613.1d",
+        5 => "613.1e",
+        _ => "613.1f",
+    }
+}
+
+fn show_set(set: crate::number::SetPt, x: i64) -> String {
+    if set.uses_x() {
+        format!("{set} with X = {x}, i.e. {}", set.resolve(x))
+    } else {
+        set.to_string()
+    }
+}
+
+fn show_change(m: crate::number::ModPt, x: i64) -> String {
+    if m.uses_x() {
+        let v = |c: Change| c.value(x).map_or("?".to_string(), |v| v.to_string());
+        format!(
+            "{m} with X = {x}, i.e. {}/{}",
+            sign(v(m.power)),
+            sign(v(m.toughness))
+        )
+    } else {
+        m.to_string()
+    }
+}
+
+fn sign(s: String) -> String {
+    if s.starts_with('-') {
+        s
+    } else {
+        format!("+{s}")
+    }
+}
+
+fn fmt_change(dp: i64, dt: i64) -> String {
+    format!("{}/{}", sign(dp.to_string()), sign(dt.to_string()))
+}
+
+fn plural(n: i64) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

@@ -1,0 +1,611 @@
+//! The reference resolver: plays a [`Case`] step by step under an
+//! [`Edition`] and reports the observable state after each step.
+//!
+//! Pure: no I/O, no global state, no randomness, no panics on any input the
+//! format accepts. Game values are `i64` and every operation on them is
+//! checked; an overflow ends the run with [`ResolveError::Overflow`].
+//!
+//! - [`eval`] computes characteristics through the layers (613), reading
+//!   the game state; it never changes it.
+//! - [`actions`] performs a step's action, changing the state.
+//! - [`sba`] performs state-based actions to a fixpoint (704.3) and the
+//!   death triggers they cause.
+//! - [`order`] orders effects inside a layer by timestamp and dependency (613.7, 613.8).
+
+mod actions;
+mod bits;
+mod eval;
+mod order;
+mod sba;
+
+use std::collections::BTreeMap;
+
+use crate::edition::{Edition, Rules};
+use crate::error::{NodePath, ResolveError, ScenarioError};
+use crate::number::{Overflow, Pt};
+use crate::observation::{Observation, PlayerState};
+use crate::scenario::{Affects, Case, EffectSpec, Handle, ObjectSpec, Until, validate};
+use crate::terms::{CounterKind, Mana, Zone};
+
+pub(crate) use eval::Eval;
+
+/// How to run the resolver.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// Record an explanation of every step (slower; for `ptoracle explain`).
+    pub explain: bool,
+}
+
+/// The result of playing a case.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Run {
+    /// A description of the setup (with [`Options::explain`]).
+    pub setup: Vec<Line>,
+    /// One outcome per step that completed, in order.
+    pub steps: Vec<StepOutcome>,
+    /// Why the run stopped early, if it did. The step it names has no outcome.
+    pub error: Option<ResolveError>,
+}
+
+/// The state after one step, and (with [`Options::explain`]) how it came about.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepOutcome {
+    /// The complete observable state.
+    pub observation: Observation,
+    /// The explanation, as indented lines; empty unless asked for.
+    pub explanation: Vec<Line>,
+}
+
+/// One line of an explanation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// Indentation level, from 0.
+    pub depth: u8,
+    /// The text, with rule citations in brackets.
+    pub text: String,
+}
+
+/// Plays `case` under `edition`.
+///
+/// ```
+/// use ptoracle::{Case, Edition, resolver};
+/// let case: Case = serde_json::from_str(r#"{
+///   "id": "demo/minus-five", "title": "a 3/4 gets -5/-0", "rules": ["107.1b"],
+///   "setup": { "objects": [ { "id": "c", "types": ["Creature"], "pt": "3/4" } ] },
+///   "steps": [ { "do": { "effect": { "affects": ["c"], "modify": "-5/-0", "until": "end-of-turn" } } } ]
+/// }"#).unwrap();
+/// let run = resolver::resolve(&case, Edition::current(), resolver::Options::default());
+/// let c = &run.steps[0].observation.objects[&"c".parse().unwrap()];
+/// assert_eq!(c.pt.unwrap().to_string(), "-2/4");
+/// assert_eq!(c.combat_damage, Some(0));
+/// assert_eq!(c.total, Some(2));
+/// ```
+pub fn resolve(case: &Case, edition: Edition, options: Options) -> Run {
+    let mut run = Run {
+        setup: Vec::new(),
+        steps: Vec::new(),
+        error: None,
+    };
+    if let Some(first) = validate(case).into_iter().next() {
+        run.error = Some(ResolveError::Invalid(first));
+        return run;
+    }
+    let mut game = match Game::new(case, edition.rules()) {
+        Ok(g) => g,
+        Err(e) => {
+            run.error = Some(e);
+            return run;
+        }
+    };
+    if options.explain {
+        let mut log = Log::new(true);
+        game.describe_setup(&mut log);
+        run.setup = log.lines;
+    }
+    for (i, step) in case.steps.iter().enumerate() {
+        let path = NodePath::root().key("steps").index(i);
+        let mut log = Log::new(options.explain);
+        match game.play(step, &path, &mut log) {
+            Ok(observation) => run.steps.push(StepOutcome {
+                observation,
+                explanation: log.lines,
+            }),
+            Err(Fault::Invalid(e)) => {
+                run.error = Some(ResolveError::Invalid(e));
+                break;
+            }
+            Err(Fault::Overflow(overflow)) => {
+                run.error = Some(ResolveError::Overflow { step: i, overflow });
+                break;
+            }
+            Err(Fault::NoFixpoint) => {
+                run.error = Some(ResolveError::NoFixpoint { step: i });
+                break;
+            }
+        }
+    }
+    run
+}
+
+/// Why a step could not be completed (inside the resolver).
+#[derive(Debug)]
+pub(crate) enum Fault {
+    Invalid(ScenarioError),
+    Overflow(Overflow),
+    NoFixpoint,
+}
+
+impl From<Overflow> for Fault {
+    fn from(o: Overflow) -> Fault {
+        Fault::Overflow(o)
+    }
+}
+
+pub(crate) type Res<T> = Result<T, Fault>;
+
+/// Collects explanation lines when asked to; costs nothing otherwise.
+pub(crate) struct Log {
+    on: bool,
+    pub lines: Vec<Line>,
+}
+
+impl Log {
+    fn new(on: bool) -> Log {
+        Log {
+            on,
+            lines: Vec::new(),
+        }
+    }
+
+    pub fn on(&self) -> bool {
+        self.on
+    }
+
+    /// Adds a line; `text` is only built when explaining.
+    pub fn line(&mut self, depth: u8, text: impl FnOnce() -> String) {
+        if self.on {
+            self.lines.push(Line {
+                depth,
+                text: text(),
+            });
+        }
+    }
+}
+
+/// A reference to one incarnation of a card: the card and its object
+/// number, which changes with every zone change (400.7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct ObjRef {
+    pub card: usize,
+    pub object: u64,
+}
+
+/// Counters of one kind, with the timestamp they share (613.7c).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Stack {
+    pub count: i64,
+    pub ts: i64,
+    pub seq: u64,
+}
+
+pub(crate) struct Player {
+    pub handle: Handle,
+    pub life: i64,
+    pub poison: i64,
+    pub hand: i64,
+    pub mana: BTreeMap<Mana, i64>,
+    pub lost: bool,
+}
+
+pub(crate) struct Card<'c> {
+    pub spec: &'c ObjectSpec,
+    pub object: u64,
+    pub zone: Zone,
+    pub controller: usize,
+    pub ts: i64,
+    pub seq: u64,
+    pub counters: BTreeMap<CounterKind, Stack>,
+    pub damage: i64,
+    pub deathtouch: bool,
+    pub shields: i64,
+    pub tapped: bool,
+    pub attached_to: Option<ObjRef>,
+    pub lki: Option<Box<crate::observation::ObjectState>>,
+    /// The level-up bands as static abilities (107.8), built once.
+    pub levels: Vec<EffectSpec>,
+}
+
+impl Card<'_> {
+    pub fn name(&self) -> &str {
+        self.spec.display_name()
+    }
+
+    pub fn count(&self, kind: &CounterKind) -> i64 {
+        self.counters.get(kind).map_or(0, |s| s.count)
+    }
+
+    pub fn on_battlefield(&self) -> bool {
+        self.zone == Zone::Battlefield
+    }
+}
+
+/// A continuous effect created by a resolved spell or ability.
+pub(crate) struct Effect {
+    pub spec: EffectSpec,
+    pub label: String,
+    pub source: Option<ObjRef>,
+    pub ts: i64,
+    pub seq: u64,
+    pub until: Until,
+    /// The objects it affects, locked as it resolved (611.2c).
+    pub affected: Vec<ObjRef>,
+    /// X for `set` (used as is: setting P/T is an exception of 107.1b).
+    pub x_set: i64,
+    /// X for `modify` (a negative X already became 0 where 107.1b says so).
+    pub x_modify: i64,
+}
+
+/// A death trigger waiting to resolve (undying, persist).
+pub(crate) struct Trigger {
+    pub card: usize,
+    /// The object in the graveyard it returns.
+    pub object: u64,
+    pub kind: CounterKind,
+    pub keyword: &'static str,
+    pub rule: &'static str,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Who {
+    Card(usize),
+    Player(usize),
+}
+
+pub(crate) struct Game<'c> {
+    pub rules: &'static Rules,
+    pub players: Vec<Player>,
+    pub cards: Vec<Card<'c>>,
+    pub effects: Vec<Effect>,
+    pub handles: BTreeMap<&'c str, Who>,
+    pub triggers: Vec<Trigger>,
+    next_ts: i64,
+    next_object: u64,
+    next_seq: u64,
+}
+
+impl<'c> Game<'c> {
+    fn new(case: &'c Case, rules: &'static Rules) -> Result<Game<'c>, ResolveError> {
+        let mut g = Game {
+            rules,
+            players: Vec::new(),
+            cards: Vec::new(),
+            effects: Vec::new(),
+            handles: BTreeMap::new(),
+            triggers: Vec::new(),
+            next_ts: 1,
+            next_object: 1,
+            next_seq: 1,
+        };
+        for (i, p) in case.setup.players.iter().enumerate() {
+            g.handles.insert(p.id.as_str(), Who::Player(i));
+            g.players.push(Player {
+                handle: p.id.clone(),
+                life: p.life,
+                poison: p.poison.0,
+                hand: p.hand.0,
+                mana: p.mana.0.iter().map(|(m, c)| (*m, c.0)).collect(),
+                lost: false,
+            });
+        }
+        for (i, o) in case.setup.objects.iter().enumerate() {
+            g.handles.insert(o.id.as_str(), Who::Card(i));
+        }
+        for o in &case.setup.objects {
+            let controller = match &o.controller {
+                Some(h) => g.player_index(h),
+                None => 0,
+            };
+            let ts = match o.timestamp {
+                Some(t) => g.take_explicit_ts(t.0.0),
+                None => g.take_ts(),
+            };
+            let seq = g.take_seq();
+            let object = g.take_object();
+            let counters = o
+                .counters
+                .iter()
+                .filter(|(_, c)| c.0 > 0)
+                .map(|(k, c)| {
+                    (
+                        k.clone(),
+                        Stack {
+                            count: c.0,
+                            ts,
+                            seq,
+                        },
+                    )
+                })
+                .collect();
+            let levels = o
+                .level_up
+                .iter()
+                .map(|band| EffectSpec {
+                    name: Some(format!("level up {}", band_label(band))),
+                    affects: Affects::This,
+                    set: Some(crate::number::SetPt {
+                        power: crate::number::Amount::Fixed(band.pt.power),
+                        toughness: crate::number::Amount::Fixed(band.pt.toughness),
+                    }),
+                    add_keywords: band.keywords.clone(),
+                    ..EffectSpec::default()
+                })
+                .collect();
+            g.cards.push(Card {
+                spec: o,
+                object,
+                zone: o.zone,
+                controller,
+                ts,
+                seq,
+                counters,
+                damage: o.damage.0,
+                deathtouch: o.deathtouch_damage,
+                shields: o.regeneration_shields.0,
+                tapped: o.tapped,
+                attached_to: None,
+                lki: None,
+                levels,
+            });
+        }
+        for (i, o) in case.setup.objects.iter().enumerate() {
+            if let Some(h) = &o.attached_to {
+                let target = g.card_index(h);
+                if !g.cards[target].on_battlefield() {
+                    return Err(ResolveError::Invalid(ScenarioError::new(
+                        NodePath::root()
+                            .key("setup")
+                            .key("objects")
+                            .index(i)
+                            .key("attached_to"),
+                        format!(
+                            "`{h}` is not on the battlefield, so nothing can be attached to it"
+                        ),
+                    )));
+                }
+                g.cards[i].attached_to = Some(g.obj_ref(target));
+            }
+        }
+        Ok(g)
+    }
+
+    pub fn player_index(&self, h: &Handle) -> usize {
+        match self.handles.get(h.as_str()) {
+            Some(Who::Player(i)) => *i,
+            // Validation guarantees the kind; fall back to the first player.
+            _ => 0,
+        }
+    }
+
+    pub fn card_index(&self, h: &Handle) -> usize {
+        match self.handles.get(h.as_str()) {
+            Some(Who::Card(i)) => *i,
+            // Validation guarantees the kind.
+            _ => 0,
+        }
+    }
+
+    pub fn who(&self, h: &Handle) -> Who {
+        self.handles
+            .get(h.as_str())
+            .copied()
+            .unwrap_or(Who::Player(0))
+    }
+
+    pub fn obj_ref(&self, card: usize) -> ObjRef {
+        ObjRef {
+            card,
+            object: self.cards[card].object,
+        }
+    }
+
+    /// The card an incarnation is, if that incarnation still exists.
+    pub fn live(&self, r: ObjRef) -> Option<usize> {
+        (self.cards.get(r.card)?.object == r.object).then_some(r.card)
+    }
+
+    pub fn take_ts(&mut self) -> i64 {
+        let t = self.next_ts;
+        self.next_ts = self.next_ts.saturating_add(1);
+        t
+    }
+
+    /// Uses a timestamp the case gives, keeping later automatic ones after it.
+    pub fn take_explicit_ts(&mut self, t: i64) -> i64 {
+        if t >= self.next_ts {
+            self.next_ts = t.saturating_add(1);
+        }
+        t
+    }
+
+    pub fn take_seq(&mut self) -> u64 {
+        self.next_seq += 1;
+        self.next_seq
+    }
+
+    pub fn take_object(&mut self) -> u64 {
+        self.next_object += 1;
+        self.next_object
+    }
+
+    /// Plays one step: its action, then state-based actions, then observe.
+    fn play(
+        &mut self,
+        step: &crate::scenario::Step,
+        path: &NodePath,
+        log: &mut Log,
+    ) -> Res<Observation> {
+        self.perform(&step.action, &path.key("do").key(step.action.key()), log)?;
+        if log.on() {
+            let eval = Eval::new(self, true);
+            eval.explain_battlefield(log)?;
+        }
+        if step.sba || matches!(step.action, crate::scenario::Action::StateBasedActions) {
+            self.settle(log)?;
+        } else {
+            log.line(1, || {
+                "state-based actions are not checked after this step (sba: false)".into()
+            });
+        }
+        let eval = Eval::new(self, false);
+        self.observe(&eval)
+    }
+
+    fn describe_setup(&self, log: &mut Log) {
+        for p in &self.players {
+            let mut text = format!("player {}: {} life", p.handle, p.life);
+            if p.poison > 0 {
+                text.push_str(&format!(", {} poison", p.poison));
+            }
+            log.line(0, || text);
+        }
+        for c in &self.cards {
+            let spec = c.spec;
+            let mut text = format!("{} ({}):", c.name(), spec.id);
+            let types: Vec<String> = spec.types.iter().map(|t| t.to_string()).collect();
+            if !types.is_empty() {
+                text.push_str(&format!(" {}", types.join(" ")));
+            }
+            if !spec.subtypes.is_empty() {
+                text.push_str(&format!(" — {}", spec.subtypes.join(" ")));
+            }
+            if let Some(pt) = spec.pt {
+                text.push_str(&format!(", printed {pt}"));
+            }
+            text.push_str(&format!(
+                ", {}, t={}",
+                crate::terms::zone_phrase(c.zone),
+                c.ts
+            ));
+            if !c.counters.is_empty() {
+                let list: Vec<String> = c
+                    .counters
+                    .iter()
+                    .map(|(k, s)| format!("{} {k}", s.count))
+                    .collect();
+                text.push_str(&format!(", counters: {}", list.join(", ")));
+            }
+            if c.damage > 0 {
+                text.push_str(&format!(", {} damage", c.damage));
+            }
+            if !spec.keywords.is_empty() {
+                let list: Vec<String> = spec.keywords.iter().map(|k| k.to_string()).collect();
+                text.push_str(&format!(", {}", list.join(", ")));
+            }
+            if let Some(a) = c.attached_to {
+                text.push_str(&format!(", attached to {}", self.cards[a.card].name()));
+            }
+            log.line(0, || text);
+            if let Some(cda) = &spec.cda {
+                for (side, q) in [("power", &cda.power), ("toughness", &cda.toughness)] {
+                    if let Some(q) = q {
+                        log.line(1, || {
+                            format!(
+                                "characteristic-defining ability: * in its {side} is {q} [604.3]"
+                            )
+                        });
+                    }
+                }
+            }
+            for ab in &spec.abilities {
+                let whom = match &ab.affects {
+                    Affects::This => "itself".to_string(),
+                    Affects::Attached => "the permanent it is attached to".to_string(),
+                    Affects::Filter(f) => f.to_string(),
+                    Affects::Objects(v) => v
+                        .iter()
+                        .map(|h| h.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                };
+                let name = ab
+                    .name
+                    .as_deref()
+                    .map(|n| format!("{n}: "))
+                    .unwrap_or_default();
+                let x =
+                    ab.x.as_ref()
+                        .map(|q| format!(", where X is {q}"))
+                        .unwrap_or_default();
+                log.line(1, || {
+                    format!(
+                        "static ability: {name}{whom} — {}{x} [611.3, 613.7a]",
+                        ab.summary()
+                    )
+                });
+            }
+            for band in &spec.level_up {
+                let max = band.max.map_or("+".to_string(), |m| format!("-{}", m.0));
+                log.line(1, || {
+                    format!(
+                        "level up {{LEVEL {}{max}}}: base P/T {} [107.8]",
+                        band.min.0, band.pt
+                    )
+                });
+            }
+            if let Some(n) = spec.crew {
+                log.line(1, || format!("crew {} [702.122]", n.0));
+            }
+        }
+    }
+
+    fn observe(&self, eval: &Eval<'_, 'c>) -> Res<Observation> {
+        let mut obs = Observation::default();
+        for (i, c) in self.cards.iter().enumerate() {
+            let mut state = eval.object_state(i)?;
+            state.lki = if c.on_battlefield() {
+                None
+            } else {
+                c.lki.clone()
+            };
+            obs.objects.insert(c.spec.id.clone(), state);
+        }
+        for p in &self.players {
+            obs.players.insert(
+                p.handle.clone(),
+                PlayerState {
+                    life: p.life,
+                    poison: p.poison,
+                    mana: crate::scenario::ManaPool(
+                        p.mana
+                            .iter()
+                            .filter(|(_, n)| **n != 0)
+                            .map(|(m, n)| (*m, crate::scenario::Count(*n)))
+                            .collect(),
+                    ),
+                    lost: p.lost,
+                },
+            );
+        }
+        Ok(obs)
+    }
+}
+
+fn band_label(band: &crate::scenario::LevelBand) -> String {
+    match band.max {
+        Some(m) => format!("{}-{}", band.min.0, m.0),
+        None => format!("{}+", band.min.0),
+    }
+}
+
+/// `a + b`, or an overflow naming `what`.
+pub(crate) fn add(a: i64, b: i64, what: impl FnOnce() -> String) -> Result<i64, Overflow> {
+    crate::number::checked(a.checked_add(b), what)
+}
+
+/// Adds a P/T change.
+pub(crate) fn add_pt(pt: Pt, dp: i64, dt: i64, what: &dyn Fn() -> String) -> Result<Pt, Overflow> {
+    Ok(Pt::new(
+        add(pt.power, dp, || format!("the power of {}", what()))?,
+        add(pt.toughness, dt, || format!("the toughness of {}", what()))?,
+    ))
+}

@@ -1,0 +1,226 @@
+//! State-based actions (704) and the death triggers they cause.
+//!
+//! 704.3: every applicable state-based action is performed at once, as one
+//! event, and the check repeats until none applies; then waiting triggered
+//! abilities are put on the stack (here: resolved at once, see
+//! DECISIONS.md), and the check repeats again.
+
+use std::collections::BTreeMap;
+
+use super::{Eval, Fault, Game, Log, Res};
+use crate::terms::{CardType, CounterKind, Keyword, Zone};
+
+/// More rounds than any real scenario needs; past this, SBAs and triggers
+/// are looping (104.4b would make the game a draw).
+const MAX_ROUNDS: usize = 1000;
+
+enum Leave {
+    /// Put into the graveyard: not destruction (704.5f, 704.5i).
+    Graveyard(String),
+    /// Destroyed (704.5g, 704.5h): regeneration and indestructible apply.
+    Destroy(String),
+}
+
+impl<'c> Game<'c> {
+    /// Performs state-based actions and resolves the triggers they cause,
+    /// until nothing more happens.
+    pub(super) fn settle(&mut self, log: &mut Log) -> Res<()> {
+        let mut any = false;
+        for _ in 0..MAX_ROUNDS {
+            if self.sba_batch(log)? {
+                any = true;
+                continue;
+            }
+            if !self.triggers.is_empty() {
+                any = true;
+                self.resolve_triggers(log)?;
+                continue;
+            }
+            if !any {
+                log.line(1, || "state-based actions: none apply [704.3]".into());
+            }
+            return Ok(());
+        }
+        Err(Fault::NoFixpoint)
+    }
+
+    /// One simultaneous batch. Returns whether it changed anything.
+    fn sba_batch(&mut self, log: &mut Log) -> Res<bool> {
+        let eval = Eval::new(self, false);
+        let mut leaving: Vec<(usize, Leave)> = Vec::new();
+        let mut removals: Vec<(usize, CounterKind, i64, String)> = Vec::new();
+        for (c, card) in self.cards.iter().enumerate() {
+            if !card.on_battlefield() {
+                continue;
+            }
+            let name = card.name();
+            if let Some(info) = eval.pt(c)? {
+                let t = info.pt.toughness;
+                if t <= 0 {
+                    leaving.push((c, Leave::Graveyard(format!(
+                        "{name} has toughness {t}, 0 or less: it is put into its owner's graveyard; this is not destruction, so neither regeneration nor indestructible helps [704.5f]"
+                    ))));
+                    continue;
+                }
+                if card.damage >= t {
+                    leaving.push((c, Leave::Destroy(format!(
+                        "{name} has {} damage marked and toughness {t}: lethal damage, it is destroyed [704.5g, 120.6]",
+                        card.damage
+                    ))));
+                    continue;
+                }
+                if card.deathtouch {
+                    leaving.push((c, Leave::Destroy(format!(
+                        "{name} was dealt damage by a source with deathtouch since the last check: it is destroyed [704.5h, 702.2b]"
+                    ))));
+                    continue;
+                }
+            }
+            if eval.has_type(c, CardType::Planeswalker)
+                && card.count(&CounterKind::named("loyalty")) == 0
+            {
+                leaving.push((c, Leave::Graveyard(format!(
+                    "{name} is a planeswalker with 0 loyalty: it is put into its owner's graveyard [704.5i]"
+                ))));
+                continue;
+            }
+            // 704.5q and 704.5r happen in the same event; when both remove
+            // counters of one kind, the larger removal is performed (see
+            // DECISIONS.md).
+            let mut remove: BTreeMap<CounterKind, (i64, Vec<String>)> = BTreeMap::new();
+            if self.rules.counter_annihilation {
+                let (p, m) = (
+                    card.count(&CounterKind::PLUS_ONE),
+                    card.count(&CounterKind::MINUS_ONE),
+                );
+                let n = p.min(m);
+                if n > 0 {
+                    for k in [CounterKind::PLUS_ONE, CounterKind::MINUS_ONE] {
+                        remove.entry(k).or_insert((0, Vec::new())).0 = n;
+                    }
+                    remove.entry(CounterKind::PLUS_ONE).or_default().1.push(format!(
+                        "{name} has {p} +1/+1 and {m} -1/-1 counters: {n} of each are removed [704.5q, 122.3]"
+                    ));
+                }
+            }
+            for (kind, max) in &card.spec.max_counters {
+                let have = card.count(kind);
+                if have > max.0 {
+                    let entry = remove.entry(kind.clone()).or_insert((0, Vec::new()));
+                    entry.0 = entry.0.max(have - max.0);
+                    entry.1.push(format!(
+                        "{name} can't have more than {} {kind} counters and has {have}: all but {} are removed [704.5r, 122.4]",
+                        max.0, max.0
+                    ));
+                }
+            }
+            for (kind, (n, why)) in remove {
+                removals.push((c, kind, n, why.join("; ")));
+            }
+        }
+        // 704.8: the last known information of what leaves is the state
+        // before this batch.
+        let mut snapshots = Vec::new();
+        for (c, _) in &leaving {
+            snapshots.push((
+                eval.object_state(*c)?,
+                eval.has_keyword(*c, Keyword::Indestructible),
+            ));
+        }
+        drop(eval);
+
+        let mut changed = false;
+        for p in &mut self.players {
+            if p.lost {
+                continue;
+            }
+            if p.life <= 0 {
+                p.lost = true;
+                changed = true;
+                let (who, life) = (p.handle.clone(), p.life);
+                log.line(1, || {
+                    format!("{who} has {life} life, 0 or less: {who} loses the game [704.5a]")
+                });
+            } else if p.poison >= 10 {
+                p.lost = true;
+                changed = true;
+                let (who, poison) = (p.handle.clone(), p.poison);
+                log.line(1, || format!("{who} has {poison} poison counters, 10 or more: {who} loses the game [704.5c]"));
+            }
+        }
+        for (c, kind, n, why) in removals {
+            if !why.is_empty() {
+                log.line(1, || why);
+            }
+            self.take_counters(c, &kind, n);
+            changed = true;
+        }
+        for ((c, leave), (lki, indestructible)) in leaving.into_iter().zip(snapshots) {
+            let lki_text = if log.on() {
+                describe_lki(&lki)
+            } else {
+                String::new()
+            };
+            match leave {
+                Leave::Graveyard(why) => {
+                    log.line(1, || why);
+                    log.line(2, || {
+                        format!("its last known information: {lki_text} [704.8]")
+                    });
+                    self.move_card(c, Zone::Graveyard, &BTreeMap::new(), Some(lki), log)?;
+                    changed = true;
+                }
+                Leave::Destroy(why) => {
+                    log.line(1, || why);
+                    let before = (self.cards[c].object, self.cards[c].shields);
+                    if !indestructible && self.cards[c].shields == 0 {
+                        log.line(2, || {
+                            format!("its last known information: {lki_text} [704.8]")
+                        });
+                    }
+                    self.destroy(c, indestructible, lki, "is destroyed", log)?;
+                    changed |= (self.cards[c].object, self.cards[c].shields) != before;
+                }
+            }
+        }
+        // 704.5h looks at damage dealt since the last check: this was a check.
+        for card in &mut self.cards {
+            card.deathtouch = false;
+        }
+        Ok(changed)
+    }
+
+    fn resolve_triggers(&mut self, log: &mut Log) -> Res<()> {
+        let triggers = std::mem::take(&mut self.triggers);
+        for t in triggers {
+            let card = &self.cards[t.card];
+            let name = card.name().to_string();
+            if card.object != t.object || card.zone != Zone::Graveyard {
+                log.line(1, || {
+                    format!(
+                        "{} does nothing: {name} is no longer in the graveyard [400.7]",
+                        t.keyword
+                    )
+                });
+                continue;
+            }
+            log.line(1, || {
+                format!("{} resolves: {name} returns to the battlefield with a {} counter, as a new object [{}, 122.6, 400.7]", t.keyword, t.kind, t.rule)
+            });
+            let counters = BTreeMap::from([(t.kind.clone(), crate::scenario::Count(1))]);
+            self.move_card(t.card, Zone::Battlefield, &counters, None, log)?;
+        }
+        Ok(())
+    }
+}
+
+fn describe_lki(s: &crate::observation::ObjectState) -> String {
+    let pt = s.pt.map_or("no P/T".to_string(), |p| p.to_string());
+    let counters: Vec<String> = s.counters.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    let counters = if counters.is_empty() {
+        "no counters".to_string()
+    } else {
+        counters.join(", ")
+    };
+    format!("{pt}, {counters}, {} damage", s.damage)
+}

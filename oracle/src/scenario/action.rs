@@ -1,0 +1,456 @@
+//! The actions a step can do, and the effect specification shared by
+//! resolved effects and static abilities.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
+use serde::{Deserialize, Serialize};
+
+use super::{Count, Filter, Handle, Quantity, Timestamp};
+use crate::number::{ModPt, SetPt};
+use crate::terms::{CardType, Color, CounterKind, Keyword, Mana, Zone};
+
+/// What a step does. Each is one event after which state-based actions are
+/// checked (704.3), unless the step says `sba: false`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Put counters on an object or player (122.1, 122.6).
+    PutCounters(CounterPut),
+    /// Remove counters from an object (as many as it has, up to `count`).
+    RemoveCounters(CounterRemove),
+    /// Move counters from one object to another (122.5).
+    MoveCounters(CounterMove),
+    /// A resolved spell or ability creates a continuous effect (611.2).
+    Effect(Box<EffectSpec>),
+    /// A source deals noncombat damage (120.3).
+    Damage(Damage),
+    /// Combat damage, all assignments dealt at once (510.1a, 510.2).
+    CombatDamage(Vec<CombatAssignment>),
+    /// A mana ability adds mana; its amount is read as it resolves (608.2h, 107.1b).
+    AddMana(ManaAbility),
+    /// Double a creature's power and/or toughness (701.10).
+    Double(Scale),
+    /// Triple a creature's power and/or toughness (701.11).
+    Triple(Scale),
+    /// Give a permanent a regeneration shield (701.19).
+    Regenerate(Handle),
+    /// Destroy a permanent (701.8): regeneration and indestructible apply.
+    Destroy(Handle),
+    /// Move an object to another zone: it becomes a new object (400.7).
+    Move(MoveZone),
+    /// Attach an Aura or Equipment to a permanent (701.3); it gets a new timestamp (613.7e).
+    Attach(Attach),
+    /// Crew a Vehicle by tapping creatures with total power N or more (702.122).
+    Crew(Crew),
+    /// The cleanup step: remove all damage, end "until end of turn" effects (514.2).
+    Cleanup,
+    /// Check state-based actions, and nothing else (704.3).
+    StateBasedActions,
+}
+
+impl Action {
+    /// The key this action is written under, e.g. `put_counters`.
+    pub fn key(&self) -> &'static str {
+        match self {
+            Action::PutCounters(_) => "put_counters",
+            Action::RemoveCounters(_) => "remove_counters",
+            Action::MoveCounters(_) => "move_counters",
+            Action::Effect(_) => "effect",
+            Action::Damage(_) => "damage",
+            Action::CombatDamage(_) => "combat_damage",
+            Action::AddMana(_) => "add_mana",
+            Action::Double(_) => "double",
+            Action::Triple(_) => "triple",
+            Action::Regenerate(_) => "regenerate",
+            Action::Destroy(_) => "destroy",
+            Action::Move(_) => "move",
+            Action::Attach(_) => "attach",
+            Action::Crew(_) => "crew",
+            Action::Cleanup => "cleanup",
+            Action::StateBasedActions => "state_based_actions",
+        }
+    }
+}
+
+/// Put `count` counters of a kind on an object or a player (poison only).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CounterPut {
+    /// The object or player.
+    pub on: Handle,
+    /// The kind of counter.
+    pub kind: CounterKind,
+    /// How many (default 1).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub count: Count,
+}
+
+/// Remove up to `count` counters of a kind from an object.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CounterRemove {
+    /// The object.
+    pub from: Handle,
+    /// The kind of counter.
+    pub kind: CounterKind,
+    /// How many at most (default 1).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub count: Count,
+}
+
+/// Move counters of a kind from one permanent to another (122.5).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CounterMove {
+    /// Where the counters are.
+    pub from: Handle,
+    /// Where they go.
+    pub to: Handle,
+    /// The kind of counter.
+    pub kind: CounterKind,
+    /// How many (default 1); each counter moves only if it can.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub count: Count,
+}
+
+fn one() -> Count {
+    Count(1)
+}
+
+fn is_one(c: &Count) -> bool {
+    c.0 == 1
+}
+
+/// A continuous effect: from a resolved spell or ability (a step's
+/// `effect:`), or from a static ability (an object's `abilities:`).
+///
+/// Each part applies in its own layer (613.6): `add_types`/`remove_types` in
+/// 4, `set_colors` in 5, keywords and `remove_all_abilities` in 6, `set` in
+/// 7b, `modify` in 7c, `switch` in 7d.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EffectSpec {
+    /// The name of the spell or ability, for explanations (e.g. Giant Growth).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The object that is its source (resolved effects only; needed for `until: source-leaves`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Handle>,
+    /// What it affects: a list of objects or a filter (locked as it resolves, 611.2c),
+    /// or, for a static ability, `self`, `attached` or a filter (live, 611.3a).
+    pub affects: Affects,
+    /// How long it lasts (resolved effects only; required there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<Until>,
+    /// Its timestamp (resolved effects only; default: the next timestamp, 613.7b).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<Timestamp>,
+    /// The value of X in `set` or `modify`: read once as it resolves (608.2h), continuously for a static ability.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x: Option<Quantity>,
+    /// Layer 4: card types it adds ("becomes an artifact creature").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub add_types: Vec<CardType>,
+    /// Layer 4: card types it removes ("is no longer a creature").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remove_types: Vec<CardType>,
+    /// Layer 5: the colors it becomes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set_colors: Option<Vec<Color>>,
+    /// Layer 6: keywords it grants.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub add_keywords: Vec<Keyword>,
+    /// Layer 6: keywords it removes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remove_keywords: Vec<Keyword>,
+    /// Layer 6: it loses all abilities.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub remove_all_abilities: bool,
+    /// Layer 7b: sets power and toughness (or base P/T), e.g. 0/1 or X/X.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set: Option<SetPt>,
+    /// Layer 7c: modifies power and toughness, e.g. +3/+3 or -X/-0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modify: Option<ModPt>,
+    /// Layer 7d: switches power and toughness.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub switch: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl EffectSpec {
+    /// Whether it has a part in a layer before 7.
+    pub fn has_early_parts(&self) -> bool {
+        !self.add_types.is_empty()
+            || !self.remove_types.is_empty()
+            || self.set_colors.is_some()
+            || !self.add_keywords.is_empty()
+            || !self.remove_keywords.is_empty()
+            || self.remove_all_abilities
+    }
+
+    /// Whether it has any part at all.
+    pub fn has_parts(&self) -> bool {
+        self.has_early_parts() || self.set.is_some() || self.modify.is_some() || self.switch
+    }
+
+    /// Whether its P/T text uses X.
+    pub fn uses_x(&self) -> bool {
+        self.set.is_some_and(|s| s.uses_x()) || self.modify.is_some_and(|m| m.uses_x())
+    }
+
+    /// A short description of what it does, for explanations: `+3/+3`, `becomes 0/1`.
+    pub fn summary(&self) -> String {
+        let mut parts = Vec::new();
+        if !self.add_types.is_empty() {
+            parts.push(format!("becomes {}", join(&self.add_types, " ")));
+        }
+        if !self.remove_types.is_empty() {
+            parts.push(format!("stops being {}", join(&self.remove_types, " ")));
+        }
+        if let Some(c) = &self.set_colors {
+            parts.push(if c.is_empty() {
+                "becomes colorless".into()
+            } else {
+                format!("becomes {}", join(c, " and "))
+            });
+        }
+        if self.remove_all_abilities {
+            parts.push("loses all abilities".into());
+        }
+        if !self.add_keywords.is_empty() {
+            parts.push(format!("gains {}", join(&self.add_keywords, ", ")));
+        }
+        if !self.remove_keywords.is_empty() {
+            parts.push(format!("loses {}", join(&self.remove_keywords, ", ")));
+        }
+        if let Some(s) = self.set {
+            parts.push(format!("becomes {s}"));
+        }
+        if let Some(m) = self.modify {
+            parts.push(format!("gets {m}"));
+        }
+        if self.switch {
+            parts.push("switches power and toughness".into());
+        }
+        parts.join(", ")
+    }
+}
+
+fn join<T: fmt::Display>(items: &[T], sep: &str) -> String {
+    items
+        .iter()
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// What an effect affects.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Affects {
+    /// These objects, locked as the effect is created (611.2c).
+    Objects(Vec<Handle>),
+    /// Every object that matches, looked up once as a resolved effect is
+    /// created (611.2c) or all the time for a static ability (611.3a).
+    Filter(Box<Filter>),
+    /// The object with the static ability itself.
+    This,
+    /// The permanent the object with the static ability is attached to.
+    Attached,
+}
+
+impl Default for Affects {
+    fn default() -> Affects {
+        Affects::Objects(Vec::new())
+    }
+}
+
+impl Serialize for Affects {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Affects::Objects(v) => v.serialize(s),
+            Affects::Filter(f) => f.serialize(s),
+            Affects::This => s.serialize_str("self"),
+            Affects::Attached => s.serialize_str("attached"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Affects {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Affects, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Affects;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a list of object handles, `self`, `attached`, or a filter")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Affects, E> {
+                match v {
+                    "self" => Ok(Affects::This),
+                    "attached" => Ok(Affects::Attached),
+                    _ => Err(E::custom(format!(
+                        "`{v}` is not `self` or `attached`; to name objects write a list, e.g. [{v}]"
+                    ))),
+                }
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, a: A) -> Result<Affects, A::Error> {
+                Vec::<Handle>::deserialize(SeqAccessDeserializer::new(a)).map(Affects::Objects)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, a: A) -> Result<Affects, A::Error> {
+                Filter::deserialize(MapAccessDeserializer::new(a))
+                    .map(|f| Affects::Filter(Box::new(f)))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl JsonSchema for Affects {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Affects".into()
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let handles = g.subschema_for::<Vec<Handle>>();
+        let filter = g.subschema_for::<Filter>();
+        schemars::json_schema!({
+            "description": "a list of object handles, `self`, `attached`, or a filter",
+            "anyOf": [
+                handles,
+                { "type": "string", "enum": ["self", "attached"] },
+                filter,
+            ]
+        })
+    }
+}
+
+/// How long a resolved effect lasts (611.2a, 611.2b).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Until {
+    /// Until the cleanup step (514.2).
+    EndOfTurn,
+    /// For as long as its source remains on the battlefield (611.2b).
+    SourceLeaves,
+    /// Indefinitely.
+    Forever,
+}
+
+impl fmt::Display for Until {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Until::EndOfTurn => "until end of turn",
+            Until::SourceLeaves => "while its source remains on the battlefield",
+            Until::Forever => "indefinitely",
+        })
+    }
+}
+
+/// Noncombat damage from a source.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Damage {
+    /// The source: its deathtouch, wither, infect and lifelink decide the results (120.3).
+    pub from: Handle,
+    /// A creature, planeswalker or player.
+    pub to: Handle,
+    /// How much: a number or an amount read as it resolves (608.2h; a negative amount is 0, 107.1b).
+    pub amount: Quantity,
+}
+
+/// One combat damage assignment (510.1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CombatAssignment {
+    /// The attacking or blocking creature.
+    pub from: Handle,
+    /// What it deals its damage to: a creature, planeswalker or player.
+    pub to: Handle,
+    /// How much of its damage goes there (default: all of it, i.e. its power; 0 or less assigns none, 510.1a).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount: Option<Count>,
+}
+
+/// A mana ability such as Viridian Joiner's "add {G} equal to its power".
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ManaAbility {
+    /// The player who gets the mana (default: the first player).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<Handle>,
+    /// The type of mana.
+    pub mana: Mana,
+    /// How much: read as it resolves; a negative amount adds none (107.1b).
+    pub amount: Quantity,
+    /// The ability's name, for explanations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// Double or triple a creature's power and/or toughness (701.10, 701.11).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scale {
+    /// The creature.
+    pub affects: Handle,
+    /// Which value(s).
+    pub what: ScaleWhat,
+    /// How long the resulting +X/+Y lasts.
+    pub until: Until,
+    /// The spell or ability's name, for explanations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Its timestamp (default: the next timestamp).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<Timestamp>,
+}
+
+/// Which values a doubling or tripling changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ScaleWhat {
+    /// Power only.
+    Power,
+    /// Toughness only.
+    Toughness,
+    /// Power and toughness.
+    Both,
+}
+
+/// Move an object to a zone (400.7).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoveZone {
+    /// The object.
+    pub object: Handle,
+    /// The zone it goes to.
+    pub to: Zone,
+    /// Counters it enters the battlefield with (122.6).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub counters: BTreeMap<CounterKind, Count>,
+}
+
+/// Attach an Aura or Equipment.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Attach {
+    /// The Aura or Equipment.
+    pub object: Handle,
+    /// The permanent it becomes attached to.
+    pub to: Handle,
+}
+
+/// Crew a Vehicle.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Crew {
+    /// The Vehicle, with `crew: N`.
+    pub vehicle: Handle,
+    /// The untapped creatures its controller taps; their total power must be N or more.
+    pub with: Vec<Handle>,
+}

@@ -1,0 +1,596 @@
+//! The scenario: one case of the corpus, a generated case, a shrunk
+//! counterexample or a request of the engine protocol. One type for all.
+//!
+//! A [`Case`] has an immutable id, the CR rules it exercises, a setup (the
+//! players and objects of a small game state) and ordered steps; each step
+//! does one [`Action`] and may state partial expectations about the state
+//! that follows. The types here are the format; they hold no game logic.
+//! [`validate`] checks what the types cannot say (references, shapes of
+//! effects), and the resolver in [`crate::resolver`] plays it.
+
+mod action;
+mod expect;
+mod quantity;
+pub(crate) mod tagged;
+mod validate;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+pub use action::{
+    Action, Affects, Attach, CombatAssignment, CounterMove, CounterPut, CounterRemove, Crew,
+    Damage, EffectSpec, ManaAbility, MoveZone, Scale, ScaleWhat, Until,
+};
+pub use expect::{Expect, PtOrNone};
+pub use quantity::{Filter, Quantity, QuantityRef};
+pub use validate::validate;
+
+use crate::edition::EditionRange;
+use crate::number::{PrintedPt, string_serde};
+use crate::terms::{CardType, Color, CounterKind, Keyword, Mana, Zone};
+
+/// One case: a small game state, steps, and what must hold after them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    /// Immutable id, never reused: `<rule>/<slug>`, e.g. `107.1b/three-four-gets-minus-five`.
+    pub id: CaseId,
+    /// One line saying what the case shows, in our own words.
+    pub title: String,
+    /// A longer explanation: the reasoning a judge would give.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The CR rules it exercises, e.g. ["613.4b", "613.4c"].
+    pub rules: Vec<RuleRef>,
+    /// The editions of the rules it holds in (default: every edition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub editions: Option<EditionRange>,
+    /// The state before the first step.
+    pub setup: Setup,
+    /// What happens, in order; each step may check the state after it.
+    pub steps: Vec<Step>,
+}
+
+/// The state before the first step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Setup {
+    /// The players (default: `you` and `opponent`, 20 life each). The first is the active player.
+    #[serde(
+        default = "default_players",
+        skip_serializing_if = "is_default_players"
+    )]
+    pub players: Vec<PlayerSpec>,
+    /// The objects: cards and permanents, in any zone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub objects: Vec<ObjectSpec>,
+}
+
+fn default_players() -> Vec<PlayerSpec> {
+    ["you", "opponent"]
+        .into_iter()
+        .map(|id| PlayerSpec {
+            id: Handle(id.to_string()),
+            life: 20,
+            poison: Count(0),
+            hand: Count(0),
+            mana: ManaPool::default(),
+        })
+        .collect()
+}
+
+fn is_default_players(p: &[PlayerSpec]) -> bool {
+    p == default_players().as_slice()
+}
+
+/// A player (102).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerSpec {
+    /// Its handle in this case.
+    pub id: Handle,
+    /// Life total (default 20; may be 0 or negative, 704.5a).
+    #[serde(default = "twenty", skip_serializing_if = "is_twenty")]
+    pub life: i64,
+    /// Poison counters (122.1f).
+    #[serde(default, skip_serializing_if = "Count::is_zero")]
+    pub poison: Count,
+    /// Cards in hand that are not objects of the case (they count for hand size).
+    #[serde(default, skip_serializing_if = "Count::is_zero")]
+    pub hand: Count,
+    /// Mana in the pool.
+    #[serde(default, skip_serializing_if = "ManaPool::is_empty")]
+    pub mana: ManaPool,
+}
+
+fn twenty() -> i64 {
+    20
+}
+
+fn is_twenty(v: &i64) -> bool {
+    *v == 20
+}
+
+/// An object: a card or permanent with its printed characteristics and its
+/// state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ObjectSpec {
+    /// Its handle in this case; it follows the card from zone to zone.
+    pub id: Handle,
+    /// Its name (default: the handle).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Printed card types.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<CardType>,
+    /// Printed subtypes, e.g. Vehicle, Equipment, Aura.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subtypes: Vec<String>,
+    /// Printed colors.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub colors: Vec<Color>,
+    /// Printed power/toughness: `2/2`, `*/*`, `*/1+*` (208.1, 208.2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pt: Option<PrintedPt>,
+    /// The characteristic-defining ability that gives each `*` its value (208.2a, 604.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cda: Option<Cda>,
+    /// Printed loyalty of a planeswalker (306.5b).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loyalty: Option<Count>,
+    /// Mana value (202.3).
+    #[serde(default, skip_serializing_if = "Count::is_zero")]
+    pub mana_value: Count,
+    /// Its zone (default: battlefield).
+    #[serde(default = "battlefield", skip_serializing_if = "is_battlefield")]
+    pub zone: Zone,
+    /// Its controller, and owner (default: the first player).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub controller: Option<Handle>,
+    /// Its timestamp (613.7d; default: its place in the list).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<Timestamp>,
+    /// Counters on it, by kind (122.1).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub counters: BTreeMap<CounterKind, Count>,
+    /// Damage marked on it (120.3e).
+    #[serde(default, skip_serializing_if = "Count::is_zero")]
+    pub damage: Count,
+    /// Whether it was dealt damage by a deathtouch source since the last state-based-action check (704.5h).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub deathtouch_damage: bool,
+    /// Regeneration shields on it (701.19).
+    #[serde(default, skip_serializing_if = "Count::is_zero")]
+    pub regeneration_shields: Count,
+    /// Whether it is tapped.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub tapped: bool,
+    /// Printed keyword abilities.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keywords: Vec<Keyword>,
+    /// Printed static abilities: each is a continuous effect with a live affected set (611.3, 613.7a).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub abilities: Vec<EffectSpec>,
+    /// Level up bands: base P/T by number of level counters (107.8, 702.87).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub level_up: Vec<LevelBand>,
+    /// Crew N: a Vehicle's crew ability (702.122).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crew: Option<Count>,
+    /// The permanent it is attached to (an Aura or Equipment, 301.5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attached_to: Option<Handle>,
+    /// "Can't have more than N counters of a kind" (122.4, 704.5r).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub max_counters: BTreeMap<CounterKind, Count>,
+}
+
+fn battlefield() -> Zone {
+    Zone::Battlefield
+}
+
+fn is_battlefield(z: &Zone) -> bool {
+    *z == Zone::Battlefield
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl ObjectSpec {
+    /// Its name: the given one, or its handle.
+    pub fn display_name(&self) -> &str {
+        self.name.as_deref().unwrap_or(&self.id.0)
+    }
+}
+
+/// A characteristic-defining ability that says what each `*` is (208.2a).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Cda {
+    /// The value of `*` in its power.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power: Option<Quantity>,
+    /// The value of `*` in its toughness.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub toughness: Option<Quantity>,
+}
+
+/// One level-up band: `{LEVEL min-max} P/T` or, without max, `{LEVEL min+} P/T` (107.8).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LevelBand {
+    /// The fewest level counters of the band.
+    pub min: Count,
+    /// The most level counters of the band (none: open-ended, `N+`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<Count>,
+    /// Its base P/T, set in layer 7b.
+    pub pt: crate::number::Pt,
+    /// Keywords it has while in the band (layer 6).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keywords: Vec<Keyword>,
+}
+
+impl LevelBand {
+    /// Whether `levels` level counters fall in the band.
+    pub fn contains(&self, levels: i64) -> bool {
+        levels >= self.min.0 && self.max.is_none_or(|m| levels <= m.0)
+    }
+}
+
+/// One step: an action, then (by default) state-based actions, then
+/// expectations about the state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    /// What happens.
+    #[serde(
+        rename = "do",
+        serialize_with = "tagged::serialize",
+        deserialize_with = "tagged::deserialize"
+    )]
+    pub action: Action,
+    /// Whether state-based actions (and the triggers they cause) are performed after it (704.3). Default true.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub sba: bool,
+    /// What must hold afterwards, by object or player handle. Only the fields given are compared.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub expect: BTreeMap<Handle, Expect>,
+    /// The error this step must end with, instead of a state (only on the last step).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect_error: Option<ErrorCode>,
+    /// A remark for readers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// An error a step may be expected to end with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ErrorCode {
+    /// A game value does not fit in a 64-bit integer (107.1).
+    Overflow,
+    /// State-based actions and their triggers never settle (704.3).
+    NoFixpoint,
+}
+
+impl ErrorCode {
+    /// The code as written.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorCode::Overflow => "overflow",
+            ErrorCode::NoFixpoint => "no-fixpoint",
+        }
+    }
+}
+
+/// The mana in a pool, by type (106.4).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(transparent)]
+pub struct ManaPool(pub BTreeMap<Mana, Count>);
+
+impl ManaPool {
+    /// Whether it holds no mana.
+    pub fn is_empty(&self) -> bool {
+        self.0.values().all(|c| c.0 == 0)
+    }
+
+    /// The pool without zero entries, for comparing.
+    pub fn normalized(&self) -> ManaPool {
+        ManaPool(
+            self.0
+                .iter()
+                .filter(|(_, c)| c.0 != 0)
+                .map(|(m, c)| (*m, *c))
+                .collect(),
+        )
+    }
+}
+
+impl fmt::Display for ManaPool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.normalized();
+        if n.0.is_empty() {
+            return f.write_str("empty");
+        }
+        for (i, (m, c)) in n.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{}{{{m}}}", c.0)?;
+        }
+        Ok(())
+    }
+}
+
+/// A number of things: an integer from 0 to 2^63-1.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct Count(pub i64);
+
+impl Count {
+    /// Whether it is zero.
+    pub fn is_zero(&self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl<'de> Deserialize<'de> for Count {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Count, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Count;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a whole number from 0 to 9223372036854775807")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Count, E> {
+                if v < 0 {
+                    Err(E::custom(format!("{v} is negative; a count is 0 or more")))
+                } else {
+                    Ok(Count(v))
+                }
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Count, E> {
+                i64::try_from(v).map(Count).map_err(|_| {
+                    E::custom(format!(
+                        "{v} is too large; a count is at most 9223372036854775807 (2^63-1)"
+                    ))
+                })
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Count, E> {
+                Err(E::custom(format!(
+                    "{v} is not a whole number that fits in 64 bits; a count is a whole number from 0 to 9223372036854775807 (107.1)"
+                )))
+            }
+        }
+        d.deserialize_i64(V)
+    }
+}
+
+impl JsonSchema for Count {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Count".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "integer",
+            "minimum": 0,
+            "maximum": i64::MAX,
+        })
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+}
+
+/// A timestamp (613.7): a positive integer; later is larger.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(transparent)]
+pub struct Timestamp(pub Count);
+
+/// The handle of an object or a player within one case: a letter or `_`,
+/// then letters, digits, `_` or `-`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Handle(pub String);
+
+impl Handle {
+    /// The handle as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Handle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl FromStr for Handle {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Handle, String> {
+        let ok = !s.is_empty()
+            && s.len() <= 64
+            && s.bytes()
+                .next()
+                .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        if !ok {
+            return Err(format!(
+                "invalid handle `{s}`: a handle is a letter or `_`, then letters, digits, `_` or `-` (at most 64)"
+            ));
+        }
+        if s == "self" || s == "attached" {
+            return Err(format!("`{s}` is reserved and can't be a handle"));
+        }
+        Ok(Handle(s.to_string()))
+    }
+}
+
+string_serde!(
+    Handle,
+    "Handle",
+    "^[A-Za-z_][A-Za-z0-9_-]{0,63}$",
+    "the handle of an object or player in this case"
+);
+
+/// A case id: lowercase letters, digits and `.`, `/`, `_`, `-`, `+`; e.g.
+/// `613.5/gray-ogre`. Ids are immutable and never reused.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CaseId(pub String);
+
+impl fmt::Display for CaseId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl FromStr for CaseId {
+    type Err = String;
+    fn from_str(s: &str) -> Result<CaseId, String> {
+        let ok = !s.is_empty()
+            && s.len() <= 120
+            && s.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric())
+            && s.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b".-_/+".contains(&b));
+        if ok {
+            Ok(CaseId(s.to_string()))
+        } else {
+            Err(format!(
+                "invalid case id `{s}`: use lowercase letters, digits, `.`, `/`, `_`, `-`, `+` (e.g. 613.5/gray-ogre)"
+            ))
+        }
+    }
+}
+
+string_serde!(
+    CaseId,
+    "CaseId",
+    "^[a-z0-9][a-z0-9._/+-]{0,119}$",
+    "an immutable case id such as 613.5/gray-ogre"
+);
+
+/// A Comprehensive Rules citation: `613`, `613.4`, `613.4c`, `704.5aa`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RuleRef {
+    text: String,
+    key: (u16, u32, String),
+}
+
+impl RuleRef {
+    /// The citation as written.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+}
+
+impl PartialOrd for RuleRef {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for RuleRef {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (self.key.0, self.key.1, self.key.2.len(), &self.key.2).cmp(&(
+            other.key.0,
+            other.key.1,
+            other.key.2.len(),
+            &other.key.2,
+        ))
+    }
+}
+
+impl fmt::Display for RuleRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl FromStr for RuleRef {
+    type Err = String;
+    fn from_str(s: &str) -> Result<RuleRef, String> {
+        let bad = || {
+            format!(
+                "invalid rule citation `{s}`: expected a CR rule number such as 613, 613.4 or 613.4c"
+            )
+        };
+        let (section, rest) = match s.split_once('.') {
+            Some((a, b)) => (a, Some(b)),
+            None => (s, None),
+        };
+        if section.len() != 3 || !section.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        let section: u16 = section.parse().map_err(|_| bad())?;
+        let (number, letters) = match rest {
+            None => (0, String::new()),
+            Some(r) => {
+                let digits: String = r.chars().take_while(|c| c.is_ascii_digit()).collect();
+                let letters = &r[digits.len()..];
+                if digits.is_empty()
+                    || digits.len() > 4
+                    || letters.len() > 2
+                    || !letters.bytes().all(|b| b.is_ascii_lowercase())
+                {
+                    return Err(bad());
+                }
+                (digits.parse().map_err(|_| bad())?, letters.to_string())
+            }
+        };
+        Ok(RuleRef {
+            text: s.to_string(),
+            key: (section, number, letters),
+        })
+    }
+}
+
+string_serde!(
+    RuleRef,
+    "RuleRef",
+    "^[0-9]{3}(\\.[0-9]{1,4}[a-z]{0,2})?$",
+    "a Comprehensive Rules citation such as 613.4c"
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_sort_by_number_not_text() {
+        let mut v: Vec<RuleRef> = ["704.5q", "704.5aa", "613.10", "613.4c", "613.4", "107.1b"]
+            .iter()
+            .map(|s| s.parse().unwrap())
+            .collect();
+        v.sort();
+        let s: Vec<_> = v.iter().map(|r| r.as_str()).collect();
+        assert_eq!(
+            s,
+            ["107.1b", "613.4", "613.4c", "613.10", "704.5q", "704.5aa"]
+        );
+    }
+
+    #[test]
+    fn handles() {
+        assert!("ogre".parse::<Handle>().is_ok());
+        assert!("self".parse::<Handle>().is_err());
+        assert!("1ogre".parse::<Handle>().is_err());
+    }
+}

@@ -1,0 +1,241 @@
+//! Quantities (the numbers an ability reads from the game) and filters (the
+//! objects an effect or a count is about).
+
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::de::value::MapAccessDeserializer;
+use serde::{Deserialize, Serialize};
+
+use super::Handle;
+use crate::terms::{CardType, Color, CounterKind, Zone};
+
+/// A number read from the game: a constant or a reference.
+///
+/// Written as an integer, or as a one-key mapping such as
+/// `{ power_of: colossus }`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Quantity {
+    /// A constant.
+    Fixed(i64),
+    /// A value read from the game.
+    Ref(Box<QuantityRef>),
+}
+
+/// A value read from the game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum QuantityRef {
+    /// An object's power (its last known power once it has left the battlefield, 608.2h).
+    PowerOf(Handle),
+    /// An object's toughness.
+    ToughnessOf(Handle),
+    /// The number of counters of a kind on an object.
+    Counters(CountersOn),
+    /// The number of objects that match a filter, in the filter's zone.
+    Count(Filter),
+    /// A player's life total.
+    Life(Handle),
+    /// The number of cards in a player's hand.
+    HandSize(Handle),
+    /// The sum of several quantities.
+    Sum(Vec<Quantity>),
+}
+
+/// The counters of a kind on an object.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CountersOn {
+    /// The object.
+    pub on: Handle,
+    /// The kind of counter.
+    pub kind: CounterKind,
+}
+
+impl fmt::Display for Quantity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Quantity::Fixed(n) => write!(f, "{n}"),
+            Quantity::Ref(r) => match r.as_ref() {
+                QuantityRef::PowerOf(h) => write!(f, "the power of {h}"),
+                QuantityRef::ToughnessOf(h) => write!(f, "the toughness of {h}"),
+                QuantityRef::Counters(c) => {
+                    write!(f, "the number of {} counters on {}", c.kind, c.on)
+                }
+                QuantityRef::Count(flt) => write!(f, "the number of {flt}"),
+                QuantityRef::Life(h) => write!(f, "{h}'s life total"),
+                QuantityRef::HandSize(h) => write!(f, "the number of cards in {h}'s hand"),
+                QuantityRef::Sum(v) => {
+                    let parts: Vec<String> = v.iter().map(|q| q.to_string()).collect();
+                    write!(f, "{}", parts.join(" plus "))
+                }
+            },
+        }
+    }
+}
+
+impl Serialize for Quantity {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Quantity::Fixed(n) => s.serialize_i64(*n),
+            Quantity::Ref(r) => super::tagged::serialize(r, s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Quantity {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Quantity, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Quantity;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an integer, or a mapping such as { power_of: handle }")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Quantity, E> {
+                Ok(Quantity::Fixed(v))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Quantity, E> {
+                i64::try_from(v)
+                    .map(Quantity::Fixed)
+                    .map_err(|_| E::custom(format!("{v} does not fit in a 64-bit integer")))
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Quantity, E> {
+                Err(E::custom(format!(
+                    "{v} is not an integer; the game uses only integers (107.1)"
+                )))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, a: A) -> Result<Quantity, A::Error> {
+                QuantityRef::deserialize(MapAccessDeserializer::new(a))
+                    .map(|r| Quantity::Ref(Box::new(r)))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl JsonSchema for Quantity {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Quantity".into()
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let r = g.subschema_for::<QuantityRef>();
+        schemars::json_schema!({
+            "description": "an integer, or a value read from the game such as { power_of: handle }",
+            "anyOf": [ { "type": "integer" }, r ]
+        })
+    }
+}
+
+/// Which objects: every condition given must hold.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Filter {
+    /// The zone to look in (default: battlefield; effects only ever affect the battlefield).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zone: Option<Zone>,
+    /// It has all these card types.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<CardType>,
+    /// It has none of these card types ("noncreature").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_types: Vec<CardType>,
+    /// It has all these subtypes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subtypes: Vec<String>,
+    /// It has all these colors.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub colors: Vec<Color>,
+    /// Its controller.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub controller: Option<Handle>,
+    /// Its name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// It has at least one counter of this kind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub with_counter: Option<CounterKind>,
+    /// "Other": not the source of the ability.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub other: bool,
+    /// Its power is at most this (layer-7-only static abilities).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power_at_most: Option<i64>,
+    /// Its power is at least this (layer-7-only static abilities).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power_at_least: Option<i64>,
+    /// Its toughness is at most this (layer-7-only static abilities).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub toughness_at_most: Option<i64>,
+    /// Its toughness is at least this (layer-7-only static abilities).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub toughness_at_least: Option<i64>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl Filter {
+    /// Whether it tests power or toughness.
+    pub fn tests_pt(&self) -> bool {
+        self.power_at_most.is_some()
+            || self.power_at_least.is_some()
+            || self.toughness_at_most.is_some()
+            || self.toughness_at_least.is_some()
+    }
+
+    /// The zone it looks in.
+    pub fn zone(&self) -> Zone {
+        self.zone.unwrap_or(Zone::Battlefield)
+    }
+}
+
+impl fmt::Display for Filter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut words: Vec<String> = Vec::new();
+        if self.other {
+            words.push("other".into());
+        }
+        words.extend(self.colors.iter().map(|c| c.to_string()));
+        words.extend(
+            self.not_types
+                .iter()
+                .map(|t| format!("non{}", t.to_string().to_lowercase())),
+        );
+        words.extend(self.subtypes.iter().cloned());
+        if self.types.is_empty() {
+            words.push("objects".into());
+        } else {
+            let t: Vec<String> = self
+                .types
+                .iter()
+                .map(|t| t.to_string().to_lowercase())
+                .collect();
+            words.push(format!("{}s", t.join(" ")));
+        }
+        if let Some(n) = &self.name {
+            words.push(format!("named {n}"));
+        }
+        if let Some(k) = &self.with_counter {
+            words.push(format!("with a {k} counter"));
+        }
+        for (v, what) in [
+            (self.power_at_most, "power at most"),
+            (self.power_at_least, "power at least"),
+            (self.toughness_at_most, "toughness at most"),
+            (self.toughness_at_least, "toughness at least"),
+        ] {
+            if let Some(v) = v {
+                words.push(format!("with {what} {v}"));
+            }
+        }
+        if let Some(c) = &self.controller {
+            words.push(format!("{c} controls"));
+        }
+        let zone = self.zone();
+        if zone != Zone::Battlefield {
+            words.push(format!("in {zone}"));
+        }
+        f.write_str(&words.join(" "))
+    }
+}

@@ -1,0 +1,528 @@
+//! What the types of the format cannot say: every handle names something
+//! of the right kind, effects have the right shape for where they stand,
+//! and so on. Each problem is reported with the path of its node.
+
+use std::collections::BTreeMap;
+
+use super::{
+    Action, Affects, Case, EffectSpec, Expect, Filter, Handle, ObjectSpec, Quantity, QuantityRef,
+};
+use crate::error::{NodePath, ScenarioError};
+use crate::number::Printed;
+use crate::terms::{CounterKind, Zone};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Object,
+    Player,
+}
+
+struct Validator<'a> {
+    names: BTreeMap<&'a str, Kind>,
+    errors: Vec<ScenarioError>,
+}
+
+/// Checks a case for everything its types cannot say. Returns every problem
+/// found, each with the path of the node it is about.
+///
+/// ```
+/// let case: ptoracle::Case = serde_json::from_str(r#"{
+///   "id": "x/y", "title": "t", "rules": ["613.4c"],
+///   "setup": { "objects": [ { "id": "c", "types": ["Creature"], "pt": "2/2" } ] },
+///   "steps": [ { "do": { "put_counters": { "on": "nobody", "kind": "+1/+1" } } } ]
+/// }"#).unwrap();
+/// let errors = ptoracle::scenario::validate(&case);
+/// assert_eq!(errors[0].path.to_string(), "steps[0].do.put_counters.on");
+/// assert!(errors[0].message.contains("no object or player `nobody`"));
+/// ```
+pub fn validate(case: &Case) -> Vec<ScenarioError> {
+    let mut v = Validator {
+        names: BTreeMap::new(),
+        errors: Vec::new(),
+    };
+    v.case(case);
+    v.errors
+}
+
+impl<'a> Validator<'a> {
+    fn err(&mut self, path: NodePath, message: impl Into<String>) {
+        self.errors.push(ScenarioError::new(path, message));
+    }
+
+    fn case(&mut self, case: &'a Case) {
+        let root = NodePath::root();
+        if case.rules.is_empty() {
+            self.err(root.key("rules"), "cite at least one CR rule");
+        }
+        if case.steps.is_empty() {
+            self.err(root.key("steps"), "a case needs at least one step");
+        }
+        let setup = root.key("setup");
+        if case.setup.players.is_empty() {
+            self.err(setup.key("players"), "a game needs at least one player");
+        }
+        for (i, p) in case.setup.players.iter().enumerate() {
+            self.declare(&p.id, Kind::Player, setup.key("players").index(i).key("id"));
+        }
+        for (i, o) in case.setup.objects.iter().enumerate() {
+            self.declare(&o.id, Kind::Object, setup.key("objects").index(i).key("id"));
+        }
+        for (i, o) in case.setup.objects.iter().enumerate() {
+            self.object(o, &setup.key("objects").index(i));
+        }
+        let last = case.steps.len().saturating_sub(1);
+        for (i, step) in case.steps.iter().enumerate() {
+            let path = root.key("steps").index(i);
+            self.action(&step.action, &path.key("do").key(step.action.key()));
+            for (handle, expect) in &step.expect {
+                self.expect(
+                    handle,
+                    expect,
+                    &path.key("expect").key(handle.0.clone()),
+                    false,
+                );
+            }
+            if step.expect_error.is_some() {
+                if i != last {
+                    self.err(
+                        path.key("expect_error"),
+                        "only the last step can expect an error: nothing follows an error",
+                    );
+                }
+                if !step.expect.is_empty() {
+                    self.err(
+                        path.key("expect"),
+                        "a step that expects an error has no state to check",
+                    );
+                }
+            }
+        }
+    }
+
+    fn declare(&mut self, h: &'a Handle, kind: Kind, path: NodePath) {
+        if self.names.insert(h.as_str(), kind).is_some() {
+            self.err(
+                path,
+                format!("handle `{h}` is used twice; each object and player needs its own"),
+            );
+        }
+    }
+
+    fn kind_of(&mut self, h: &Handle, want: Option<Kind>, path: &NodePath) -> Option<Kind> {
+        match (self.names.get(h.as_str()).copied(), want) {
+            (None, Some(Kind::Player)) => {
+                self.err(path.clone(), format!("there is no player `{h}`"));
+                None
+            }
+            (None, Some(Kind::Object)) => {
+                self.err(
+                    path.clone(),
+                    format!("there is no object `{h}` in the setup"),
+                );
+                None
+            }
+            (None, None) => {
+                self.err(path.clone(), format!("there is no object or player `{h}`"));
+                None
+            }
+            (Some(k), Some(w)) if k != w => {
+                let (is, wanted) = match k {
+                    Kind::Object => ("an object", "a player"),
+                    Kind::Player => ("a player", "an object"),
+                };
+                self.err(
+                    path.clone(),
+                    format!("`{h}` is {is}; {wanted} is needed here"),
+                );
+                None
+            }
+            (Some(k), _) => Some(k),
+        }
+    }
+
+    fn object_ref(&mut self, h: &Handle, path: &NodePath) {
+        self.kind_of(h, Some(Kind::Object), path);
+    }
+
+    fn player_ref(&mut self, h: &Handle, path: &NodePath) {
+        self.kind_of(h, Some(Kind::Player), path);
+    }
+
+    fn object(&mut self, o: &ObjectSpec, path: &NodePath) {
+        if let Some(c) = &o.controller {
+            self.player_ref(c, &path.key("controller"));
+        }
+        if let Some(a) = &o.attached_to {
+            self.object_ref(a, &path.key("attached_to"));
+            if a == &o.id {
+                self.err(
+                    path.key("attached_to"),
+                    "an object can't be attached to itself (301.5c)",
+                );
+            }
+        }
+        let stars = o.pt.map(|pt| {
+            (
+                matches!(pt.power, Printed::Star(_)),
+                matches!(pt.toughness, Printed::Star(_)),
+            )
+        });
+        match (&o.cda, stars) {
+            (None, Some((p, t))) if p || t => self.err(
+                path.key("pt"),
+                "a `*` needs a characteristic-defining ability that says its value: add `cda:` (208.2a)",
+            ),
+            (Some(_), None) => self.err(path.key("cda"), "a characteristic-defining ability for P/T needs a printed `*` in `pt:`"),
+            (Some(cda), Some((p, t))) => {
+                for (q, star, side) in [(&cda.power, p, "power"), (&cda.toughness, t, "toughness")] {
+                    match q {
+                        Some(q) if !star => self.err(
+                            path.key("cda").key(side),
+                            format!("the printed {side} has no `*` for this ability to define"),
+                        ),
+                        None if star => self.err(path.key("cda"), format!("the `*` in the printed {side} needs a value: add `{side}:`")),
+                        Some(q) => self.quantity(q, &path.key("cda").key(side)),
+                        None => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+        if o.zone != Zone::Battlefield {
+            for (bad, what) in [
+                (!o.damage.is_zero(), "damage"),
+                (o.deathtouch_damage, "deathtouch_damage"),
+                (!o.regeneration_shields.is_zero(), "regeneration_shields"),
+                (o.tapped, "tapped"),
+                (o.attached_to.is_some(), "attached_to"),
+            ] {
+                if bad {
+                    self.err(
+                        path.key(what),
+                        format!(
+                            "only a permanent can have `{what}`; this object is in the {}",
+                            o.zone
+                        ),
+                    );
+                }
+            }
+        }
+        for kind in o.counters.keys() {
+            if kind.is_named("poison") {
+                self.err(
+                    path.key("counters"),
+                    "poison counters go on players (122.1f): give the player `poison:`",
+                );
+            }
+        }
+        for (i, band) in o.level_up.iter().enumerate() {
+            if band.max.is_some_and(|m| m < band.min) {
+                self.err(
+                    path.key("level_up").index(i).key("max"),
+                    "a level band's max is below its min",
+                );
+            }
+            for (j, other) in o.level_up.iter().enumerate().skip(i + 1) {
+                let lo = band.min.0.max(other.min.0);
+                let hi = match (band.max, other.max) {
+                    (Some(a), Some(b)) => a.0.min(b.0),
+                    (Some(a), None) | (None, Some(a)) => a.0,
+                    (None, None) => i64::MAX,
+                };
+                if lo <= hi {
+                    self.err(
+                        path.key("level_up").index(j),
+                        format!("this level band overlaps band {i}"),
+                    );
+                }
+            }
+        }
+        for (i, ab) in o.abilities.iter().enumerate() {
+            self.static_ability(ab, &path.key("abilities").index(i));
+        }
+    }
+
+    fn static_ability(&mut self, e: &EffectSpec, path: &NodePath) {
+        if e.source.is_some() {
+            self.err(
+                path.key("source"),
+                "a static ability's source is the object that has it",
+            );
+        }
+        if e.until.is_some() {
+            self.err(path.key("until"), "a static ability lasts while its object is on the battlefield (611.3b); remove `until`");
+        }
+        if e.timestamp.is_some() {
+            self.err(
+                path.key("timestamp"),
+                "a static ability has its object's timestamp (613.7a); remove `timestamp`",
+            );
+        }
+        match &e.affects {
+            Affects::Objects(_) => self.err(
+                path.key("affects"),
+                "a static ability affects `self`, `attached`, or a filter (611.3a)",
+            ),
+            Affects::Filter(f) => {
+                self.filter(f, &path.key("affects"));
+                if f.zone() != Zone::Battlefield {
+                    self.err(
+                        path.key("affects").key("zone"),
+                        "effects here only affect permanents on the battlefield",
+                    );
+                }
+                if f.tests_pt() && e.has_early_parts() {
+                    self.err(
+                        path.key("affects"),
+                        "a filter on power or toughness is only allowed for an ability whose parts are all in layer 7 (see DECISIONS.md)",
+                    );
+                }
+            }
+            Affects::This | Affects::Attached => {}
+        }
+        self.effect_parts(e, path);
+    }
+
+    fn effect_parts(&mut self, e: &EffectSpec, path: &NodePath) {
+        if !e.has_parts() {
+            self.err(
+                path.clone(),
+                "this effect does nothing: give it a part (add_types, set, modify, switch, …)",
+            );
+        }
+        match (&e.x, e.uses_x()) {
+            (Some(_), false) => self.err(
+                path.key("x"),
+                "`x` is given but neither `set` nor `modify` uses X",
+            ),
+            (None, true) => self.err(
+                path.clone(),
+                "`set` or `modify` uses X: say what X is with `x:`",
+            ),
+            (Some(q), true) => self.quantity(q, &path.key("x")),
+            (None, false) => {}
+        }
+    }
+
+    fn filter(&mut self, f: &Filter, path: &NodePath) {
+        if let Some(c) = &f.controller {
+            self.player_ref(c, &path.key("controller"));
+        }
+    }
+
+    fn quantity(&mut self, q: &Quantity, path: &NodePath) {
+        let Quantity::Ref(r) = q else { return };
+        match r.as_ref() {
+            QuantityRef::PowerOf(h) => self.object_ref(h, &path.key("power_of")),
+            QuantityRef::ToughnessOf(h) => self.object_ref(h, &path.key("toughness_of")),
+            QuantityRef::Counters(c) => self.object_ref(&c.on, &path.key("counters").key("on")),
+            QuantityRef::Count(f) => {
+                self.filter(f, &path.key("count"));
+                if f.tests_pt() {
+                    self.err(
+                        path.key("count"),
+                        "a count can't test power or toughness (see DECISIONS.md)",
+                    );
+                }
+                if f.other {
+                    self.err(
+                        path.key("count").key("other"),
+                        "`other` needs an effect's source; a count has none",
+                    );
+                }
+            }
+            QuantityRef::Life(h) => self.player_ref(h, &path.key("life")),
+            QuantityRef::HandSize(h) => self.player_ref(h, &path.key("hand_size")),
+            QuantityRef::Sum(v) => {
+                if v.is_empty() {
+                    self.err(path.key("sum"), "a sum needs at least one term");
+                }
+                for (i, q) in v.iter().enumerate() {
+                    self.quantity(q, &path.key("sum").index(i));
+                }
+            }
+        }
+    }
+
+    fn non_negative(&mut self, q: &Quantity, path: &NodePath, what: &str) {
+        match q {
+            Quantity::Fixed(n) if *n < 0 => {
+                self.err(path.clone(), format!("{what} can't be negative (107.1b)"));
+            }
+            _ => self.quantity(q, path),
+        }
+    }
+
+    fn action(&mut self, a: &Action, path: &NodePath) {
+        match a {
+            Action::PutCounters(p) => {
+                if self.kind_of(&p.on, None, &path.key("on")) == Some(Kind::Player)
+                    && !p.kind.is_named("poison")
+                {
+                    self.err(
+                        path.key("kind"),
+                        "only poison counters can be put on a player here (122.1f)",
+                    );
+                }
+                if p.kind.is_named("poison") && self.names.get(p.on.as_str()) == Some(&Kind::Object)
+                {
+                    self.err(path.key("kind"), "poison counters go on players (122.1f)");
+                }
+            }
+            Action::RemoveCounters(r) => self.object_ref(&r.from, &path.key("from")),
+            Action::MoveCounters(m) => {
+                self.object_ref(&m.from, &path.key("from"));
+                self.object_ref(&m.to, &path.key("to"));
+            }
+            Action::Effect(e) => {
+                if let Some(s) = &e.source {
+                    self.object_ref(s, &path.key("source"));
+                }
+                match &e.affects {
+                    Affects::Objects(v) => {
+                        if v.is_empty() {
+                            self.err(path.key("affects"), "name at least one object");
+                        }
+                        for (i, h) in v.iter().enumerate() {
+                            self.object_ref(h, &path.key("affects").index(i));
+                        }
+                    }
+                    Affects::Filter(f) => {
+                        self.filter(f, &path.key("affects"));
+                        if f.zone() != Zone::Battlefield {
+                            self.err(path.key("affects").key("zone"), "effects here only affect permanents on the battlefield");
+                        }
+                        if f.other && e.source.is_none() {
+                            self.err(path.key("affects").key("other"), "`other` needs a `source:`");
+                        }
+                    }
+                    Affects::This | Affects::Attached => self.err(
+                        path.key("affects"),
+                        "`self` and `attached` are for static abilities; a resolved effect names its objects or a filter",
+                    ),
+                }
+                if e.until.is_none() {
+                    self.err(
+                        path.clone(),
+                        "a resolved effect needs `until:` (end-of-turn, source-leaves or forever)",
+                    );
+                }
+                if e.until == Some(super::Until::SourceLeaves) && e.source.is_none() {
+                    self.err(
+                        path.key("until"),
+                        "`until: source-leaves` needs a `source:`",
+                    );
+                }
+                self.effect_parts(e, path);
+            }
+            Action::Damage(d) => {
+                self.object_ref(&d.from, &path.key("from"));
+                self.kind_of(&d.to, None, &path.key("to"));
+                self.non_negative(&d.amount, &path.key("amount"), "damage");
+            }
+            Action::CombatDamage(v) => {
+                if v.is_empty() {
+                    self.err(path.clone(), "give at least one assignment");
+                }
+                for (i, c) in v.iter().enumerate() {
+                    self.object_ref(&c.from, &path.index(i).key("from"));
+                    self.kind_of(&c.to, None, &path.index(i).key("to"));
+                }
+            }
+            Action::AddMana(m) => {
+                if let Some(p) = &m.player {
+                    self.player_ref(p, &path.key("player"));
+                }
+                self.non_negative(&m.amount, &path.key("amount"), "an amount of mana");
+            }
+            Action::Double(s) | Action::Triple(s) => {
+                self.object_ref(&s.affects, &path.key("affects"))
+            }
+            Action::Regenerate(h) | Action::Destroy(h) => self.object_ref(h, path),
+            Action::Move(m) => {
+                self.object_ref(&m.object, &path.key("object"));
+                if !m.counters.is_empty() && m.to != Zone::Battlefield {
+                    self.err(
+                        path.key("counters"),
+                        "only an object entering the battlefield enters with counters (122.6)",
+                    );
+                }
+                if m.counters.keys().any(|k| k.is_named("poison")) {
+                    self.err(
+                        path.key("counters"),
+                        "poison counters go on players (122.1f)",
+                    );
+                }
+            }
+            Action::Attach(a) => {
+                self.object_ref(&a.object, &path.key("object"));
+                self.object_ref(&a.to, &path.key("to"));
+                if a.object == a.to {
+                    self.err(
+                        path.key("to"),
+                        "an object can't be attached to itself (301.5c)",
+                    );
+                }
+            }
+            Action::Crew(c) => {
+                self.object_ref(&c.vehicle, &path.key("vehicle"));
+                for (i, h) in c.with.iter().enumerate() {
+                    self.object_ref(h, &path.key("with").index(i));
+                    if h == &c.vehicle {
+                        self.err(
+                            path.key("with").index(i),
+                            "a Vehicle can't crew itself (702.122a: other creatures)",
+                        );
+                    }
+                }
+            }
+            Action::Cleanup | Action::StateBasedActions => {}
+        }
+    }
+
+    fn expect(&mut self, h: &Handle, e: &Expect, path: &NodePath, in_lki: bool) {
+        match self.kind_of(h, None, path) {
+            Some(Kind::Object) => {
+                if let Some(f) = e.player_fields().first() {
+                    self.err(
+                        path.key(*f),
+                        format!("`{f}` is about a player; `{h}` is an object"),
+                    );
+                }
+            }
+            Some(Kind::Player) => {
+                if e.has_object_fields() {
+                    self.err(
+                        path.clone(),
+                        format!("`{h}` is a player: only life, poison, mana and lost apply"),
+                    );
+                }
+            }
+            None => return,
+        }
+        if let Some(lki) = &e.lki {
+            if in_lki {
+                self.err(
+                    path.key("lki"),
+                    "last known information has no last known information of its own",
+                );
+            } else {
+                if lki.zone.is_some_and(|z| z != Zone::Battlefield) {
+                    self.err(
+                        path.key("lki").key("zone"),
+                        "last known information is of the object on the battlefield",
+                    );
+                }
+                self.expect(h, lki, &path.key("lki"), true);
+            }
+        }
+        if let Some(c) = &e.counters {
+            if c.keys().any(|k: &CounterKind| k.is_named("poison")) {
+                self.err(
+                    path.key("counters"),
+                    "poison counters are on players: expect `poison:`",
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+//! The JSON Schema (draft-07) of the ruling format, for editors
+//! (yaml-language-server) and for engines that build scenarios.
+
+use schemars::generate::SchemaSettings;
+
+use crate::scenario::Case;
+
+/// The JSON Schema of one ruling document, pretty-printed, ending with a
+/// newline. `rulings/schema.json` holds this text.
+///
+/// ```
+/// let s = ptoracle::schema::ruling_schema();
+/// assert!(s.contains("\"$schema\": \"http://json-schema.org/draft-07/schema#\""));
+/// ```
+pub fn ruling_schema() -> String {
+    let generator = SchemaSettings::draft07().into_generator();
+    let mut schema = generator.into_root_schema_for::<Case>();
+    schema.insert("title".into(), "ptoracle ruling".into());
+    schema.insert(
+        "description".into(),
+        "One case of the ptoracle corpus: a small game state, steps, and what must hold after them. See rulings/README.md.".into(),
+    );
+    // Serializing a JSON value to a string can't fail.
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
+}
