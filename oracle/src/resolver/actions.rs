@@ -722,7 +722,6 @@ impl<'c> Game<'c> {
             card.shields -= 1;
             card.tapped = true;
             card.damage = 0;
-            card.deathtouch = false;
             log.line(2, || format!("{name} {why}, but it regenerates instead: tapped, all damage removed, removed from combat [701.19c]"));
             return Ok(());
         }

@@ -54,35 +54,34 @@ impl<'c> Game<'c> {
                 continue;
             }
             let name = card.name();
+            let mut leaves = None;
             if let Some(info) = eval.pt(c)? {
                 let t = info.pt.toughness;
                 if t <= 0 {
-                    leaving.push((c, Leave::Graveyard(format!(
+                    leaves = Some(Leave::Graveyard(format!(
                         "{name} has toughness {t}, 0 or less: it is put into its owner's graveyard; this is not destruction, so neither regeneration nor indestructible helps [704.5f]"
-                    ))));
-                    continue;
-                }
-                if card.damage >= t {
-                    leaving.push((c, Leave::Destroy(format!(
+                    )));
+                } else if card.damage >= t {
+                    leaves = Some(Leave::Destroy(format!(
                         "{name} has {} damage marked and toughness {t}: lethal damage, it is destroyed [704.5g, 120.6]",
                         card.damage
-                    ))));
-                    continue;
-                }
-                if card.deathtouch {
-                    leaving.push((c, Leave::Destroy(format!(
+                    )));
+                } else if card.deathtouch {
+                    leaves = Some(Leave::Destroy(format!(
                         "{name} was dealt damage by a source with deathtouch since the last check: it is destroyed [704.5h, 702.2b]"
-                    ))));
-                    continue;
+                    )));
                 }
             }
-            if eval.has_type(c, CardType::Planeswalker)
+            if leaves.is_none()
+                && eval.has_type(c, CardType::Planeswalker)
                 && card.count(&CounterKind::named("loyalty")) == 0
             {
-                leaving.push((c, Leave::Graveyard(format!(
+                leaves = Some(Leave::Graveyard(format!(
                     "{name} is a planeswalker with 0 loyalty: it is put into its owner's graveyard [704.5i]"
-                ))));
-                continue;
+                )));
+            }
+            if let Some(l) = leaves {
+                leaving.push((c, l));
             }
             // 704.5q and 704.5r happen in the same event; when both remove
             // counters of one kind, the larger removal is performed (see
