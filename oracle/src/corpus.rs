@@ -181,6 +181,17 @@ fn collect(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<LoadError>) {
     }
 }
 
+/// The documents of a ruling file as JSON data, exactly as written, for
+/// validating them against the schema.
+pub fn documents_as_json(file: &str, text: &str) -> Result<Vec<serde_json::Value>, LoadError> {
+    yaml::documents_as_json(text).map_err(|e| LoadError {
+        file: file.to_string(),
+        line: e.line,
+        column: e.column,
+        message: e.message,
+    })
+}
+
 /// A case as a YAML document that [`parse_str`] reads back unchanged.
 pub fn to_yaml(case: &Case) -> String {
     yaml::to_string(case)

@@ -66,6 +66,25 @@ pub(crate) fn locate(text: &str, doc: usize, path: &NodePath) -> Option<(usize, 
     }
 }
 
+/// Every document of a YAML stream as JSON data, as written (no defaults
+/// filled in): what an editor validates against the schema.
+pub(crate) fn documents_as_json(text: &str) -> Result<Vec<serde_json::Value>, YamlError> {
+    let mut out = Vec::new();
+    for doc in serde_yaml::Deserializer::from_str(text) {
+        let value = serde_yaml::Value::deserialize(doc).map_err(|e| convert(&e))?;
+        if value.is_null() {
+            continue;
+        }
+        let json = serde_json::to_value(&value).map_err(|e| YamlError {
+            line: 0,
+            column: 0,
+            message: e.to_string(),
+        })?;
+        out.push(json);
+    }
+    Ok(out)
+}
+
 /// A case written as a YAML document.
 pub(crate) fn to_string(case: &Case) -> String {
     // Serializing plain data to a string can't fail: no I/O, no maps with

@@ -371,13 +371,23 @@ impl<'de> Deserialize<'de> for Count {
                     ))
                 })
             }
+            fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Count, E> {
+                Err(E::custom(format!(
+                    "{v} is too large; a count is at most 9223372036854775807 (2^63-1)"
+                )))
+            }
+            fn visit_i128<E: serde::de::Error>(self, v: i128) -> Result<Count, E> {
+                Err(E::custom(format!(
+                    "{v} is out of range; a count is a whole number from 0 to 9223372036854775807"
+                )))
+            }
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Count, E> {
                 Err(E::custom(format!(
-                    "{v} is not a whole number that fits in 64 bits; a count is a whole number from 0 to 9223372036854775807 (107.1)"
+                    "{v} is not a whole number; the game uses only integers (107.1a), and a count is from 0 to 9223372036854775807"
                 )))
             }
         }
-        d.deserialize_i64(V)
+        d.deserialize_any(V)
     }
 }
 

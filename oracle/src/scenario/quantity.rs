@@ -99,6 +99,12 @@ impl<'de> Deserialize<'de> for Quantity {
                     .map(Quantity::Fixed)
                     .map_err(|_| E::custom(format!("{v} does not fit in a 64-bit integer")))
             }
+            fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Quantity, E> {
+                Err(E::custom(format!("{v} does not fit in a 64-bit integer")))
+            }
+            fn visit_i128<E: serde::de::Error>(self, v: i128) -> Result<Quantity, E> {
+                Err(E::custom(format!("{v} does not fit in a 64-bit integer")))
+            }
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Quantity, E> {
                 Err(E::custom(format!(
                     "{v} is not an integer; the game uses only integers (107.1)"

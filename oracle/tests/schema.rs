@@ -1,0 +1,120 @@
+//! The JSON Schema in `rulings/schema.json`: it is what `ptoracle schema`
+//! prints, and every ruling document as written validates against it (so
+//! editors never flag a valid ruling), and so does every case as the
+//! library writes it (what `export` and the shrinker produce).
+
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+#[test]
+fn checked_in_schema_is_current() {
+    let path = root().join("rulings/schema.json");
+    let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        on_disk == ptoracle::schema::ruling_schema(),
+        "rulings/schema.json is stale: run `cargo run -- schema > rulings/schema.json`"
+    );
+}
+
+fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("readable")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            yaml_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "yaml") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn every_ruling_validates_against_the_schema() {
+    let schema: serde_json::Value =
+        serde_json::from_str(&ptoracle::schema::ruling_schema()).expect("the schema is JSON");
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    compiler
+        .add_resource("ruling.json", schema)
+        .expect("the schema loads");
+    let index = compiler
+        .compile("ruling.json", &mut schemas)
+        .expect("the schema compiles as draft-07");
+
+    let mut files = Vec::new();
+    yaml_files(&root().join("rulings"), &mut files);
+    assert!(!files.is_empty());
+    let mut problems = Vec::new();
+    for f in files {
+        let name = f.display().to_string();
+        let text = std::fs::read_to_string(&f).expect("readable");
+        for (i, doc) in ptoracle::corpus::documents_as_json(&name, &text)
+            .expect("valid YAML")
+            .iter()
+            .enumerate()
+        {
+            if let Err(e) = schemas.validate(doc, index) {
+                problems.push(format!("{name} document {i} as written: {e:#}"));
+            }
+        }
+        for c in ptoracle::corpus::parse_str(&name, &text).unwrap_or_default() {
+            let written = serde_json::to_value(&c.case).expect("a case serializes");
+            if let Err(e) = schemas.validate(&written, index) {
+                problems.push(format!(
+                    "{name} case {} as the library writes it: {e:#}",
+                    c.case.id
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_schema_rejects_what_the_loader_rejects() {
+    let schema: serde_json::Value =
+        serde_json::from_str(&ptoracle::schema::ruling_schema()).expect("the schema is JSON");
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    compiler
+        .add_resource("ruling.json", schema)
+        .expect("the schema loads");
+    let index = compiler
+        .compile("ruling.json", &mut schemas)
+        .expect("the schema compiles");
+    let good = r#"
+id: x/good
+title: t
+rules: ["208.1"]
+setup: { objects: [ { id: c, types: [Creature], pt: 2/2, counters: { +1/+1: 1 } } ] }
+steps:
+  - do: { effect: { affects: [c], modify: +1/+1, until: end-of-turn } }
+    expect: { c: { pt: 4/4 } }
+"#;
+    let docs = ptoracle::corpus::documents_as_json("good", good).expect("YAML");
+    assert!(schemas.validate(&docs[0], index).is_ok());
+    for bad in [
+        good.replace("pt: 2/2", "pt: 3/x"),
+        good.replace("types: [Creature]", "colour: red, types: [Creature]"),
+        good.replace("modify: +1/+1", "modify: 1/1"),
+        good.replace("+1/+1: 1 }", "+1/+1: -1 }"),
+        good.replace("do: { effect:", "do: { pump:"),
+        good.replace("rules: [\"208.1\"]", "rules: [\"K.10\"]"),
+    ] {
+        let docs = ptoracle::corpus::documents_as_json("bad", &bad).expect("YAML");
+        assert!(
+            schemas.validate(&docs[0], index).is_err(),
+            "the schema accepts:\n{bad}"
+        );
+        assert!(
+            ptoracle::corpus::parse_str("bad", &bad).is_err(),
+            "the loader accepts:\n{bad}"
+        );
+    }
+}
