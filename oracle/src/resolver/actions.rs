@@ -287,7 +287,10 @@ impl<'c> Game<'c> {
         let raw = eval.locked_quantity(q)?;
         if let Quantity::Ref(_) = q {
             log.line(1, || {
-                format!("{what} is {q} as it resolves: {raw} [608.2h]")
+                format!(
+                    "{what} is {} as it resolves: {raw} [608.2h]",
+                    self.describe(q)
+                )
             });
         }
         if raw < 0 {
@@ -337,7 +340,10 @@ impl<'c> Game<'c> {
             x_set = raw;
             x_modify = raw;
             log.line(1, || {
-                format!("X = {q} = {raw}, read once as {label} resolves [608.2h]")
+                format!(
+                    "X = {} = {raw}, read once as {label} resolves [608.2h]",
+                    self.describe(q)
+                )
             });
             if raw < 0
                 && e.modify.is_some_and(|m| m.uses_x())

@@ -738,7 +738,7 @@ impl<'g, 'c> Eval<'g, 'c> {
                         format!("the power of {}", who())
                     })?;
                     if describe {
-                        said.push(format!("power * = {q} = {star}"));
+                        said.push(format!("power * = {} = {star}", self.g.describe(q)));
                     }
                 }
                 if let Some(q) = &cda.toughness {
@@ -747,7 +747,7 @@ impl<'g, 'c> Eval<'g, 'c> {
                         format!("the toughness of {}", who())
                     })?;
                     if describe {
-                        said.push(format!("toughness * = {q} = {star}"));
+                        said.push(format!("toughness * = {} = {star}", self.g.describe(q)));
                     }
                 }
                 Ok((
@@ -904,7 +904,7 @@ impl<'g, 'c> Eval<'g, 'c> {
                         self.line(rd, 1, || {
                             format!(
                                 "{} can't be determined (it depends on itself): 0 [208.2a, 107.2]",
-                                q
+                                g.describe(q)
                             )
                         });
                     }

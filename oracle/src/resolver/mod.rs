@@ -401,6 +401,19 @@ impl<'c> Game<'c> {
             .unwrap_or(Who::Player(0))
     }
 
+    /// How an object or player is called in explanations: a card by its name.
+    pub fn name_of(&self, h: &Handle) -> String {
+        match self.handles.get(h.as_str()) {
+            Some(Who::Card(c)) => self.cards[*c].name().to_string(),
+            _ => h.to_string(),
+        }
+    }
+
+    /// A quantity in words, with card names.
+    pub fn describe(&self, q: &crate::scenario::Quantity) -> String {
+        q.describe(&|h| self.name_of(h))
+    }
+
     pub fn obj_ref(&self, card: usize) -> ObjRef {
         ObjRef {
             card,
@@ -510,7 +523,8 @@ impl<'c> Game<'c> {
                     if let Some(q) = q {
                         log.line(1, || {
                             format!(
-                                "characteristic-defining ability: * in its {side} is {q} [604.3]"
+                                "characteristic-defining ability: * in its {side} is {} [604.3]",
+                                self.describe(q)
                             )
                         });
                     }
@@ -520,7 +534,7 @@ impl<'c> Game<'c> {
                 let whom = match &ab.affects {
                     Affects::This => "itself".to_string(),
                     Affects::Attached => "the permanent it is attached to".to_string(),
-                    Affects::Filter(f) => f.to_string(),
+                    Affects::Filter(f) => f.describe(&|h| self.name_of(h)),
                     Affects::Objects(v) => v
                         .iter()
                         .map(|h| h.to_string())
@@ -534,7 +548,7 @@ impl<'c> Game<'c> {
                     .unwrap_or_default();
                 let x =
                     ab.x.as_ref()
-                        .map(|q| format!(", where X is {q}"))
+                        .map(|q| format!(", where X is {}", self.describe(q)))
                         .unwrap_or_default();
                 log.line(1, || {
                     format!(

@@ -52,25 +52,33 @@ pub struct CountersOn {
     pub kind: CounterKind,
 }
 
-impl fmt::Display for Quantity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Quantity {
+    /// Describes the quantity in words, naming objects and players with `name`.
+    pub fn describe(&self, name: &dyn Fn(&Handle) -> String) -> String {
         match self {
-            Quantity::Fixed(n) => write!(f, "{n}"),
+            Quantity::Fixed(n) => n.to_string(),
             Quantity::Ref(r) => match r.as_ref() {
-                QuantityRef::PowerOf(h) => write!(f, "the power of {h}"),
-                QuantityRef::ToughnessOf(h) => write!(f, "the toughness of {h}"),
+                QuantityRef::PowerOf(h) => format!("the power of {}", name(h)),
+                QuantityRef::ToughnessOf(h) => format!("the toughness of {}", name(h)),
                 QuantityRef::Counters(c) => {
-                    write!(f, "the number of {} counters on {}", c.kind, c.on)
+                    format!("the number of {} counters on {}", c.kind, name(&c.on))
                 }
-                QuantityRef::Count(flt) => write!(f, "the number of {flt}"),
-                QuantityRef::Life(h) => write!(f, "{h}'s life total"),
-                QuantityRef::HandSize(h) => write!(f, "the number of cards in {h}'s hand"),
-                QuantityRef::Sum(v) => {
-                    let parts: Vec<String> = v.iter().map(|q| q.to_string()).collect();
-                    write!(f, "{}", parts.join(" plus "))
-                }
+                QuantityRef::Count(flt) => format!("the number of {}", flt.describe(name)),
+                QuantityRef::Life(h) => format!("{}'s life total", name(h)),
+                QuantityRef::HandSize(h) => format!("the number of cards in {}'s hand", name(h)),
+                QuantityRef::Sum(v) => v
+                    .iter()
+                    .map(|q| q.describe(name))
+                    .collect::<Vec<_>>()
+                    .join(" plus "),
             },
         }
+    }
+}
+
+impl fmt::Display for Quantity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.describe(&|h| h.to_string()))
     }
 }
 
@@ -196,8 +204,9 @@ impl Filter {
     }
 }
 
-impl fmt::Display for Filter {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Filter {
+    /// Describes the objects in words, naming players with `name`.
+    pub fn describe(&self, name: &dyn Fn(&Handle) -> String) -> String {
         let mut words: Vec<String> = Vec::new();
         if self.other {
             words.push("other".into());
@@ -236,12 +245,18 @@ impl fmt::Display for Filter {
             }
         }
         if let Some(c) = &self.controller {
-            words.push(format!("{c} controls"));
+            words.push(format!("{} controls", name(c)));
         }
         let zone = self.zone();
         if zone != Zone::Battlefield {
             words.push(format!("in {zone}"));
         }
-        f.write_str(&words.join(" "))
+        words.join(" ")
+    }
+}
+
+impl fmt::Display for Filter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.describe(&|h| h.to_string()))
     }
 }
