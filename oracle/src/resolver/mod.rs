@@ -146,6 +146,8 @@ pub(crate) type Res<T> = Result<T, Fault>;
 /// Collects explanation lines when asked to; costs nothing otherwise.
 pub(crate) struct Log {
     on: bool,
+    /// Added to the depth of every line: nests what follows under a heading.
+    indent: u8,
     pub lines: Vec<Line>,
 }
 
@@ -153,6 +155,7 @@ impl Log {
     fn new(on: bool) -> Log {
         Log {
             on,
+            indent: 0,
             lines: Vec::new(),
         }
     }
@@ -164,11 +167,20 @@ impl Log {
     /// Adds a line; `text` is only built when explaining.
     pub fn line(&mut self, depth: u8, text: impl FnOnce() -> String) {
         if self.on {
+            let depth = depth.saturating_add(self.indent);
             self.lines.push(Line {
                 depth,
                 text: text(),
             });
         }
+    }
+
+    /// Runs `f` with every line nested one level deeper.
+    pub fn nested<T>(&mut self, f: impl FnOnce(&mut Log) -> T) -> T {
+        self.indent = self.indent.saturating_add(1);
+        let r = f(self);
+        self.indent = self.indent.saturating_sub(1);
+        r
     }
 }
 

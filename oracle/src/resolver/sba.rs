@@ -27,7 +27,7 @@ impl<'c> Game<'c> {
     pub(super) fn settle(&mut self, log: &mut Log) -> Res<()> {
         let mut any = false;
         for _ in 0..MAX_ROUNDS {
-            if self.sba_batch(log)? {
+            if self.sba_batch(any, log)? {
                 any = true;
                 continue;
             }
@@ -45,7 +45,7 @@ impl<'c> Game<'c> {
     }
 
     /// One simultaneous batch. Returns whether it changed anything.
-    fn sba_batch(&mut self, log: &mut Log) -> Res<bool> {
+    fn sba_batch(&mut self, again: bool, log: &mut Log) -> Res<bool> {
         let eval = Eval::new(self, false);
         let mut leaving: Vec<(usize, Leave)> = Vec::new();
         let mut removals: Vec<(usize, CounterKind, i64, String)> = Vec::new();
@@ -128,6 +128,37 @@ impl<'c> Game<'c> {
         }
         drop(eval);
 
+        let anything = !leaving.is_empty()
+            || !removals.is_empty()
+            || self
+                .players
+                .iter()
+                .any(|p| !p.lost && (p.life <= 0 || p.poison >= 10));
+        if anything {
+            log.line(1, || {
+                if again {
+                    "state-based actions are checked again; these happen at the same time [704.3]:"
+                        .into()
+                } else {
+                    "state-based actions, performed at the same time as one event [704.3]:".into()
+                }
+            });
+        }
+        let changed = log.nested(|log| self.perform_batch(leaving, snapshots, removals, log))?;
+        // 704.5h looks at damage dealt since the last check: this was a check.
+        for card in &mut self.cards {
+            card.deathtouch = false;
+        }
+        Ok(changed)
+    }
+
+    fn perform_batch(
+        &mut self,
+        leaving: Vec<(usize, Leave)>,
+        snapshots: Vec<(crate::observation::ObjectState, bool)>,
+        removals: Vec<(usize, CounterKind, i64, String)>,
+        log: &mut Log,
+    ) -> Res<bool> {
         let mut changed = false;
         for p in &mut self.players {
             if p.lost {
@@ -181,10 +212,6 @@ impl<'c> Game<'c> {
                     changed |= (self.cards[c].object, self.cards[c].shields) != before;
                 }
             }
-        }
-        // 704.5h looks at damage dealt since the last check: this was a check.
-        for card in &mut self.cards {
-            card.deathtouch = false;
         }
         Ok(changed)
     }
