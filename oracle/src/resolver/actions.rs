@@ -780,12 +780,12 @@ impl<'c> Game<'c> {
             for (kind, n) in counters {
                 self.put_counters_at(c, kind, n.0, ts, seq)?;
             }
-            // 306.5b: a planeswalker enters with its printed loyalty.
+            // 306.5b: a planeswalker enters with its printed loyalty, in
+            // addition to any loyalty counters an effect gives it.
             let spec = self.cards[c].spec;
             if let Some(l) = spec.loyalty {
-                let kind = CounterKind::named("loyalty");
-                if spec.types.contains(&CardType::Planeswalker) && !counters.contains_key(&kind) {
-                    self.put_counters_at(c, &kind, l.0, ts, seq)?;
+                if spec.types.contains(&CardType::Planeswalker) {
+                    self.put_counters_at(c, &CounterKind::named("loyalty"), l.0, ts, seq)?;
                 }
             }
         }
@@ -933,7 +933,7 @@ impl<'c> Game<'c> {
 
     /// 514.2: simultaneously, all damage is removed and "until end of turn"
     /// effects end. Regeneration shields ("this turn", 701.19a) and mana
-    /// (500.4) go too.
+    /// (500.5) go too.
     fn cleanup(&mut self, log: &mut Log) {
         let before = self.effects.len();
         self.effects.retain(|e| e.until != Until::EndOfTurn);
@@ -948,7 +948,7 @@ impl<'c> Game<'c> {
             p.mana.clear();
         }
         log.line(1, || {
-            format!("cleanup: all marked damage is removed and {ended} \"until end of turn\" effect{} end, at the same time [514.2]; regeneration shields expire [701.19a]; mana empties [500.4]", if ended == 1 { "" } else { "s" })
+            format!("cleanup: all marked damage is removed and {ended} \"until end of turn\" effect{} end, at the same time [514.2]; regeneration shields expire [701.19a]; mana empties [500.5]", if ended == 1 { "" } else { "s" })
         });
     }
 }

@@ -102,6 +102,10 @@ pub(crate) struct Eval<'g, 'c> {
     /// layers 4–6, kept for the later layers (613.6).
     determined: Vec<Option<Vec<usize>>>,
     pt: RefCell<Vec<Slot>>,
+    /// The objects whose P/T is being computed, innermost last.
+    computing: RefCell<Vec<usize>>,
+    /// For each object, the loop of reads it belongs to, if any (208.2a).
+    loop_of: RefCell<Vec<Option<usize>>>,
     tracing: bool,
     early_lines: Vec<Vec<Line>>,
     pt_lines: RefCell<Vec<Vec<Line>>>,
@@ -137,6 +141,8 @@ impl<'g, 'c> Eval<'g, 'c> {
             actives: Vec::new(),
             determined: Vec::new(),
             pt: RefCell::new((0..n).map(|_| Slot::Todo).collect()),
+            computing: RefCell::new(Vec::new()),
+            loop_of: RefCell::new(vec![None; n]),
             tracing,
             early_lines: vec![Vec::new(); n],
             pt_lines: RefCell::new(vec![Vec::new(); n]),
@@ -450,9 +456,37 @@ impl<'g, 'c> Eval<'g, 'c> {
             Slot::Todo => {}
         }
         self.pt.borrow_mut()[c] = Slot::Busy;
+        self.computing.borrow_mut().push(c);
         let r = self.compute_pt(c);
+        self.computing.borrow_mut().pop();
         self.pt.borrow_mut()[c] = Slot::Done(r.clone());
         r
+    }
+
+    /// Records that the object being computed reads `c`, which is itself
+    /// being computed: every object from `c` up to the reader forms a loop
+    /// of reads, merged with any loop they already belong to.
+    fn close_loop(&self, c: usize) {
+        let computing = self.computing.borrow();
+        let from = computing.iter().position(|&x| x == c).unwrap_or(0);
+        let mut loops = self.loop_of.borrow_mut();
+        let members: Vec<usize> = computing[from..].to_vec();
+        let old: Vec<usize> = members.iter().filter_map(|&m| loops[m]).collect();
+        let label = c;
+        for slot in loops.iter_mut() {
+            if slot.is_some_and(|l| old.contains(&l)) {
+                *slot = Some(label);
+            }
+        }
+        for m in members {
+            loops[m] = Some(label);
+        }
+    }
+
+    /// Whether `a` and `b` read each other's P/T through a loop.
+    fn in_one_loop(&self, a: usize, b: usize) -> bool {
+        let loops = self.loop_of.borrow();
+        loops[a].is_some() && loops[a] == loops[b]
     }
 
     fn is_busy(&self, c: usize) -> bool {
@@ -898,20 +932,27 @@ impl<'g, 'c> Eval<'g, 'c> {
                             .map_or(0, |p| if power { p.power } else { p.toughness }));
                     }
                 }
+                // 208.2a: a number that can't be determined is 0. A read
+                // that loops back to an object still being computed can't
+                // be determined, and neither can any read between two
+                // objects of that loop (see DECISIONS.md).
                 if self.is_busy(c) {
-                    // 208.2a: a number that can't be determined is 0.
-                    if let Some(rd) = reader {
-                        self.line(rd, 1, || {
-                            format!(
-                                "{} can't be determined (it depends on itself): 0 [208.2a, 107.2]",
-                                g.describe(q)
-                            )
-                        });
+                    self.close_loop(c);
+                } else {
+                    let v = self.pt(c)?;
+                    if !reader.is_some_and(|rd| self.in_one_loop(rd, c)) {
+                        return Ok(v.map_or(0, |i| if power { i.pt.power } else { i.pt.toughness }));
                     }
-                    return Ok(0);
                 }
-                self.pt(c)?
-                    .map_or(0, |i| if power { i.pt.power } else { i.pt.toughness })
+                if let Some(rd) = reader {
+                    self.line(rd, 1, || {
+                        format!(
+                            "{} can't be determined (a loop of reads): 0 [208.2a, 107.2]",
+                            g.describe(q)
+                        )
+                    });
+                }
+                0
             }
             QuantityRef::Counters(on) => g.cards[g.card_index(&on.on)].count(&on.kind),
             QuantityRef::Count(f) => {
