@@ -156,7 +156,7 @@ impl FromStr for PrintedPt {
 pub enum Amount {
     /// A fixed number.
     Fixed(i64),
-    /// The effect's `X` (one value for every `X` of the effect, 107.3h).
+    /// The effect's `X` (one value for every `X` of the effect, 107.3i).
     X,
 }
 

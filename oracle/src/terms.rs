@@ -148,7 +148,7 @@ impl fmt::Display for Color {
     }
 }
 
-/// A type of mana (106.1): the five colors and colorless.
+/// A type of mana (106.1b): the five colors and colorless.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
 )]

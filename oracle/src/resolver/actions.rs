@@ -511,7 +511,7 @@ impl<'c> Game<'c> {
 
     fn source_info(&self, eval: &Eval<'_, 'c>, c: usize) -> Source {
         let card = &self.cards[c];
-        // 702.2 and 702.15: keywords of a source that has left the
+        // 702.2e, 702.15c, 702.80b, 702.90d: keywords of a source that has left the
         // battlefield are read from its last known information.
         let has = |k: Keyword| -> bool {
             if card.on_battlefield() {
@@ -691,7 +691,7 @@ impl<'c> Game<'c> {
                     dealt = true;
                 }
                 if !dealt {
-                    log.line(1, || format!("{tn} is not a creature, planeswalker or battle: no damage is dealt to it [120.3]"));
+                    log.line(1, || format!("{tn} is not a creature, planeswalker or battle: no damage is dealt to it [120.1a]"));
                 }
             }
         }
@@ -707,7 +707,7 @@ impl<'c> Game<'c> {
     }
 
     /// Destroys a permanent: indestructible ignores it (702.12b); a
-    /// regeneration shield replaces it (701.19c).
+    /// regeneration shield replaces it (701.19a).
     pub(super) fn destroy(
         &mut self,
         c: usize,
@@ -728,7 +728,7 @@ impl<'c> Game<'c> {
             card.shields -= 1;
             card.tapped = true;
             card.damage = 0;
-            log.line(2, || format!("{name} {why}, but it regenerates instead: tapped, all damage removed, removed from combat [701.19c]"));
+            log.line(2, || format!("{name} {why}, but it regenerates instead: tapped, all damage removed, removed from combat [701.19a]"));
             return Ok(());
         }
         log.line(2, || {

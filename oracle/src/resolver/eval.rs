@@ -396,7 +396,7 @@ impl<'g, 'c> Eval<'g, 'c> {
                     if self.tracing {
                         if let Some(src) = self.actives[a].source {
                             let text = format!(
-                                "layer {layer}: {} does not apply: {} lost that ability [613.6]",
+                                "layer {layer}: {} does not apply: {} lost that ability [604.2]",
                                 self.label(a),
                                 self.g.cards[src].name()
                             );
@@ -975,6 +975,7 @@ impl<'g, 'c> Eval<'g, 'c> {
                     || format!("the hand size of {p}"),
                 )?
             }
+            QuantityRef::Half(h) => h.apply(self.quantity(&h.of, locked, reader)?),
             QuantityRef::Sum(v) => {
                 let mut total = 0i64;
                 for q in v {

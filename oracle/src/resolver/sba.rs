@@ -224,7 +224,7 @@ impl<'c> Game<'c> {
             if card.object != t.object || card.zone != Zone::Graveyard {
                 log.line(1, || {
                     format!(
-                        "{} does nothing: {name} is no longer in the graveyard [400.7]",
+                        "{} does nothing: {name} is no longer in the graveyard [603.6, 400.7]",
                         t.keyword
                     )
                 });

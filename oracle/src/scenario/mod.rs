@@ -26,7 +26,7 @@ pub use action::{
     Damage, EffectSpec, ManaAbility, MoveZone, Scale, ScaleWhat, Until,
 };
 pub use expect::{Expect, PtOrNone};
-pub use quantity::{Filter, Quantity, QuantityRef};
+pub use quantity::{Filter, Half, Quantity, QuantityRef, Round};
 pub use validate::validate;
 
 use crate::edition::EditionRange;

@@ -40,6 +40,50 @@ pub enum QuantityRef {
     HandSize(Handle),
     /// The sum of several quantities.
     Sum(Vec<Quantity>),
+    /// Half of a quantity, rounded the way the card says (107.1a).
+    Half(Half),
+}
+
+/// Half of a quantity, rounded up or down (107.1a).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Half {
+    /// The quantity to halve.
+    pub of: Quantity,
+    /// Which way to round a half: up (toward the larger number) or down.
+    pub round: Round,
+}
+
+/// A direction of rounding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Round {
+    /// Toward the larger integer: 2.5 is 3, -1.5 is -1.
+    Up,
+    /// Toward the smaller integer: 2.5 is 2, -1.5 is -2.
+    Down,
+}
+
+impl Half {
+    /// Half of `v`, rounded as asked; never overflows.
+    ///
+    /// ```
+    /// use ptoracle::scenario::{Half, Quantity, Round};
+    /// let h = |round| Half { of: Quantity::Fixed(0), round };
+    /// assert_eq!(h(Round::Up).apply(5), 3);
+    /// assert_eq!(h(Round::Down).apply(5), 2);
+    /// assert_eq!(h(Round::Down).apply(-3), -2);
+    /// assert_eq!(h(Round::Up).apply(-3), -1);
+    /// assert_eq!(h(Round::Down).apply(i64::MIN), i64::MIN / 2);
+    /// assert_eq!(h(Round::Up).apply(i64::MAX), i64::MAX / 2 + 1);
+    /// ```
+    pub fn apply(&self, v: i64) -> i64 {
+        let floor = v.div_euclid(2);
+        match self.round {
+            Round::Down => floor,
+            Round::Up => floor + v.rem_euclid(2),
+        }
+    }
 }
 
 /// The counters of a kind on an object.
@@ -71,6 +115,13 @@ impl Quantity {
                     .map(|q| q.describe(name))
                     .collect::<Vec<_>>()
                     .join(" plus "),
+                QuantityRef::Half(h) => {
+                    let way = match h.round {
+                        Round::Up => "up",
+                        Round::Down => "down",
+                    };
+                    format!("half of {}, rounded {way}", h.of.describe(name))
+                }
             },
         }
     }

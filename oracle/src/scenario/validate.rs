@@ -157,7 +157,7 @@ impl<'a> Validator<'a> {
             if a == &o.id {
                 self.err(
                     path.key("attached_to"),
-                    "an object can't be attached to itself (301.5c)",
+                    "an object can't be attached to itself (301.5c, 303.4d)",
                 );
             }
         }
@@ -333,6 +333,7 @@ impl<'a> Validator<'a> {
             }
             QuantityRef::Life(h) => self.player_ref(h, &path.key("life")),
             QuantityRef::HandSize(h) => self.player_ref(h, &path.key("hand_size")),
+            QuantityRef::Half(h) => self.quantity(&h.of, &path.key("half").key("of")),
             QuantityRef::Sum(v) => {
                 if v.is_empty() {
                     self.err(path.key("sum"), "a sum needs at least one term");
@@ -460,7 +461,7 @@ impl<'a> Validator<'a> {
                 if a.object == a.to {
                     self.err(
                         path.key("to"),
-                        "an object can't be attached to itself (301.5c)",
+                        "an object can't be attached to itself (301.5c, 303.4d)",
                     );
                 }
             }
