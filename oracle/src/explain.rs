@@ -20,7 +20,14 @@ use crate::verdict::{Verdict, compare};
 /// ```
 pub fn explain(case: &Case, edition: Edition) -> String {
     let mut out = String::new();
-    let run = resolver::resolve(case, edition, Options { explain: true });
+    let run = resolver::resolve(
+        case,
+        edition,
+        Options {
+            explain: true,
+            ..Options::default()
+        },
+    );
     let rules: Vec<&str> = case.rules.iter().map(|r| r.as_str()).collect();
     let _ = writeln!(out, "{} — {}", case.id, case.title);
     let _ = writeln!(

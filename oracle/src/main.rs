@@ -6,7 +6,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use ptoracle::corpus::{self, Loaded};
-use ptoracle::{Edition, Verdict, check, coverage, explain, schema};
+use ptoracle::resolver::Mutant;
+use ptoracle::verdict::check_with;
+use ptoracle::{Edition, Verdict, coverage, explain, schema};
 
 /// A conformance oracle for the power/toughness rules of Magic: The Gathering.
 #[derive(Parser)]
@@ -34,6 +36,13 @@ enum Command {
         /// cover that no case cites (exit status 1 if there are any).
         #[arg(long)]
         rules: bool,
+        /// Check against a deliberately broken resolver (see `--list-mutants`):
+        /// a way to see that the rulings catch that bug.
+        #[arg(long, value_name = "NAME")]
+        mutant: Option<String>,
+        /// List the deliberately broken resolvers, one name per line, and exit.
+        #[arg(long)]
+        list_mutants: bool,
     },
     /// Explain a case step by step: each layer applied, each
     /// state-based action and why.
@@ -55,7 +64,24 @@ fn main() -> ExitCode {
             paths,
             edition,
             rules,
-        } => run_check(paths, edition, rules),
+            mutant,
+            list_mutants,
+        } => {
+            if list_mutants {
+                for m in Mutant::ALL {
+                    println!("{}", m.name());
+                }
+                return ExitCode::SUCCESS;
+            }
+            let mutant = match mutant.map(|m| Mutant::parse(&m)).transpose() {
+                Ok(m) => m,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            run_check(paths, edition, rules, mutant)
+        }
         Command::Explain { target, edition } => run_explain(&target, edition),
         Command::Schema => {
             print!("{}", schema::ruling_schema());
@@ -74,7 +100,12 @@ fn edition(name: Option<String>) -> Result<Edition, ExitCode> {
     }
 }
 
-fn run_check(mut paths: Vec<PathBuf>, edition_name: Option<String>, rules: bool) -> ExitCode {
+fn run_check(
+    mut paths: Vec<PathBuf>,
+    edition_name: Option<String>,
+    rules: bool,
+    mutant: Option<Mutant>,
+) -> ExitCode {
     let edition = match edition(edition_name) {
         Ok(e) => e,
         Err(code) => return code,
@@ -100,7 +131,7 @@ fn run_check(mut paths: Vec<PathBuf>, edition_name: Option<String>, rules: bool)
     let (mut passed, mut failed, mut skipped, mut invalid) = (0, 0, 0, 0);
     let mut out = std::io::stdout().lock();
     for c in &loaded.cases {
-        match check(&c.case, edition) {
+        match check_with(&c.case, edition, mutant) {
             Verdict::Pass => passed += 1,
             Verdict::Fail(m) => {
                 failed += 1;

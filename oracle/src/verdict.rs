@@ -7,7 +7,7 @@ use std::fmt;
 use crate::edition::Edition;
 use crate::error::ResolveError;
 use crate::observation::{ObjectState, Observation, PlayerState};
-use crate::resolver::{self, Options, Run};
+use crate::resolver::{self, Mutant, Options, Run};
 use crate::scenario::{Case, Expect, Handle, PtOrNone};
 
 /// The outcome of checking one case.
@@ -53,12 +53,21 @@ impl fmt::Display for Mismatch {
 ///
 /// The entry point shared by the corpus runner, the tests and the CLI.
 pub fn check(case: &Case, edition: Edition) -> Verdict {
+    check_with(case, edition, None)
+}
+
+/// [`check`], against a deliberately broken resolver when `mutant` is set.
+pub fn check_with(case: &Case, edition: Edition, mutant: Option<Mutant>) -> Verdict {
     if let Some(range) = &case.editions {
         if !range.contains(edition) {
             return Verdict::Skip(format!("holds in editions {range}, not {edition}"));
         }
     }
-    let run = resolver::resolve(case, edition, Options::default());
+    let options = Options {
+        mutant,
+        ..Options::default()
+    };
+    let run = resolver::resolve(case, edition, options);
     compare(case, &run)
 }
 

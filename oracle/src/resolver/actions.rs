@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{Effect, Eval, Fault, Game, Log, ObjRef, Res, Stack, Trigger, Who, add};
+use super::{Effect, Eval, Fault, Game, Log, Mutant, ObjRef, Res, Stack, Trigger, Who, add};
 use crate::error::{NodePath, ScenarioError};
 use crate::number::{Amount, Change, ModPt, checked};
 use crate::observation::ObjectState;
@@ -45,8 +45,11 @@ impl<'c> Game<'c> {
             Action::CombatDamage(v) => self.combat_damage(v, path, log),
             Action::AddMana(m) => {
                 let eval = Eval::new(self, false);
-                let amount =
-                    self.amount_at_resolution(&eval, &m.amount, "the amount of mana", log)?;
+                let amount = if self.bug(Mutant::UnclampedMana) {
+                    eval.locked_quantity(&m.amount)?
+                } else {
+                    self.amount_at_resolution(&eval, &m.amount, "the amount of mana", log)?
+                };
                 drop(eval);
                 let p = m.player.as_ref().map_or(0, |h| self.player_index(h));
                 let name = m.name.clone().unwrap_or_else(|| "a mana ability".into());
@@ -348,6 +351,7 @@ impl<'c> Game<'c> {
             if raw < 0
                 && e.modify.is_some_and(|m| m.uses_x())
                 && self.rules.clamp_negative_modification
+                && !self.bug(Mutant::UnclampedX)
             {
                 x_modify = 0;
                 log.line(1, || {
@@ -414,6 +418,7 @@ impl<'c> Game<'c> {
         } else {
             ("triples", "701.11", self.rules.triple_negative_lowers)
         };
+        let lowers = lowers && !self.bug(Mutant::DoubleClampsNegative);
         self.require_battlefield(
             c,
             &path.key("affects"),
@@ -583,7 +588,11 @@ impl<'c> Game<'c> {
                 ));
             };
             // 510.1a: a creature assigns damage equal to its power; 0 or less assigns none.
-            let power = info.pt.power.max(0);
+            let power = if self.bug(Mutant::AbsolutePowerInCombat) {
+                info.pt.power.saturating_abs()
+            } else {
+                info.pt.power.max(0)
+            };
             let amount = a.amount.map_or(power, |n| n.0);
             let total = assigned.entry(c).or_insert(0);
             *total = add(*total, amount, || "assigned combat damage".into())?;
@@ -761,12 +770,15 @@ impl<'c> Game<'c> {
         let object = self.take_object();
         let ts = self.take_ts();
         let seq = self.take_seq();
+        let keep_counters = self.bug(Mutant::CountersSurviveZoneChange);
         let card = &mut self.cards[c];
         card.object = object;
         card.zone = to;
         card.ts = ts;
         card.seq = seq;
-        card.counters.clear();
+        if !keep_counters {
+            card.counters.clear();
+        }
         card.damage = 0;
         card.deathtouch = false;
         card.shields = 0;
@@ -936,11 +948,16 @@ impl<'c> Game<'c> {
     /// (500.5) go too.
     fn cleanup(&mut self, log: &mut Log) {
         let before = self.effects.len();
-        self.effects.retain(|e| e.until != Until::EndOfTurn);
+        if !self.bug(Mutant::CleanupKeepsEffects) {
+            self.effects.retain(|e| e.until != Until::EndOfTurn);
+        }
         let ended = before - self.effects.len();
+        let keep_damage = self.bug(Mutant::CleanupKeepsDamage);
         for card in &mut self.cards {
             if card.on_battlefield() {
-                card.damage = 0;
+                if !keep_damage {
+                    card.damage = 0;
+                }
                 card.shields = 0;
             }
         }

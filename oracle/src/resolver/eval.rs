@@ -11,7 +11,7 @@
 use std::cell::RefCell;
 
 use super::bits::Bits;
-use super::{Card, Game, Line, Log, ObjRef, Res, Stack, add, add_pt, order};
+use super::{Card, Game, Line, Log, Mutant, ObjRef, Res, Stack, add, add_pt, order};
 use crate::edition::PtClass;
 use crate::number::{Change, Overflow, Pt, checked};
 use crate::observation::ObjectState;
@@ -107,6 +107,8 @@ pub(crate) struct Eval<'g, 'c> {
     /// For each object, the loop of reads it belongs to, if any (208.2a).
     loop_of: RefCell<Vec<Option<usize>>>,
     tracing: bool,
+    /// Only under [`Mutant::Nondeterministic`]: scrambles ties between equal timestamps.
+    noise: u64,
     early_lines: Vec<Vec<Line>>,
     pt_lines: RefCell<Vec<Vec<Line>>>,
 }
@@ -144,6 +146,11 @@ impl<'g, 'c> Eval<'g, 'c> {
             computing: RefCell::new(Vec::new()),
             loop_of: RefCell::new(vec![None; n]),
             tracing,
+            noise: if g.bug(Mutant::Nondeterministic) {
+                next_noise()
+            } else {
+                0
+            },
             early_lines: vec![Vec::new(); n],
             pt_lines: RefCell::new(vec![Vec::new(); n]),
         };
@@ -511,6 +518,13 @@ impl<'g, 'c> Eval<'g, 'c> {
         // 208.3: a noncreature permanent has no P/T; off the battlefield, a
         // noncreature object has P/T only if it is printed.
         if !creature && (on_bf || card.spec.pt.is_none()) {
+            if let (true, true, Some(p)) = (g.bug(Mutant::NoncreatureHasPt), on_bf, card.spec.pt) {
+                let pt = Pt::new(
+                    p.power.value(0).unwrap_or(0),
+                    p.toughness.value(0).unwrap_or(0),
+                );
+                return Ok(Some(PtInfo { pt, base: pt }));
+            }
             return Ok(None);
         }
         let printed = card.spec.pt;
@@ -555,7 +569,12 @@ impl<'g, 'c> Eval<'g, 'c> {
                     PtClass::ModifyResolved
                 };
                 if act.spec.set.is_some() {
-                    entries.push((PtClass::Set, PtEntry::Set(a), act.ts, act.seq));
+                    let class = if g.bug(Mutant::SetSharesTimestamps) {
+                        modify_class
+                    } else {
+                        PtClass::Set
+                    };
+                    entries.push((class, PtEntry::Set(a), act.ts, act.seq));
                 }
                 if act.spec.modify.is_some() {
                     entries.push((modify_class, PtEntry::Modify(a), act.ts, act.seq));
@@ -614,9 +633,12 @@ impl<'g, 'c> Eval<'g, 'c> {
         // Per active effect: whether it applies to this object, once decided
         // (613.6: the same answer in every sublayer).
         let mut decided: Vec<Option<bool>> = vec![None; self.actives.len()];
+        let late_counters = g.bug(Mutant::CountersAfterSwitch);
+        let mut switched = false;
         for (si, sub) in rules.layer7.iter().enumerate() {
             let mut pending: Vec<usize> = (0..entries.len())
                 .filter(|&i| sub.holds.contains(&entries[i].0))
+                .filter(|&i| !(late_counters && entries[i].0 == PtClass::Counters))
                 .collect();
             while !pending.is_empty() {
                 let may_depend = pending.len() > 1
@@ -627,7 +649,7 @@ impl<'g, 'c> Eval<'g, 'c> {
                 let (pick, jumped) = order::next(
                     &pending,
                     may_depend,
-                    |i| (entries[i].2, entries[i].3),
+                    |i| self.order_key(entries[i].2, entries[i].3),
                     |x, y| self.pt_depends(c, &entries[x].1, &entries[y].1, pt, &decided),
                 );
                 let i = pending.remove(pick);
@@ -645,7 +667,21 @@ impl<'g, 'c> Eval<'g, 'c> {
                         continue;
                     }
                 }
+                if let PtEntry::Switch(_) = entry {
+                    if switched && g.bug(Mutant::SwitchIsFlag) {
+                        continue;
+                    }
+                    switched = true;
+                }
                 pt = self.apply_pt(c, entry, pt, sub, jumped, &who)?;
+                if g.bug(Mutant::ClampIntermediate)
+                    && matches!(
+                        entry,
+                        PtEntry::Modify(_) | PtEntry::Counter { .. } | PtEntry::Hone { .. }
+                    )
+                {
+                    pt = Pt::new(pt.power.max(0), pt.toughness.max(0));
+                }
             }
             if si + 1 == rules.base_sublayers {
                 base = pt;
@@ -654,8 +690,29 @@ impl<'g, 'c> Eval<'g, 'c> {
         if rules.base_sublayers == 0 {
             base = start;
         }
+        if late_counters {
+            let mut late: Vec<&(PtClass, PtEntry, i64, u64)> = entries
+                .iter()
+                .filter(|e| e.0 == PtClass::Counters)
+                .collect();
+            late.sort_by_key(|e| (e.2, e.3));
+            for e in late {
+                pt = self.pt_step(c, e.1, pt, &who, false)?.0;
+            }
+        }
+        if g.bug(Mutant::BaseIncludesModifications) {
+            base = pt;
+        }
+        if on_bf && g.bug(Mutant::DamageLowersToughness) {
+            pt.toughness = pt.toughness.saturating_sub(card.damage);
+        }
         self.line(c, 0, || format!("= {pt}, base {base} [208.4b]"));
         Ok(Some(PtInfo { pt, base }))
+    }
+
+    /// The order of two things with timestamps: timestamp, then creation (D3).
+    fn order_key(&self, ts: i64, seq: u64) -> (i64, u64) {
+        (ts, seq ^ self.noise)
     }
 
     /// Whether an active effect may apply to `c` in layer 7 (before any P/T test).
@@ -853,6 +910,13 @@ impl<'g, 'c> Eval<'g, 'c> {
                 ts,
                 ..
             } => {
+                if self.g.bug(Mutant::WrappingCounters) {
+                    let next = Pt::new(
+                        pt.power.wrapping_add(power.wrapping_mul(count)),
+                        pt.toughness.wrapping_add(toughness.wrapping_mul(count)),
+                    );
+                    return Ok((next, String::new()));
+                }
                 let dp = checked(power.checked_mul(count), || {
                     format!("{count} counters on {}", who())
                 })?;
@@ -1007,6 +1071,9 @@ impl<'g, 'c> Eval<'g, 'c> {
         let info = self.pt(c)?;
         let pt = info.map(|i| i.pt);
         let total = match pt {
+            Some(p) if g.bug(Mutant::TotalClampsNegative) => {
+                p.power.max(0).checked_add(p.toughness)
+            }
             Some(p) => Some(add(p.power, p.toughness, || {
                 format!("the total power and toughness of {}", card.spec.id)
             })?),
@@ -1082,10 +1149,17 @@ enum EarlyEntry {
 impl EarlyEntry {
     fn key(&self, e: &Eval<'_, '_>) -> (i64, u64) {
         match self {
-            EarlyEntry::Effect(a) => (e.actives[*a].ts, e.actives[*a].seq),
-            EarlyEntry::KeywordCounter { stack, .. } => (stack.ts, stack.seq),
+            EarlyEntry::Effect(a) => e.order_key(e.actives[*a].ts, e.actives[*a].seq),
+            EarlyEntry::KeywordCounter { stack, .. } => e.order_key(stack.ts, stack.seq),
         }
     }
+}
+
+/// A different number on every call: only [`Mutant::Nondeterministic`] uses it.
+fn next_noise() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NOISE: AtomicU64 = AtomicU64::new(0x9E37_79B9_7F4A_7C15);
+    NOISE.fetch_add(0x6A09_E667_F3BC_C909, Ordering::Relaxed)
 }
 
 /// Whether `pt` passes the power and toughness tests of `f` (none: no P/T).

@@ -15,6 +15,7 @@
 mod actions;
 mod bits;
 mod eval;
+mod mutant;
 mod order;
 mod sba;
 
@@ -28,12 +29,17 @@ use crate::scenario::{Affects, Case, EffectSpec, Handle, ObjectSpec, Until, vali
 use crate::terms::{CounterKind, Mana, Zone};
 
 pub(crate) use eval::Eval;
+pub use mutant::Mutant;
 
 /// How to run the resolver.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Options {
     /// Record an explanation of every step (slower; for `ptoracle explain`).
     pub explain: bool,
+    /// Also observe the setup, before the first step ([`Run::initial`]).
+    pub observe_setup: bool,
+    /// Play with a deliberate rules bug (to prove that checks can fail).
+    pub mutant: Option<Mutant>,
 }
 
 /// The result of playing a case.
@@ -41,6 +47,9 @@ pub struct Options {
 pub struct Run {
     /// A description of the setup (with [`Options::explain`]).
     pub setup: Vec<Line>,
+    /// The state of the setup (with [`Options::observe_setup`]; none if it
+    /// can't be observed, e.g. a value overflows).
+    pub initial: Option<Observation>,
     /// One outcome per step that completed, in order.
     pub steps: Vec<StepOutcome>,
     /// Why the run stopped early, if it did. The step it names has no outcome.
@@ -83,6 +92,7 @@ pub struct Line {
 pub fn resolve(case: &Case, edition: Edition, options: Options) -> Run {
     let mut run = Run {
         setup: Vec::new(),
+        initial: None,
         steps: Vec::new(),
         error: None,
     };
@@ -90,13 +100,16 @@ pub fn resolve(case: &Case, edition: Edition, options: Options) -> Run {
         run.error = Some(ResolveError::Invalid(first));
         return run;
     }
-    let mut game = match Game::new(case, edition.rules()) {
+    let mut game = match Game::new(case, edition.rules(), options.mutant) {
         Ok(g) => g,
         Err(e) => {
             run.error = Some(e);
             return run;
         }
     };
+    if options.observe_setup {
+        run.initial = game.observe(&Eval::new(&game, false)).ok();
+    }
     if options.explain {
         let mut log = Log::new(true);
         game.describe_setup(&mut log);
@@ -275,6 +288,7 @@ pub(crate) enum Who {
 
 pub(crate) struct Game<'c> {
     pub rules: &'static Rules,
+    pub mutant: Option<Mutant>,
     pub players: Vec<Player>,
     pub cards: Vec<Card<'c>>,
     pub effects: Vec<Effect>,
@@ -286,9 +300,14 @@ pub(crate) struct Game<'c> {
 }
 
 impl<'c> Game<'c> {
-    fn new(case: &'c Case, rules: &'static Rules) -> Result<Game<'c>, ResolveError> {
+    fn new(
+        case: &'c Case,
+        rules: &'static Rules,
+        mutant: Option<Mutant>,
+    ) -> Result<Game<'c>, ResolveError> {
         let mut g = Game {
             rules,
+            mutant,
             players: Vec::new(),
             cards: Vec::new(),
             effects: Vec::new(),
@@ -388,6 +407,11 @@ impl<'c> Game<'c> {
             }
         }
         Ok(g)
+    }
+
+    /// Whether this run plays with the deliberate bug `m`.
+    pub fn bug(&self, m: Mutant) -> bool {
+        self.mutant == Some(m)
     }
 
     pub fn player_index(&self, h: &Handle) -> usize {

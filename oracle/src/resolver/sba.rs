@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{Eval, Fault, Game, Log, Res};
+use super::{Eval, Fault, Game, Log, Mutant, Res};
 use crate::terms::{CardType, CounterKind, Keyword, Zone};
 
 /// More rounds than any real scenario needs; past this, SBAs and triggers
@@ -26,8 +26,11 @@ impl<'c> Game<'c> {
     /// until nothing more happens.
     pub(super) fn settle(&mut self, log: &mut Log) -> Res<()> {
         let mut any = false;
+        let mut checked = false;
         for _ in 0..MAX_ROUNDS {
-            if self.sba_batch(any, log)? {
+            let skip = checked && self.bug(Mutant::SingleSbaPass);
+            checked = true;
+            if !skip && self.sba_batch(any, log)? {
                 any = true;
                 continue;
             }
@@ -57,16 +60,20 @@ impl<'c> Game<'c> {
             let mut leaves = None;
             if let Some(info) = eval.pt(c)? {
                 let t = info.pt.toughness;
-                if t <= 0 {
+                if t <= 0 && self.bug(Mutant::ZeroToughnessIsDestruction) {
+                    leaves = Some(Leave::Destroy(format!("{name} has toughness {t}")));
+                } else if t <= 0 {
                     leaves = Some(Leave::Graveyard(format!(
                         "{name} has toughness {t}, 0 or less: it is put into its owner's graveyard; this is not destruction, so neither regeneration nor indestructible helps [704.5f]"
                     )));
-                } else if card.damage >= t {
+                } else if card.damage >= t
+                    && !(self.bug(Mutant::LethalIsGreater) && card.damage == t)
+                {
                     leaves = Some(Leave::Destroy(format!(
                         "{name} has {} damage marked and toughness {t}: lethal damage, it is destroyed [704.5g, 120.6]",
                         card.damage
                     )));
-                } else if card.deathtouch {
+                } else if card.deathtouch && !self.bug(Mutant::DeathtouchIgnored) {
                     leaves = Some(Leave::Destroy(format!(
                         "{name} was dealt damage by a source with deathtouch since the last check: it is destroyed [704.5h, 702.2b]"
                     )));
@@ -87,16 +94,20 @@ impl<'c> Game<'c> {
             // counters of one kind, the larger removal is performed (see
             // DECISIONS.md).
             let mut remove: BTreeMap<CounterKind, (i64, Vec<String>)> = BTreeMap::new();
-            if self.rules.counter_annihilation {
+            if self.rules.counter_annihilation && !self.bug(Mutant::NoAnnihilation) {
                 let (p, m) = (
                     card.count(&CounterKind::PLUS_ONE),
                     card.count(&CounterKind::MINUS_ONE),
                 );
                 let n = p.min(m);
                 if n > 0 {
-                    for k in [CounterKind::PLUS_ONE, CounterKind::MINUS_ONE] {
-                        remove.entry(k).or_insert((0, Vec::new())).0 = n;
-                    }
+                    remove.entry(CounterKind::PLUS_ONE).or_default().0 = n;
+                    let minus = if self.bug(Mutant::LopsidedAnnihilation) {
+                        m
+                    } else {
+                        n
+                    };
+                    remove.entry(CounterKind::MINUS_ONE).or_default().0 = minus;
                     remove.entry(CounterKind::PLUS_ONE).or_default().1.push(format!(
                         "{name} has {p} +1/+1 and {m} -1/-1 counters: {n} of each are removed [704.5q, 122.3]"
                     ));
@@ -127,13 +138,25 @@ impl<'c> Game<'c> {
             ));
         }
         drop(eval);
+        if self.bug(Mutant::LkiAfterAnnihilation) {
+            for ((c, _), (lki, _)) in leaving.iter().zip(snapshots.iter_mut()) {
+                for (rc, kind, n, _) in &removals {
+                    if rc == c {
+                        if let Some(count) = lki.counters.get_mut(kind) {
+                            *count -= (*n).min(*count);
+                        }
+                        lki.counters.retain(|_, n| *n > 0);
+                    }
+                }
+            }
+        }
 
         let anything = !leaving.is_empty()
             || !removals.is_empty()
             || self
                 .players
                 .iter()
-                .any(|p| !p.lost && (p.life <= 0 || p.poison >= 10));
+                .any(|p| !p.lost && (p.life <= 0 || self.poisoned(p.poison)));
         if anything {
             log.line(1, || {
                 if again {
@@ -160,7 +183,12 @@ impl<'c> Game<'c> {
         log: &mut Log,
     ) -> Res<bool> {
         let mut changed = false;
-        for p in &mut self.players {
+        let poisoned: Vec<bool> = self
+            .players
+            .iter()
+            .map(|p| self.poisoned(p.poison))
+            .collect();
+        for (p, poisoned) in self.players.iter_mut().zip(poisoned) {
             if p.lost {
                 continue;
             }
@@ -171,7 +199,7 @@ impl<'c> Game<'c> {
                 log.line(1, || {
                     format!("{who} has {life} life, 0 or less: {who} loses the game [704.5a]")
                 });
-            } else if p.poison >= 10 {
+            } else if poisoned {
                 p.lost = true;
                 changed = true;
                 let (who, poison) = (p.handle.clone(), p.poison);
@@ -214,6 +242,15 @@ impl<'c> Game<'c> {
             }
         }
         Ok(changed)
+    }
+
+    /// 704.5c: ten or more poison counters.
+    fn poisoned(&self, poison: i64) -> bool {
+        if self.bug(Mutant::PoisonAtEleven) {
+            poison > 10
+        } else {
+            poison >= 10
+        }
     }
 
     fn resolve_triggers(&mut self, log: &mut Log) -> Res<()> {

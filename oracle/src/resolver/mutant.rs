@@ -1,0 +1,90 @@
+//! Deliberately broken resolvers: each mutant is one rules bug of a kind
+//! real engines have had. They exist to prove that the invariants of
+//! `ptoracle explore` and the corpus can fail; nothing uses them unless
+//! asked to by name (`--mutant NAME`).
+
+use std::fmt;
+
+macro_rules! mutants {
+    ($($variant:ident => $name:literal, $bug:literal;)*) => {
+        /// A deliberate rules bug, switched on in [`super::Options::mutant`].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Mutant {
+            $(
+                #[doc = $bug]
+                $variant,
+            )*
+        }
+
+        impl Mutant {
+            /// Every mutant.
+            pub const ALL: &'static [Mutant] = &[$(Mutant::$variant),*];
+
+            /// Its name on the command line.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Mutant::$variant => $name,)*
+                }
+            }
+
+            /// The bug it has.
+            pub fn bug(self) -> &'static str {
+                match self {
+                    $(Mutant::$variant => $bug,)*
+                }
+            }
+        }
+    };
+}
+
+mutants! {
+    WrappingCounters => "wrapping-counters", "counters add to P/T with wrapping arithmetic instead of reporting an overflow (107.1)";
+    NoAnnihilation => "no-annihilation", "+1/+1 and -1/-1 counters never annihilate (704.5q)";
+    LopsidedAnnihilation => "lopsided-annihilation", "annihilation removes every -1/-1 counter instead of as many as the +1/+1 counters (704.5q)";
+    ZeroToughnessIsDestruction => "zero-toughness-is-destruction", "toughness 0 or less destroys, so indestructible and regeneration save the creature (704.5f)";
+    LethalIsGreater => "lethal-is-greater", "lethal damage means more damage than toughness, not as much (704.5g)";
+    DeathtouchIgnored => "deathtouch-ignored", "damage from a deathtouch source does not destroy (704.5h)";
+    AbsolutePowerInCombat => "absolute-power-in-combat", "a creature with negative power deals combat damage equal to its absolute value (510.1a)";
+    UnclampedX => "unclamped-x", "a negative X in +X/+X is used as is instead of 0 (107.1b)";
+    UnclampedMana => "unclamped-mana", "mana equal to a negative power subtracts from the pool instead of adding none (107.1b)";
+    SetSharesTimestamps => "set-shares-timestamps", "setting effects share one timestamp order with modifying effects instead of applying first (613.4b)";
+    ClampIntermediate => "clamp-intermediate", "power and toughness are clamped at 0 after every modification (107.1b)";
+    SwitchIsFlag => "switch-is-flag", "any number of switches switch once (613.4d)";
+    CountersAfterSwitch => "counters-after-switch", "P/T counters are added after the switch instead of before it (613.4c)";
+    DamageLowersToughness => "damage-lowers-toughness", "marked damage is subtracted from toughness (120.3e)";
+    CleanupKeepsDamage => "cleanup-keeps-damage", "cleanup does not remove marked damage (514.2)";
+    CleanupKeepsEffects => "cleanup-keeps-effects", "\"until end of turn\" effects outlive the cleanup step (514.2)";
+    CountersSurviveZoneChange => "counters-survive-zone-change", "counters stay on a card that changes zones (122.2)";
+    SingleSbaPass => "single-sba-pass", "state-based actions are checked once instead of until none applies (704.3)";
+    Nondeterministic => "nondeterministic", "effects with equal timestamps apply in an order that changes from run to run (613.7)";
+    LossyWriter => "lossy-writer", "a written ruling loses its `sba: false` flags";
+    LkiAfterAnnihilation => "lki-after-annihilation", "last known information is taken after counters annihilate (704.8)";
+    BaseIncludesModifications => "base-includes-modifications", "base P/T includes 7c modifications and counters (208.4b)";
+    NoncreatureHasPt => "noncreature-has-pt", "a noncreature permanent has its printed P/T (208.3)";
+    TotalClampsNegative => "total-clamps-negative", "total power and toughness counts a negative power as 0 (107.1b)";
+    DoubleClampsNegative => "double-clamps-negative", "doubling or tripling a negative value adds 0 instead of lowering it (701.10c)";
+    PoisonAtEleven => "poison-at-eleven", "a player loses to poison only with more than 10 counters (704.5c)";
+}
+
+impl Mutant {
+    /// The mutant with this name.
+    pub fn parse(name: &str) -> Result<Mutant, String> {
+        Mutant::ALL
+            .iter()
+            .copied()
+            .find(|m| m.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Mutant::ALL.iter().map(|m| m.name()).collect();
+                format!(
+                    "unknown mutant `{name}`; known mutants: {}",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+impl fmt::Display for Mutant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
