@@ -55,7 +55,7 @@ pub struct Corpus {
 ///
 /// ```
 /// let err = ptoracle::corpus::parse_str("x.yaml", "id: a/b\ntitle: t\nrules: [\"613\"]\ncolour: red\n").unwrap_err();
-/// assert_eq!(err[0].to_string(), "x.yaml:4:1: unknown field `colour`, expected one of `id`, `title`, `description`, `rules`, `editions`, `setup`, `steps`");
+/// assert_eq!(err[0].to_string(), "x.yaml:4:1: unknown field `colour`, expected one of `id`, `title`, `description`, `rules`, `editions`, `origin`, `setup`, `steps`");
 /// ```
 pub fn parse_str(file: &str, text: &str) -> Result<Vec<Loaded>, Vec<LoadError>> {
     let source: Arc<str> = Arc::from(text);

@@ -11,7 +11,7 @@
 use std::cell::RefCell;
 
 use super::bits::Bits;
-use super::{Card, Game, Line, Log, Mutant, ObjRef, Res, Stack, add, add_pt, order};
+use super::{Card, Game, Line, Log, Mutant, ObjRef, Res, Stack, add, order};
 use crate::edition::PtClass;
 use crate::number::{Change, Overflow, Pt, checked};
 use crate::observation::ObjectState;
@@ -37,6 +37,53 @@ impl Early {
             keywords: Bits::of(&card.spec.keywords),
             abilities: true,
         }
+    }
+}
+
+/// P/T while layer 7 is being computed: wide enough that no sum of 64-bit
+/// modifications and counters overflows before the result is known. Only
+/// the result must fit in 64 bits (107.1, DECISIONS.md D15).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Wide {
+    power: i128,
+    toughness: i128,
+}
+
+impl Wide {
+    fn of(p: Pt) -> Wide {
+        Wide {
+            power: p.power.into(),
+            toughness: p.toughness.into(),
+        }
+    }
+
+    fn add(self, dp: i128, dt: i128, who: &dyn Fn() -> String) -> Result<Wide, Overflow> {
+        let over = |what: &str| Overflow {
+            what: format!("the {what} of {}", who()),
+        };
+        Ok(Wide {
+            power: self.power.checked_add(dp).ok_or_else(|| over("power"))?,
+            toughness: self
+                .toughness
+                .checked_add(dt)
+                .ok_or_else(|| over("toughness"))?,
+        })
+    }
+
+    fn narrow(self, who: &dyn Fn() -> String) -> Result<Pt, Overflow> {
+        let over = |what: &str| Overflow {
+            what: format!("the {what} of {}", who()),
+        };
+        Ok(Pt::new(
+            i64::try_from(self.power).map_err(|_| over("power"))?,
+            i64::try_from(self.toughness).map_err(|_| over("toughness"))?,
+        ))
+    }
+}
+
+impl std::fmt::Display for Wide {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.power, self.toughness)
     }
 }
 
@@ -151,8 +198,17 @@ impl<'g, 'c> Eval<'g, 'c> {
             } else {
                 0
             },
-            early_lines: vec![Vec::new(); n],
-            pt_lines: RefCell::new(vec![Vec::new(); n]),
+            // Explanations are only kept when asked for.
+            early_lines: if tracing {
+                vec![Vec::new(); n]
+            } else {
+                Vec::new()
+            },
+            pt_lines: RefCell::new(if tracing {
+                vec![Vec::new(); n]
+            } else {
+                Vec::new()
+            }),
         };
         e.collect_actives();
         e.determined = vec![None; e.actives.len()];
@@ -529,14 +585,14 @@ impl<'g, 'c> Eval<'g, 'c> {
         }
         let printed = card.spec.pt;
         let who = || format!("{} ({})", card.name(), card.spec.id);
-        let start = match printed {
+        let start = Wide::of(match printed {
             Some(p) => Pt::new(
                 p.power.value(0).unwrap_or(0),
                 p.toughness.value(0).unwrap_or(0),
             ),
             // 208.5: a creature with no value for P/T has 0.
             None => Pt::new(0, 0),
-        };
+        });
         match printed {
             Some(p) => self.line(c, 0, || {
                 if p.has_star() {
@@ -680,7 +736,10 @@ impl<'g, 'c> Eval<'g, 'c> {
                         PtEntry::Modify(_) | PtEntry::Counter { .. } | PtEntry::Hone { .. }
                     )
                 {
-                    pt = Pt::new(pt.power.max(0), pt.toughness.max(0));
+                    pt = Wide {
+                        power: pt.power.max(0),
+                        toughness: pt.toughness.max(0),
+                    };
                 }
             }
             if si + 1 == rules.base_sublayers {
@@ -704,8 +763,9 @@ impl<'g, 'c> Eval<'g, 'c> {
             base = pt;
         }
         if on_bf && g.bug(Mutant::DamageLowersToughness) {
-            pt.toughness = pt.toughness.saturating_sub(card.damage);
+            pt.toughness -= i128::from(card.damage);
         }
+        let (pt, base) = (pt.narrow(&who)?, base.narrow(&who)?);
         self.line(c, 0, || format!("= {pt}, base {base} [208.4b]"));
         Ok(Some(PtInfo { pt, base }))
     }
@@ -733,14 +793,14 @@ impl<'g, 'c> Eval<'g, 'c> {
 
     /// Whether effect `a` applies to `c` given its P/T so far: decided the
     /// first time `a` is reached in layer 7.
-    fn applies_in_7(&self, a: usize, c: usize, pt: Pt) -> bool {
+    fn applies_in_7(&self, a: usize, c: usize, pt: Wide) -> bool {
         if let Some(d) = &self.determined[a] {
             return d.contains(&c);
         }
         match &self.actives[a].target {
             Target::Filter(f) => {
                 self.matches(f, c, &self.early[c], self.actives[a].source)
-                    && pt_matches(f, Some(pt))
+                    && pt_in(f, pt.power, pt.toughness)
             }
             _ => true,
         }
@@ -753,7 +813,7 @@ impl<'g, 'c> Eval<'g, 'c> {
         c: usize,
         x: &PtEntry,
         y: &PtEntry,
-        pt: Pt,
+        pt: Wide,
         decided: &[Option<bool>],
     ) -> bool {
         let Some(a) = effect_of(*x) else { return false };
@@ -776,11 +836,11 @@ impl<'g, 'c> Eval<'g, 'c> {
         &self,
         c: usize,
         entry: PtEntry,
-        pt: Pt,
+        pt: Wide,
         sub: &crate::edition::Sublayer,
         jumped: bool,
         who: &dyn Fn() -> String,
-    ) -> Result<Pt, Overflow> {
+    ) -> Result<Wide, Overflow> {
         let (next, text) = self.pt_step(c, entry, pt, who, self.tracing)?;
         if self.tracing {
             let mut line = format!("{}: {text} → {next} [{}", sub.label, sub.rule);
@@ -808,10 +868,10 @@ impl<'g, 'c> Eval<'g, 'c> {
         &self,
         c: usize,
         entry: PtEntry,
-        pt: Pt,
+        pt: Wide,
         who: &dyn Fn() -> String,
         describe: bool,
-    ) -> Result<(Pt, String), Overflow> {
+    ) -> Result<(Wide, String), Overflow> {
         let card = &self.g.cards[c];
         match entry {
             PtEntry::Cda => {
@@ -827,7 +887,8 @@ impl<'g, 'c> Eval<'g, 'c> {
                     let star = self.live_quantity(q, c)?;
                     next.power = checked(printed.power.value(star), || {
                         format!("the power of {}", who())
-                    })?;
+                    })?
+                    .into();
                     if describe {
                         said.push(format!("power * = {} = {star}", self.g.describe(q)));
                     }
@@ -836,7 +897,8 @@ impl<'g, 'c> Eval<'g, 'c> {
                     let star = self.live_quantity(q, c)?;
                     next.toughness = checked(printed.toughness.value(star), || {
                         format!("the toughness of {}", who())
-                    })?;
+                    })?
+                    .into();
                     if describe {
                         said.push(format!("toughness * = {} = {star}", self.g.describe(q)));
                     }
@@ -856,7 +918,7 @@ impl<'g, 'c> Eval<'g, 'c> {
                     XVal::Live(q) if set.uses_x() => self.live_quantity(q, c)?,
                     _ => 0,
                 };
-                let next = set.resolve(x);
+                let next = Wide::of(set.resolve(x));
                 let text = if describe {
                     self.effect_text(a, &format!("set {}", show_set(set, x)))
                 } else {
@@ -887,7 +949,7 @@ impl<'g, 'c> Eval<'g, 'c> {
                 let dt = checked(m.toughness.value(x), || {
                     format!("the toughness change of {}", self.label(a))
                 })?;
-                let next = add_pt(pt, dp, dt, who)?;
+                let next = pt.add(dp.into(), dt.into(), who)?;
                 let text = if describe {
                     self.effect_text(a, &show_change(m, x))
                 } else {
@@ -901,7 +963,13 @@ impl<'g, 'c> Eval<'g, 'c> {
                 } else {
                     String::new()
                 };
-                Ok((Pt::new(pt.toughness, pt.power), text))
+                Ok((
+                    Wide {
+                        power: pt.toughness,
+                        toughness: pt.power,
+                    },
+                    text,
+                ))
             }
             PtEntry::Counter {
                 power,
@@ -911,19 +979,19 @@ impl<'g, 'c> Eval<'g, 'c> {
                 ..
             } => {
                 if self.g.bug(Mutant::WrappingCounters) {
-                    let next = Pt::new(
-                        pt.power.wrapping_add(power.wrapping_mul(count)),
-                        pt.toughness.wrapping_add(toughness.wrapping_mul(count)),
-                    );
+                    let wrap = |v: i128, d: i64| {
+                        i128::from((v as i64).wrapping_add(d.wrapping_mul(count)))
+                    };
+                    let next = Wide {
+                        power: wrap(pt.power, power),
+                        toughness: wrap(pt.toughness, toughness),
+                    };
                     return Ok((next, String::new()));
                 }
-                let dp = checked(power.checked_mul(count), || {
-                    format!("{count} counters on {}", who())
-                })?;
-                let dt = checked(toughness.checked_mul(count), || {
-                    format!("{count} counters on {}", who())
-                })?;
-                let next = add_pt(pt, dp, dt, who)?;
+                // Both factors fit in 64 bits, so the product fits in 128.
+                let dp = i128::from(power) * i128::from(count);
+                let dt = i128::from(toughness) * i128::from(count);
+                let next = pt.add(dp, dt, who)?;
                 if !describe {
                     return Ok((next, String::new()));
                 }
@@ -943,10 +1011,7 @@ impl<'g, 'c> Eval<'g, 'c> {
                 ts,
                 ..
             } => {
-                let next = Pt::new(
-                    add(pt.power, count, || format!("the power of {}", who()))?,
-                    pt.toughness,
-                );
+                let next = pt.add(count.into(), 0, who)?;
                 if !describe {
                     return Ok((next, String::new()));
                 }
@@ -1164,11 +1229,18 @@ fn next_noise() -> u64 {
 
 /// Whether `pt` passes the power and toughness tests of `f` (none: no P/T).
 pub(crate) fn pt_matches(f: &Filter, pt: Option<Pt>) -> bool {
-    let Some(pt) = pt else { return !f.tests_pt() };
-    f.power_at_most.is_none_or(|v| pt.power <= v)
-        && f.power_at_least.is_none_or(|v| pt.power >= v)
-        && f.toughness_at_most.is_none_or(|v| pt.toughness <= v)
-        && f.toughness_at_least.is_none_or(|v| pt.toughness >= v)
+    match pt {
+        Some(pt) => pt_in(f, pt.power.into(), pt.toughness.into()),
+        None => !f.tests_pt(),
+    }
+}
+
+fn pt_in(f: &Filter, power: i128, toughness: i128) -> bool {
+    let at = |v: Option<i64>| v.map(i128::from);
+    at(f.power_at_most).is_none_or(|v| power <= v)
+        && at(f.power_at_least).is_none_or(|v| power >= v)
+        && at(f.toughness_at_most).is_none_or(|v| toughness <= v)
+        && at(f.toughness_at_least).is_none_or(|v| toughness >= v)
 }
 
 fn effect_of(e: PtEntry) -> Option<usize> {
@@ -1292,7 +1364,7 @@ fn sign(s: String) -> String {
     }
 }
 
-fn fmt_change(dp: i64, dt: i64) -> String {
+fn fmt_change(dp: i128, dt: i128) -> String {
     format!("{}/{}", sign(dp.to_string()), sign(dt.to_string()))
 }
 

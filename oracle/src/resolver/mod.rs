@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 
 use crate::edition::{Edition, Rules};
 use crate::error::{NodePath, ResolveError, ScenarioError};
-use crate::number::{Overflow, Pt};
+use crate::number::Overflow;
 use crate::observation::{Observation, PlayerState};
 use crate::scenario::{Affects, Case, EffectSpec, Handle, ObjectSpec, Until, validate};
 use crate::terms::{CounterKind, Mana, Zone};
@@ -96,48 +96,87 @@ pub fn resolve(case: &Case, edition: Edition, options: Options) -> Run {
         steps: Vec::new(),
         error: None,
     };
-    if let Some(first) = validate(case).into_iter().next() {
-        run.error = Some(ResolveError::Invalid(first));
-        return run;
-    }
-    let mut game = match Game::new(case, edition.rules(), options.mutant) {
-        Ok(g) => g,
+    let mut session = match Session::start(case, edition, options) {
+        Ok(s) => s,
         Err(e) => {
             run.error = Some(e);
             return run;
         }
     };
     if options.observe_setup {
-        run.initial = game.observe(&Eval::new(&game, false)).ok();
+        run.initial = session.observe();
     }
     if options.explain {
         let mut log = Log::new(true);
-        game.describe_setup(&mut log);
+        session.game.describe_setup(&mut log);
         run.setup = log.lines;
     }
-    for (i, step) in case.steps.iter().enumerate() {
-        let path = NodePath::root().key("steps").index(i);
-        let mut log = Log::new(options.explain);
-        match game.play(step, &path, &mut log) {
-            Ok(observation) => run.steps.push(StepOutcome {
-                observation,
-                explanation: log.lines,
-            }),
-            Err(Fault::Invalid(e)) => {
-                run.error = Some(ResolveError::Invalid(e));
-                break;
-            }
-            Err(Fault::Overflow(overflow)) => {
-                run.error = Some(ResolveError::Overflow { step: i, overflow });
-                break;
-            }
-            Err(Fault::NoFixpoint) => {
-                run.error = Some(ResolveError::NoFixpoint { step: i });
+    for step in &case.steps {
+        match session.play(step) {
+            Ok(outcome) => run.steps.push(outcome),
+            Err(e) => {
+                run.error = Some(e);
                 break;
             }
         }
     }
     run
+}
+
+/// A run in progress: the game after the steps played so far. Cloning it
+/// saves that state, so a variant that only adds steps (or checks again
+/// after a step) continues from it instead of replaying the case; a run
+/// never looks ahead, so that gives the same observations.
+#[derive(Clone)]
+pub(crate) struct Session<'c> {
+    game: Game<'c>,
+    played: usize,
+    explain: bool,
+}
+
+impl<'c> Session<'c> {
+    /// Validates the case and sets up its game.
+    pub(crate) fn start(
+        case: &'c Case,
+        edition: Edition,
+        options: Options,
+    ) -> Result<Session<'c>, ResolveError> {
+        if let Some(first) = validate(case).into_iter().next() {
+            return Err(ResolveError::Invalid(first));
+        }
+        let game = Game::new(case, edition.rules(), options.mutant)?;
+        Ok(Session {
+            game,
+            played: 0,
+            explain: options.explain,
+        })
+    }
+
+    /// The state now, if every value fits.
+    pub(crate) fn observe(&self) -> Option<Observation> {
+        self.game.observe(&Eval::new(&self.game, false)).ok()
+    }
+
+    /// Plays the next step. The step must only name objects and players of
+    /// the case (a step of the case, or one built from its handles).
+    pub(crate) fn play(
+        &mut self,
+        step: &crate::scenario::Step,
+    ) -> Result<StepOutcome, ResolveError> {
+        let i = self.played;
+        self.played += 1;
+        let path = NodePath::root().key("steps").index(i);
+        let mut log = Log::new(self.explain);
+        match self.game.play(step, &path, &mut log) {
+            Ok(observation) => Ok(StepOutcome {
+                observation,
+                explanation: log.lines,
+            }),
+            Err(Fault::Invalid(e)) => Err(ResolveError::Invalid(e)),
+            Err(Fault::Overflow(overflow)) => Err(ResolveError::Overflow { step: i, overflow }),
+            Err(Fault::NoFixpoint) => Err(ResolveError::NoFixpoint { step: i }),
+        }
+    }
 }
 
 /// Why a step could not be completed (inside the resolver).
@@ -213,6 +252,7 @@ pub(crate) struct Stack {
     pub seq: u64,
 }
 
+#[derive(Clone)]
 pub(crate) struct Player {
     pub handle: Handle,
     pub life: i64,
@@ -222,6 +262,7 @@ pub(crate) struct Player {
     pub lost: bool,
 }
 
+#[derive(Clone)]
 pub(crate) struct Card<'c> {
     pub spec: &'c ObjectSpec,
     pub object: u64,
@@ -255,6 +296,7 @@ impl Card<'_> {
 }
 
 /// A continuous effect created by a resolved spell or ability.
+#[derive(Clone)]
 pub(crate) struct Effect {
     pub spec: EffectSpec,
     pub label: String,
@@ -271,6 +313,7 @@ pub(crate) struct Effect {
 }
 
 /// A death trigger waiting to resolve (undying, persist).
+#[derive(Clone)]
 pub(crate) struct Trigger {
     pub card: usize,
     /// The object in the graveyard it returns.
@@ -286,6 +329,7 @@ pub(crate) enum Who {
     Player(usize),
 }
 
+#[derive(Clone)]
 pub(crate) struct Game<'c> {
     pub rules: &'static Rules,
     pub mutant: Option<Mutant>,
@@ -650,12 +694,4 @@ fn band_label(band: &crate::scenario::LevelBand) -> String {
 /// `a + b`, or an overflow naming `what`.
 pub(crate) fn add(a: i64, b: i64, what: impl FnOnce() -> String) -> Result<i64, Overflow> {
     crate::number::checked(a.checked_add(b), what)
-}
-
-/// Adds a P/T change.
-pub(crate) fn add_pt(pt: Pt, dp: i64, dt: i64, what: &dyn Fn() -> String) -> Result<Pt, Overflow> {
-    Ok(Pt::new(
-        add(pt.power, dp, || format!("the power of {}", what()))?,
-        add(pt.toughness, dt, || format!("the toughness of {}", what()))?,
-    ))
 }

@@ -18,11 +18,14 @@ pub(crate) fn next(
     key: impl Fn(usize) -> (i64, u64),
     depends: impl Fn(usize, usize) -> bool,
 ) -> (usize, bool) {
+    if !check_dependency || pending.len() < 2 {
+        let first = (0..pending.len())
+            .min_by_key(|&i| key(pending[i]))
+            .unwrap_or(0);
+        return (first, false);
+    }
     let mut by_time: Vec<usize> = (0..pending.len()).collect();
     by_time.sort_by_key(|&i| key(pending[i]));
-    if !check_dependency || pending.len() < 2 {
-        return (by_time[0], false);
-    }
     let n = pending.len();
     let mut dep = vec![vec![false; n]; n];
     for (a, row) in dep.iter_mut().enumerate() {

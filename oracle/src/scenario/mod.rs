@@ -26,7 +26,7 @@ pub use action::{
     Damage, EffectSpec, ManaAbility, MoveZone, Scale, ScaleWhat, Until,
 };
 pub use expect::{Expect, PtOrNone};
-pub use quantity::{Filter, Half, Quantity, QuantityRef, Round};
+pub use quantity::{CountersOn, Filter, Half, Quantity, QuantityRef, Round};
 pub use validate::validate;
 
 use crate::edition::EditionRange;
@@ -49,10 +49,30 @@ pub struct Case {
     /// The editions of the rules it holds in (default: every edition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub editions: Option<EditionRange>,
+    /// For a ruling written by `ptoracle explore`: how it was found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<Origin>,
     /// The state before the first step.
     pub setup: Setup,
     /// What happens, in order; each step may check the state after it.
     pub steps: Vec<Step>,
+}
+
+/// How `ptoracle explore` found a ruling: enough to find it again.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Origin {
+    /// The invariant it violated.
+    pub invariant: String,
+    /// The campaign's seed.
+    pub seed: u64,
+    /// The index of the case in the campaign's stream.
+    pub index: u64,
+    /// The edition the campaign ran under.
+    pub edition: String,
+    /// The deliberately broken resolver the campaign ran against, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutant: Option<String>,
 }
 
 /// The state before the first step.
@@ -74,7 +94,7 @@ fn default_players() -> Vec<PlayerSpec> {
     ["you", "opponent"]
         .into_iter()
         .map(|id| PlayerSpec {
-            id: Handle(id.to_string()),
+            id: Handle(id.into()),
             life: 20,
             poison: Count(0),
             hand: Count(0),
@@ -415,9 +435,9 @@ impl JsonSchema for Count {
 pub struct Timestamp(pub Count);
 
 /// The handle of an object or a player within one case: a letter or `_`,
-/// then letters, digits, `_` or `-`.
+/// then letters, digits, `_` or `-`. Shared, so observations copy it cheaply.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Handle(pub String);
+pub struct Handle(pub std::sync::Arc<str>);
 
 impl Handle {
     /// The handle as text.
@@ -450,7 +470,7 @@ impl FromStr for Handle {
         if s == "self" || s == "attached" {
             return Err(format!("`{s}` is reserved and can't be a handle"));
         }
-        Ok(Handle(s.to_string()))
+        Ok(Handle(s.into()))
     }
 }
 

@@ -78,7 +78,7 @@ impl<'a> Validator<'a> {
                 self.expect(
                     handle,
                     expect,
-                    &path.key("expect").key(handle.0.clone()),
+                    &path.key("expect").key(handle.0.to_string()),
                     false,
                 );
             }
