@@ -34,6 +34,7 @@ pub mod coverage;
 pub mod edition;
 pub mod error;
 pub mod explain;
+pub mod explore;
 pub mod number;
 pub mod observation;
 pub mod resolver;

@@ -6,7 +6,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use ptoracle::corpus::{self, Loaded};
+use ptoracle::explore::Shard;
 use ptoracle::resolver::Mutant;
+
+mod explore_cmd;
 use ptoracle::verdict::check_with;
 use ptoracle::{Edition, Verdict, coverage, explain, schema};
 
@@ -55,6 +58,51 @@ enum Command {
     },
     /// Print the JSON Schema (draft-07) of the ruling format.
     Schema,
+    /// Run a property campaign: generated scenarios checked against the
+    /// invariants, in parallel; every violation is shrunk and written as a
+    /// ruling. Exit status 1 if any invariant fails.
+    Explore(ExploreArgs),
+}
+
+#[derive(clap::Args)]
+struct ExploreArgs {
+    /// How many cases to check (default 10000, or no limit with --time).
+    #[arg(long)]
+    cases: Option<u64>,
+    /// The seed of the case stream (default: drawn from the clock, and printed).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Stop starting new cases after this long: 90s, 15m, 2h.
+    #[arg(long, value_name = "DURATION")]
+    time: Option<String>,
+    /// Check only the slice I of N of the case stream (cases I, I+N, I+2N, ...).
+    #[arg(long, value_name = "I/N", default_value = "0/1")]
+    shard: Shard,
+    /// Where shrunk rulings are written.
+    #[arg(long, value_name = "DIR", default_value = "explore-failures")]
+    out: PathBuf,
+    /// The edition of the rules (default: the current one).
+    #[arg(long, value_name = "EDITION")]
+    edition: Option<String>,
+    /// Run against a deliberately broken resolver (see `check --list-mutants`).
+    #[arg(long, value_name = "NAME")]
+    mutant: Option<String>,
+    /// Check only this invariant (repeatable; see --list-invariants).
+    #[arg(long = "invariant", value_name = "NAME")]
+    invariants: Vec<String>,
+    /// List the invariants with their rules and exit.
+    #[arg(long)]
+    list_invariants: bool,
+    /// Shrinking attempts per failure.
+    #[arg(long, default_value_t = 400)]
+    shrink_budget: usize,
+    /// Measure speed instead: generating, resolving and checking, on one
+    /// core and on all cores.
+    #[arg(long)]
+    bench: bool,
 }
 
 fn main() -> ExitCode {
@@ -83,6 +131,7 @@ fn main() -> ExitCode {
             run_check(paths, edition, rules, mutant)
         }
         Command::Explain { target, edition } => run_explain(&target, edition),
+        Command::Explore(args) => explore_cmd::run(args),
         Command::Schema => {
             print!("{}", schema::ruling_schema());
             ExitCode::SUCCESS

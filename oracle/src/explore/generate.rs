@@ -1,0 +1,1005 @@
+//! The scenario space of property campaigns and fuzz targets.
+//!
+//! There is one definition of it: [`generate`], which reads its choices
+//! from an [`arbitrary::Unstructured`] byte stream. The fuzz targets hand
+//! it libFuzzer's bytes through [`Generated`]'s `Arbitrary` impl; the
+//! campaigns of [`super`] hand it bytes drawn by a proptest strategy, so
+//! proptest's shrinking of those bytes shrinks the scenario. Every choice
+//! reads from the front of the stream and an exhausted stream answers the
+//! first option, so fewer or smaller bytes mean a simpler scenario.
+//!
+//! **Swarm testing**: the first four bytes switch each feature (counters,
+//! setting effects, damage, deathtouch, zone changes, ...) on or off for the
+//! whole case, so rare combinations of a few features come up often
+//! instead of being drowned in cases that mix everything.
+
+use std::collections::BTreeMap;
+
+use arbitrary::{Arbitrary, Result, Unstructured};
+
+use crate::number::{Amount, Change, ModPt, Printed, PrintedPt, SetPt};
+use crate::scenario::{
+    Action, Affects, Attach, Case, CaseId, Cda, CombatAssignment, Count, CounterMove, CounterPut,
+    CounterRemove, CountersOn, Crew, Damage, EffectSpec, Filter, Handle, LevelBand, ManaAbility,
+    MoveZone, ObjectSpec, PlayerSpec, Quantity, QuantityRef, RuleRef, Scale, ScaleWhat, Setup,
+    Step, Timestamp, Until,
+};
+use crate::terms::{CardType, CounterKind, Keyword, Mana, Zone};
+
+/// A case drawn from the scenario space.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Generated(pub Case);
+
+impl<'a> Arbitrary<'a> for Generated {
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        generate(u).map(Generated)
+    }
+}
+
+/// The features a case may use; swarm testing draws a subset per case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features(pub u32);
+
+macro_rules! features {
+    ($($name:ident = $bit:literal, $label:literal;)*) => {
+        impl Features {
+            $(
+                #[doc = $label]
+                pub const $name: u32 = 1 << $bit;
+            )*
+            /// Every feature, with its name.
+            pub const NAMES: &'static [(u32, &'static str)] = &[$((1 << $bit, $label)),*];
+        }
+    };
+}
+
+features! {
+    COUNTERS = 0, "P/T counters";
+    KEYWORD_COUNTERS = 1, "keyword counters";
+    HUGE = 2, "huge values";
+    NEGATIVE = 3, "negative values";
+    SET = 4, "setting effects";
+    MODIFY = 5, "modifying effects";
+    SWITCH = 6, "switching effects";
+    CDA = 7, "characteristic-defining abilities";
+    STATICS = 8, "static abilities";
+    TYPES = 9, "type-changing effects";
+    DAMAGE = 10, "noncombat damage";
+    DEATHTOUCH = 11, "deathtouch";
+    WITHER = 12, "wither";
+    INFECT = 13, "infect";
+    LIFELINK = 14, "lifelink";
+    INDESTRUCTIBLE = 15, "indestructible";
+    REGENERATION = 16, "regeneration";
+    ZONES = 17, "zone changes";
+    CLEANUP = 18, "cleanup";
+    LOCKED_X = 19, "amounts read as they resolve";
+    MANA = 20, "mana abilities";
+    SCALE = 21, "double and triple";
+    TIMESTAMPS = 22, "explicit timestamps";
+    SPLIT_SBA = 23, "steps without state-based actions";
+    COMBAT = 24, "combat damage";
+    LEVELS = 25, "level up";
+    ATTACH = 26, "Equipment and hone counters";
+    CREW = 27, "Vehicles";
+    UNDYING = 28, "undying and persist";
+    PLANESWALKERS = 29, "planeswalkers";
+    CAPS = 30, "counter limits";
+    ABILITIES = 31, "losing and gaining abilities";
+}
+
+impl Features {
+    /// Whether feature `f` is on.
+    pub fn has(self, f: u32) -> bool {
+        self.0 & f != 0
+    }
+
+    /// The names of the features that are on.
+    pub fn names(self) -> Vec<&'static str> {
+        Features::NAMES
+            .iter()
+            .filter(|(b, _)| self.has(*b))
+            .map(|(_, n)| *n)
+            .collect()
+    }
+}
+
+/// Draws a case from the stream. Every case it returns passes
+/// [`crate::scenario::validate`]; a step may still act on an object that has
+/// died by then, which the campaign handles by cutting the case there.
+pub fn generate(u: &mut Unstructured<'_>) -> Result<Case> {
+    let features = Features(u32::from_le_bytes([
+        u.arbitrary()?,
+        u.arbitrary()?,
+        u.arbitrary()?,
+        u.arbitrary()?,
+    ]));
+    let mut g = Gen {
+        u,
+        f: features,
+        kinds: Vec::new(),
+        actions: Vec::new(),
+        objects: Vec::new(),
+        zones: Vec::new(),
+    };
+    g.case()
+}
+
+/// The kind of object, as generated (its types may change at run time).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Creature,
+    Artifact,
+    Land,
+    Vehicle,
+    Planeswalker,
+    Equipment,
+    Enchantment,
+}
+
+struct Gen<'u, 'a> {
+    u: &'u mut Unstructured<'a>,
+    f: Features,
+    /// The kinds of object and action the features allow (drawn once).
+    kinds: Vec<Kind>,
+    actions: Vec<u8>,
+    objects: Vec<Kind>,
+    /// Each object's zone as far as the steps so far say (deaths aside).
+    zones: Vec<Zone>,
+}
+
+/// The keywords effects and keyword counters grant or remove.
+const GRANTED: [Keyword; 4] = [
+    Keyword::Flying,
+    Keyword::Deathtouch,
+    Keyword::Indestructible,
+    Keyword::Lifelink,
+];
+
+const HUGE_VALUES: [i64; 6] = [
+    4_611_686_018_427_387_904,
+    2_305_843_009_213_693_952,
+    4_611_686_018_427_387_903,
+    i64::MAX / 3,
+    i64::MAX - 1,
+    1 << 40,
+];
+
+fn handle(s: &str) -> Handle {
+    Handle(s.into())
+}
+
+fn object_handle(i: usize) -> Handle {
+    Handle(format!("o{i}").into())
+}
+
+impl Gen<'_, '_> {
+    fn on(&self, feature: u32) -> bool {
+        self.f.has(feature)
+    }
+
+    fn int(&mut self, lo: i64, hi: i64) -> Result<i64> {
+        self.u.int_in_range(lo..=hi)
+    }
+
+    fn index(&mut self, n: usize) -> Result<usize> {
+        if n <= 1 {
+            return Ok(0);
+        }
+        self.u.int_in_range(0..=n - 1)
+    }
+
+    /// True with probability about 1/n (false when the stream is exhausted).
+    fn one_in(&mut self, n: u8) -> Result<bool> {
+        Ok(self.u.int_in_range(0..=n - 1)? == n - 1)
+    }
+
+    fn pick<T: Copy>(&mut self, items: &[T]) -> Result<T> {
+        let i = self.index(items.len())?;
+        Ok(items[i])
+    }
+
+    /// A printed or effect value: small, sometimes negative, sometimes huge.
+    fn value(&mut self) -> Result<i64> {
+        if self.on(Features::HUGE) && self.one_in(6)? {
+            let v = self.pick(&HUGE_VALUES)?;
+            return Ok(if self.on(Features::NEGATIVE) && self.one_in(3)? {
+                -v
+            } else {
+                v
+            });
+        }
+        let lo = if self.on(Features::NEGATIVE) { -3 } else { 0 };
+        self.int(lo, 6)
+    }
+
+    /// A count of counters or damage: at least 1, sometimes huge.
+    fn count(&mut self) -> Result<i64> {
+        if self.on(Features::HUGE) && self.one_in(6)? {
+            return self.pick(&HUGE_VALUES);
+        }
+        self.int(1, 4)
+    }
+
+    fn change(&mut self) -> Result<Change> {
+        let v = self.value()?;
+        Ok(Change {
+            minus: v < 0 || (self.on(Features::NEGATIVE) && self.one_in(2)?),
+            amount: Amount::Fixed(v.saturating_abs()),
+        })
+    }
+
+    fn case(&mut self) -> Result<Case> {
+        self.kinds = self.kinds();
+        self.actions = self.actions();
+        let players = self.players()?;
+        let n = 1 + self.index(5)?;
+        let mut objects = Vec::new();
+        for i in 0..n {
+            let o = self.object(i, &objects)?;
+            self.zones.push(o.zone);
+            objects.push(o);
+        }
+        let steps_n = 1 + self.index(8)?;
+        let mut steps = Vec::new();
+        for _ in 0..steps_n {
+            let step = self.step()?;
+            let plain = matches!(&step.action, Action::Effect(e) if e.modify.is_some() && e.x.is_none() && !e.has_early_parts());
+            steps.push(step);
+            // Two modifications with no check between them: the pattern
+            // whose order must not matter (613.4c).
+            if plain && self.on(Features::SPLIT_SBA) && self.one_in(3)? {
+                if let Some(last) = steps.last_mut() {
+                    last.sba = false;
+                }
+                let mut e = self.effect()?;
+                e.x = None;
+                e.set = None;
+                e.switch = false;
+                e.add_types.clear();
+                e.remove_types.clear();
+                e.add_keywords.clear();
+                e.remove_keywords.clear();
+                e.remove_all_abilities = false;
+                e.modify = Some(ModPt {
+                    power: self.change()?,
+                    toughness: self.change()?,
+                });
+                steps.push(Step {
+                    action: Action::Effect(Box::new(e)),
+                    sba: true,
+                    expect: BTreeMap::new(),
+                    expect_error: None,
+                    note: None,
+                });
+            }
+        }
+        Ok(Case {
+            id: CaseId("explore/generated".into()),
+            // The features are in the first bytes; a ruling written from
+            // this case gets its own title.
+            title: String::from("a generated case"),
+            description: None,
+            rules: "613".parse::<RuleRef>().into_iter().collect(),
+            editions: None,
+            origin: None,
+            setup: Setup { players, objects },
+            steps,
+        })
+    }
+
+    fn players(&mut self) -> Result<Vec<PlayerSpec>> {
+        let mut out = Vec::new();
+        for id in ["you", "opponent"] {
+            let life = if self.one_in(4)? {
+                self.int(-2, 4)?
+            } else {
+                20
+            };
+            let poison = if self.on(Features::INFECT) && self.one_in(2)? {
+                self.int(0, 10)?
+            } else {
+                0
+            };
+            out.push(PlayerSpec {
+                id: handle(id),
+                life,
+                poison: Count(poison),
+                hand: Count(0),
+                mana: Default::default(),
+            });
+        }
+        Ok(out)
+    }
+
+    fn kinds(&self) -> Vec<Kind> {
+        let mut k = vec![Kind::Creature, Kind::Creature, Kind::Creature];
+        if self.on(Features::TYPES) {
+            k.extend([Kind::Artifact, Kind::Land]);
+        }
+        if self.on(Features::CREW) {
+            k.push(Kind::Vehicle);
+        }
+        if self.on(Features::PLANESWALKERS) {
+            k.push(Kind::Planeswalker);
+        }
+        if self.on(Features::ATTACH) {
+            k.push(Kind::Equipment);
+        }
+        if self.on(Features::STATICS) {
+            k.push(Kind::Enchantment);
+        }
+        k
+    }
+
+    fn object(&mut self, i: usize, earlier: &[ObjectSpec]) -> Result<ObjectSpec> {
+        let pick = self.index(self.kinds.len())?;
+        let kind = self.kinds[pick];
+        self.objects.push(kind);
+        let mut o = ObjectSpec {
+            id: object_handle(i),
+            name: None,
+            types: Vec::new(),
+            subtypes: Vec::new(),
+            colors: Vec::new(),
+            pt: None,
+            cda: None,
+            loyalty: None,
+            mana_value: Count(0),
+            zone: Zone::Battlefield,
+            controller: None,
+            timestamp: None,
+            counters: BTreeMap::new(),
+            damage: Count(0),
+            deathtouch_damage: false,
+            regeneration_shields: Count(0),
+            tapped: false,
+            keywords: Vec::new(),
+            abilities: Vec::new(),
+            level_up: Vec::new(),
+            crew: None,
+            attached_to: None,
+            max_counters: BTreeMap::new(),
+        };
+        if self.one_in(4)? {
+            o.controller = Some(handle("opponent"));
+        }
+        if self.on(Features::TIMESTAMPS) {
+            o.timestamp = Some(Timestamp(Count(self.int(1, 5)?)));
+        }
+        match kind {
+            Kind::Creature => {
+                o.types = vec![CardType::Creature];
+                self.printed_pt(&mut o, i, earlier.len())?;
+                self.keywords(&mut o)?;
+                if self.on(Features::LEVELS) && self.one_in(3)? {
+                    let a = self.int(1, 2)?;
+                    let b = self.int(a, a + 2)?;
+                    o.level_up = vec![
+                        LevelBand {
+                            min: Count(a),
+                            max: Some(Count(b)),
+                            pt: crate::number::Pt::new(self.value()?, self.value()?),
+                            keywords: Vec::new(),
+                        },
+                        LevelBand {
+                            min: Count(b + 1),
+                            max: None,
+                            pt: crate::number::Pt::new(self.value()?, self.value()?),
+                            keywords: vec![Keyword::FirstStrike],
+                        },
+                    ];
+                    o.counters
+                        .insert(CounterKind::named("level"), Count(self.int(0, 4)?));
+                }
+                if self.on(Features::STATICS) && self.one_in(4)? {
+                    o.abilities.push(self.lord()?);
+                }
+            }
+            Kind::Artifact => o.types = vec![CardType::Artifact],
+            Kind::Land => o.types = vec![CardType::Land],
+            Kind::Vehicle => {
+                o.types = vec![CardType::Artifact];
+                o.subtypes = vec!["Vehicle".into()];
+                o.pt = Some(PrintedPt {
+                    power: Printed::Fixed(self.int(1, 5)?),
+                    toughness: Printed::Fixed(self.int(1, 5)?),
+                });
+                o.crew = Some(Count(self.int(0, 4)?));
+            }
+            Kind::Planeswalker => {
+                o.types = vec![CardType::Planeswalker];
+                let l = self.int(1, 5)?;
+                o.loyalty = Some(Count(l));
+                o.counters.insert(CounterKind::named("loyalty"), Count(l));
+            }
+            Kind::Equipment => {
+                o.types = vec![CardType::Artifact];
+                o.subtypes = vec!["Equipment".into()];
+                let creatures: Vec<usize> = (0..earlier.len())
+                    .filter(|&j| {
+                        self.objects[j] == Kind::Creature && earlier[j].zone == Zone::Battlefield
+                    })
+                    .collect();
+                if !creatures.is_empty() {
+                    let j = self.pick(&creatures)?;
+                    o.attached_to = Some(object_handle(j));
+                }
+                o.abilities.push(EffectSpec {
+                    affects: Affects::Attached,
+                    modify: Some(ModPt {
+                        power: self.change()?,
+                        toughness: self.change()?,
+                    }),
+                    ..EffectSpec::default()
+                });
+                if self.one_in(2)? {
+                    o.counters
+                        .insert(CounterKind::named("hone"), Count(self.int(1, 3)?));
+                }
+            }
+            Kind::Enchantment => {
+                o.types = vec![CardType::Enchantment];
+                o.abilities.push(self.static_ability()?);
+            }
+        }
+        if self.on(Features::COUNTERS) && self.one_in(2)? {
+            for _ in 0..1 + self.index(2)? {
+                let kind = self.pt_counter_kind()?;
+                let n = self.count()?;
+                o.counters.insert(kind, Count(n));
+            }
+        }
+        if self.on(Features::KEYWORD_COUNTERS) && self.one_in(3)? {
+            let k = self.pick(&GRANTED)?;
+            o.counters.insert(CounterKind::Keyword(k), Count(1));
+        }
+        if self.on(Features::CAPS) && self.one_in(3)? {
+            o.max_counters
+                .insert(CounterKind::PLUS_ONE, Count(self.int(0, 3)?));
+        }
+        if self.on(Features::ZONES) && o.attached_to.is_none() && self.one_in(4)? {
+            o.zone = self.pick(&[Zone::Graveyard, Zone::Hand, Zone::Exile])?;
+        }
+        if o.zone == Zone::Battlefield {
+            if self.on(Features::DAMAGE) && self.one_in(4)? {
+                o.damage = Count(self.int(1, 3)?);
+            }
+            if self.on(Features::REGENERATION) && self.one_in(3)? {
+                o.regeneration_shields = Count(self.int(1, 2)?);
+            }
+        }
+        Ok(o)
+    }
+
+    fn printed_pt(&mut self, o: &mut ObjectSpec, i: usize, before: usize) -> Result<()> {
+        if self.on(Features::CDA) && self.one_in(3)? {
+            let q = self.cda_quantity(i, before)?;
+            let toughness_fixed = self.int(0, 2)?;
+            o.pt = Some(PrintedPt {
+                power: Printed::Star(0),
+                toughness: Printed::Star(toughness_fixed),
+            });
+            o.cda = Some(Cda {
+                power: Some(q.clone()),
+                toughness: Some(q),
+            });
+            return Ok(());
+        }
+        o.pt = Some(PrintedPt {
+            power: Printed::Fixed(self.value()?),
+            toughness: Printed::Fixed(self.value()?),
+        });
+        Ok(())
+    }
+
+    fn cda_quantity(&mut self, i: usize, before: usize) -> Result<Quantity> {
+        Ok(match self.index(3)? {
+            0 => Quantity::Ref(Box::new(QuantityRef::Count(Filter {
+                types: vec![CardType::Creature],
+                ..Filter::default()
+            }))),
+            1 if before > 0 => {
+                let j = self.index(before)?;
+                Quantity::Ref(Box::new(QuantityRef::PowerOf(object_handle(j))))
+            }
+            _ => Quantity::Ref(Box::new(QuantityRef::Counters(CountersOn {
+                on: object_handle(i),
+                kind: CounterKind::PLUS_ONE,
+            }))),
+        })
+    }
+
+    fn keywords(&mut self, o: &mut ObjectSpec) -> Result<()> {
+        for (feature, k) in [
+            (Features::DEATHTOUCH, Keyword::Deathtouch),
+            (Features::WITHER, Keyword::Wither),
+            (Features::INFECT, Keyword::Infect),
+            (Features::LIFELINK, Keyword::Lifelink),
+            (Features::INDESTRUCTIBLE, Keyword::Indestructible),
+            (Features::UNDYING, Keyword::Undying),
+            (Features::UNDYING, Keyword::Persist),
+            (Features::ABILITIES, Keyword::Flying),
+        ] {
+            if self.on(feature) && self.one_in(3)? && !o.keywords.contains(&k) {
+                o.keywords.push(k);
+            }
+        }
+        Ok(())
+    }
+
+    fn pt_counter_kind(&mut self) -> Result<CounterKind> {
+        let kinds = [
+            (1, 1),
+            (-1, -1),
+            (1, 0),
+            (0, 1),
+            (0, -1),
+            (-1, 0),
+            (2, 2),
+            (-2, -2),
+        ];
+        let (power, toughness) = self.pick(&kinds)?;
+        Ok(CounterKind::Pt { power, toughness })
+    }
+
+    /// "Other creatures you control get +a/+b" (and sometimes a keyword).
+    fn lord(&mut self) -> Result<EffectSpec> {
+        let mut e = EffectSpec {
+            name: Some("lord".into()),
+            affects: Affects::Filter(Box::new(Filter {
+                types: vec![CardType::Creature],
+                other: true,
+                controller: Some(handle("you")),
+                ..Filter::default()
+            })),
+            modify: Some(ModPt {
+                power: self.change()?,
+                toughness: self.change()?,
+            }),
+            ..EffectSpec::default()
+        };
+        if self.on(Features::ABILITIES) && self.one_in(2)? {
+            e.add_keywords = vec![Keyword::Flying];
+        }
+        Ok(e)
+    }
+
+    /// A static ability of an enchantment: an anthem, a Humility-style
+    /// setting, an animation, or a P/T-threshold bonus.
+    fn static_ability(&mut self) -> Result<EffectSpec> {
+        let creatures = || Filter {
+            types: vec![CardType::Creature],
+            ..Filter::default()
+        };
+        Ok(match self.index(5)? {
+            0 => EffectSpec {
+                affects: Affects::Filter(Box::new(creatures())),
+                modify: Some(ModPt {
+                    power: self.change()?,
+                    toughness: self.change()?,
+                }),
+                ..EffectSpec::default()
+            },
+            1 if self.on(Features::SET) => EffectSpec {
+                affects: Affects::Filter(Box::new(creatures())),
+                set: Some(SetPt {
+                    power: Amount::Fixed(self.value()?),
+                    toughness: Amount::Fixed(self.value()?),
+                }),
+                remove_all_abilities: self.on(Features::ABILITIES) && self.one_in(2)?,
+                ..EffectSpec::default()
+            },
+            2 if self.on(Features::TYPES) => EffectSpec {
+                affects: Affects::Filter(Box::new(Filter {
+                    types: vec![CardType::Artifact],
+                    not_types: vec![CardType::Creature],
+                    ..Filter::default()
+                })),
+                add_types: vec![CardType::Creature],
+                set: Some(SetPt {
+                    power: Amount::Fixed(self.int(0, 4)?),
+                    toughness: Amount::Fixed(self.int(0, 4)?),
+                }),
+                ..EffectSpec::default()
+            },
+            3 => EffectSpec {
+                affects: Affects::Filter(Box::new(Filter {
+                    types: vec![CardType::Creature],
+                    power_at_least: Some(self.int(0, 4)?),
+                    ..Filter::default()
+                })),
+                modify: Some(ModPt {
+                    power: self.change()?,
+                    toughness: self.change()?,
+                }),
+                ..EffectSpec::default()
+            },
+            _ => EffectSpec {
+                affects: Affects::Filter(Box::new(creatures())),
+                switch: self.on(Features::SWITCH),
+                modify: Some(ModPt {
+                    power: self.change()?,
+                    toughness: self.change()?,
+                }),
+                ..EffectSpec::default()
+            },
+        })
+    }
+
+    fn any_object(&mut self) -> Result<usize> {
+        self.index(self.objects.len())
+    }
+
+    fn object_of(&mut self, kinds: &[Kind]) -> Result<Option<usize>> {
+        let fit: Vec<usize> = (0..self.objects.len())
+            .filter(|&i| kinds.contains(&self.objects[i]))
+            .collect();
+        if fit.is_empty() {
+            return Ok(None);
+        }
+        let i = self.pick(&fit)?;
+        Ok(Some(i))
+    }
+
+    fn creature(&mut self) -> Result<usize> {
+        Ok(self.object_of(&[Kind::Creature])?.unwrap_or(0))
+    }
+
+    fn target(&mut self) -> Result<Handle> {
+        if self.one_in(4)? {
+            return Ok(handle(self.pick(&["you", "opponent"])?));
+        }
+        let i = self.any_object()?;
+        Ok(object_handle(i))
+    }
+
+    fn until(&mut self) -> Result<Until> {
+        self.pick(&[Until::EndOfTurn, Until::Forever, Until::EndOfTurn])
+    }
+
+    fn timestamp(&mut self) -> Result<Option<Timestamp>> {
+        if self.on(Features::TIMESTAMPS) && self.one_in(2)? {
+            return Ok(Some(Timestamp(Count(self.int(1, 5)?))));
+        }
+        Ok(None)
+    }
+
+    fn actions(&self) -> Vec<u8> {
+        let mut a = vec![0u8]; // state_based_actions
+        let add = |a: &mut Vec<u8>, on: bool, code: u8| {
+            if on {
+                a.push(code);
+            }
+        };
+        add(
+            &mut a,
+            self.on(Features::COUNTERS) || self.on(Features::KEYWORD_COUNTERS),
+            1,
+        );
+        add(&mut a, self.on(Features::COUNTERS), 2);
+        add(&mut a, self.on(Features::COUNTERS), 3);
+        add(
+            &mut a,
+            self.on(Features::MODIFY)
+                || self.on(Features::SET)
+                || self.on(Features::SWITCH)
+                || self.on(Features::TYPES)
+                || self.on(Features::ABILITIES),
+            4,
+        );
+        add(
+            &mut a,
+            self.on(Features::MODIFY) || self.on(Features::SET) || self.on(Features::SWITCH),
+            4,
+        );
+        add(&mut a, self.on(Features::DAMAGE), 5);
+        add(&mut a, self.on(Features::COMBAT), 6);
+        add(&mut a, self.on(Features::MANA), 7);
+        add(&mut a, self.on(Features::SCALE), 8);
+        add(&mut a, self.on(Features::REGENERATION), 9);
+        add(
+            &mut a,
+            self.on(Features::REGENERATION) || self.on(Features::INDESTRUCTIBLE),
+            10,
+        );
+        add(
+            &mut a,
+            self.on(Features::ZONES) || self.on(Features::UNDYING),
+            11,
+        );
+        add(&mut a, self.on(Features::ATTACH), 12);
+        add(&mut a, self.on(Features::CREW), 13);
+        add(&mut a, self.on(Features::CLEANUP), 14);
+        add(&mut a, self.on(Features::INFECT), 15);
+        a
+    }
+
+    fn step(&mut self) -> Result<Step> {
+        let pick = self.index(self.actions.len())?;
+        let code = self.actions[pick];
+        let action = match code {
+            1 => {
+                let i = self.any_object()?;
+                let kind = if self.on(Features::KEYWORD_COUNTERS)
+                    && (!self.on(Features::COUNTERS) || self.one_in(3)?)
+                {
+                    CounterKind::Keyword(self.pick(&GRANTED)?)
+                } else if self.on(Features::LEVELS) && self.one_in(4)? {
+                    CounterKind::named("level")
+                } else if self.on(Features::ATTACH) && self.one_in(5)? {
+                    CounterKind::named("hone")
+                } else if self.on(Features::PLANESWALKERS) && self.one_in(5)? {
+                    CounterKind::named("loyalty")
+                } else {
+                    self.pt_counter_kind()?
+                };
+                Action::PutCounters(CounterPut {
+                    on: object_handle(i),
+                    kind,
+                    count: Count(self.count()?),
+                })
+            }
+            2 => {
+                let i = self.any_object()?;
+                Action::RemoveCounters(CounterRemove {
+                    from: object_handle(i),
+                    kind: self.pt_counter_kind()?,
+                    count: Count(self.int(1, 3)?),
+                })
+            }
+            3 => {
+                let a = self.any_object()?;
+                let b = self.any_object()?;
+                Action::MoveCounters(CounterMove {
+                    from: object_handle(a),
+                    to: object_handle(b),
+                    kind: self.pt_counter_kind()?,
+                    count: Count(self.int(1, 3)?),
+                })
+            }
+            4 => Action::Effect(Box::new(self.effect()?)),
+            5 => {
+                let from = self.any_object()?;
+                let to = self.target()?;
+                let amount = if self.on(Features::LOCKED_X) && self.one_in(3)? {
+                    Quantity::Ref(Box::new(QuantityRef::PowerOf(object_handle(from))))
+                } else {
+                    Quantity::Fixed(if self.on(Features::HUGE) && self.one_in(8)? {
+                        self.pick(&HUGE_VALUES)?
+                    } else {
+                        self.int(0, 5)?
+                    })
+                };
+                Action::Damage(Damage {
+                    from: object_handle(from),
+                    to,
+                    amount,
+                })
+            }
+            6 => {
+                let mut v = Vec::new();
+                for _ in 0..1 + self.index(2)? {
+                    let from = self.creature()?;
+                    let to = self.target()?;
+                    v.push(CombatAssignment {
+                        from: object_handle(from),
+                        to,
+                        amount: None,
+                    });
+                }
+                Action::CombatDamage(v)
+            }
+            7 => {
+                let i = self.any_object()?;
+                Action::AddMana(ManaAbility {
+                    player: None,
+                    mana: Mana::G,
+                    amount: Quantity::Ref(Box::new(QuantityRef::PowerOf(object_handle(i)))),
+                    name: None,
+                })
+            }
+            8 => {
+                let i = self.creature()?;
+                let s = Scale {
+                    affects: object_handle(i),
+                    what: self.pick(&[ScaleWhat::Power, ScaleWhat::Toughness, ScaleWhat::Both])?,
+                    until: self.until()?,
+                    name: None,
+                    timestamp: self.timestamp()?,
+                };
+                if self.one_in(2)? {
+                    Action::Triple(s)
+                } else {
+                    Action::Double(s)
+                }
+            }
+            9 => Action::Regenerate(object_handle(self.any_object()?)),
+            10 => Action::Destroy(object_handle(self.any_object()?)),
+            11 => {
+                let i = self.any_object()?;
+                let here = self.zones[i];
+                let choices: Vec<Zone> =
+                    [Zone::Battlefield, Zone::Graveyard, Zone::Exile, Zone::Hand]
+                        .into_iter()
+                        .filter(|z| *z != here)
+                        .collect();
+                let to = self.pick(&choices)?;
+                self.zones[i] = to;
+                let mut counters = BTreeMap::new();
+                if to == Zone::Battlefield && self.on(Features::COUNTERS) && self.one_in(2)? {
+                    counters.insert(self.pt_counter_kind()?, Count(self.int(1, 3)?));
+                }
+                Action::Move(MoveZone {
+                    object: object_handle(i),
+                    to,
+                    counters,
+                })
+            }
+            12 => match self.object_of(&[Kind::Equipment])? {
+                Some(e) => {
+                    let c = self.creature()?;
+                    if c == e {
+                        Action::StateBasedActions
+                    } else {
+                        Action::Attach(Attach {
+                            object: object_handle(e),
+                            to: object_handle(c),
+                        })
+                    }
+                }
+                None => Action::StateBasedActions,
+            },
+            13 => match self.object_of(&[Kind::Vehicle])? {
+                Some(v) => {
+                    let mut with = Vec::new();
+                    for _ in 0..1 + self.index(2)? {
+                        let c = self.creature()?;
+                        if c != v && !with.contains(&object_handle(c)) {
+                            with.push(object_handle(c));
+                        }
+                    }
+                    Action::Crew(Crew {
+                        vehicle: object_handle(v),
+                        with,
+                    })
+                }
+                None => Action::StateBasedActions,
+            },
+            14 => Action::Cleanup,
+            15 => {
+                let p = self.pick(&["you", "opponent"])?;
+                Action::PutCounters(CounterPut {
+                    on: handle(p),
+                    kind: CounterKind::named("poison"),
+                    count: Count(self.int(1, 4)?),
+                })
+            }
+            _ => Action::StateBasedActions,
+        };
+        let sba = !(self.on(Features::SPLIT_SBA) && self.one_in(2)?);
+        Ok(Step {
+            action,
+            sba,
+            expect: BTreeMap::new(),
+            expect_error: None,
+            note: None,
+        })
+    }
+
+    fn effect(&mut self) -> Result<EffectSpec> {
+        let mut parts: Vec<u8> = Vec::new();
+        for (f, p) in [
+            (Features::MODIFY, 0u8),
+            (Features::MODIFY, 0),
+            (Features::SET, 1),
+            (Features::SWITCH, 2),
+            (Features::TYPES, 3),
+            (Features::ABILITIES, 4),
+        ] {
+            if self.on(f) {
+                parts.push(p);
+            }
+        }
+        if parts.is_empty() {
+            parts.push(0);
+        }
+        let part = self.pick(&parts)?;
+        let mut e = EffectSpec {
+            until: Some(self.until()?),
+            timestamp: self.timestamp()?,
+            ..EffectSpec::default()
+        };
+        let first = self.any_object()?;
+        e.affects = if self.on(Features::STATICS) && self.one_in(4)? {
+            Affects::Filter(Box::new(Filter {
+                types: vec![CardType::Creature],
+                controller: if self.one_in(2)? {
+                    Some(handle("you"))
+                } else {
+                    None
+                },
+                ..Filter::default()
+            }))
+        } else {
+            let mut v = vec![object_handle(first)];
+            if self.one_in(4)? {
+                let second = self.any_object()?;
+                if second != first {
+                    v.push(object_handle(second));
+                }
+            }
+            Affects::Objects(v)
+        };
+        if self.one_in(4)? {
+            let s = self.any_object()?;
+            e.source = Some(object_handle(s));
+            if self.one_in(2)? {
+                e.until = Some(Until::SourceLeaves);
+            }
+        }
+        let x_of_target = Quantity::Ref(Box::new(QuantityRef::PowerOf(object_handle(first))));
+        match part {
+            1 => {
+                if self.on(Features::LOCKED_X) && self.one_in(3)? {
+                    e.set = Some(SetPt {
+                        power: Amount::X,
+                        toughness: Amount::Fixed(self.int(1, 4)?),
+                    });
+                    e.x = Some(x_of_target);
+                } else {
+                    e.set = Some(SetPt {
+                        power: Amount::Fixed(self.value()?),
+                        toughness: Amount::Fixed(self.value()?),
+                    });
+                }
+            }
+            2 => e.switch = true,
+            3 => {
+                if self.one_in(3)? {
+                    e.remove_types = vec![CardType::Creature];
+                } else {
+                    e.add_types = vec![CardType::Creature];
+                    if self.one_in(2)? {
+                        e.set = Some(SetPt {
+                            power: Amount::Fixed(self.int(0, 4)?),
+                            toughness: Amount::Fixed(self.int(0, 4)?),
+                        });
+                    }
+                }
+            }
+            4 => {
+                if self.one_in(2)? {
+                    e.remove_all_abilities = true;
+                } else {
+                    let k = self.pick(&GRANTED)?;
+                    if self.one_in(2)? {
+                        e.add_keywords = vec![k]
+                    } else {
+                        e.remove_keywords = vec![k]
+                    }
+                }
+            }
+            _ => {
+                if self.on(Features::LOCKED_X) && self.one_in(3)? {
+                    let minus = self.on(Features::NEGATIVE) && self.one_in(3)?;
+                    let x = Change {
+                        minus,
+                        amount: Amount::X,
+                    };
+                    e.modify = Some(ModPt {
+                        power: x,
+                        toughness: x,
+                    });
+                    e.x = Some(x_of_target);
+                } else {
+                    e.modify = Some(ModPt {
+                        power: self.change()?,
+                        toughness: self.change()?,
+                    });
+                }
+            }
+        }
+        Ok(e)
+    }
+}

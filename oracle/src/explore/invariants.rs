@@ -1,0 +1,1841 @@
+//! Invariants: properties every run of every scenario must have, each
+//! stated independently of how the resolver computes it — a closed form
+//! over the observations, a conservation law, or a metamorphic relation
+//! between the run of a case and the run of a variant of it.
+//!
+//! A violation says what the invariant expects to observe instead, so it
+//! can be written as a ruling with real expectations; for a metamorphic
+//! relation the expected values are those of the other side of the
+//! relation (equal under correct rules).
+
+use std::collections::BTreeMap;
+
+use crate::edition::Edition;
+use crate::number::Pt;
+use crate::observation::{ObjectState, Observation, PlayerState};
+use std::cell::OnceCell;
+
+use crate::resolver::{self, Mutant, Options, Run, Session};
+use crate::scenario::{
+    Action, Affects, Case, Count, EffectSpec, ErrorCode, Expect, Handle, ManaPool, ObjectSpec,
+    PtOrNone, Quantity, QuantityRef, ScaleWhat, Step, Until,
+};
+use crate::terms::{CardType, CounterKind, Keyword, Zone};
+
+/// One invariant.
+pub struct Invariant {
+    /// Its name, e.g. `no-lethal-damage`.
+    pub name: &'static str,
+    /// The CR rules it checks.
+    pub rules: &'static [&'static str],
+    /// What it asserts, in words.
+    pub statement: &'static str,
+    /// The deliberate bug its own test breaks the resolver with.
+    pub caught_by: Mutant,
+    /// It runs on the cases whose index is `remainder` modulo `modulus`
+    /// (the costly relations are sampled; most invariants run on every case).
+    pub sampling: (u64, u64),
+    check: fn(&Subject<'_>) -> Option<Found>,
+}
+
+impl Invariant {
+    /// Checks a run of a case (nothing, for a case its sampling skips).
+    pub fn check(&'static self, s: &Subject<'_>) -> Option<Violation> {
+        if !self.runs_on(s.index) {
+            return None;
+        }
+        (self.check)(s).map(|f| Violation {
+            invariant: self,
+            found: f,
+        })
+    }
+
+    /// Whether it runs on case `index`.
+    pub fn runs_on(&self, index: u64) -> bool {
+        index % self.sampling.0.max(1) == self.sampling.1
+    }
+}
+
+/// Which saved states examining case `index` should keep: after a step
+/// (for the [`RECHECK`] relation) and at the end (for the [`TAIL`] ones).
+pub(crate) fn keeps(index: u64) -> (bool, bool) {
+    let runs = |(m, r): (u64, u64)| index % m == r;
+    (runs(RECHECK), runs(TAIL))
+}
+
+/// On every case.
+const EVERY: (u64, u64) = (1, 0);
+/// The relations that continue a run past its end: one case in four.
+const TAIL: (u64, u64) = (4, 0);
+/// The relation that checks again after a step: another case in four.
+const RECHECK: (u64, u64) = (4, 2);
+
+/// A case and its run, as the invariants see them.
+pub struct Subject<'a> {
+    /// The case.
+    pub case: &'a Case,
+    /// Its run, with the setup observed ([`Options::observe_setup`]).
+    pub run: &'a Run,
+    /// The edition it ran under.
+    pub edition: Edition,
+    /// The resolver it ran on.
+    pub mutant: Option<Mutant>,
+    /// Its index in the campaign (some expensive relations are sampled).
+    pub index: u64,
+    saved: Saved<'a>,
+    tail: OnceCell<Option<Tail>>,
+    initial: OnceCell<Option<Observation>>,
+}
+
+/// States of the run kept by the caller, so variants that add steps
+/// continue from them instead of replaying the case.
+#[derive(Default)]
+pub(crate) struct Saved<'a> {
+    /// The state right after step `k`, for checking again there.
+    pub after: Option<(usize, Session<'a>)>,
+    /// The state at the end of the run.
+    pub end: Option<Session<'a>>,
+}
+
+/// The run continued on one creature: one switch, a second switch, then a
+/// new setting effect (shared by the relations that add steps).
+struct Tail {
+    creature: Handle,
+    before: ObjectState,
+    set: Pt,
+    steps: Vec<Step>,
+    after: Vec<Observation>,
+}
+
+impl<'a> Subject<'a> {
+    /// The subject of a case and its run.
+    pub fn new(
+        case: &'a Case,
+        run: &'a Run,
+        edition: Edition,
+        mutant: Option<Mutant>,
+        index: u64,
+    ) -> Subject<'a> {
+        Subject {
+            case,
+            run,
+            edition,
+            mutant,
+            index,
+            saved: Saved::default(),
+            tail: OnceCell::new(),
+            initial: OnceCell::new(),
+        }
+    }
+
+    pub(crate) fn with_saved(mut self, saved: Saved<'a>) -> Subject<'a> {
+        self.saved = saved;
+        self
+    }
+}
+
+/// What an invariant found wrong.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// The step (from 0) after which it does not hold.
+    pub step: usize,
+    /// What is wrong, in a sentence.
+    pub message: String,
+    /// The case the ruling should replay, when it is a variant of the one checked.
+    pub case: Option<Case>,
+    /// What the invariant says must hold after `step`.
+    pub expect: BTreeMap<Handle, Expect>,
+    /// Or the error `step` must end with.
+    pub expect_error: Option<ErrorCode>,
+}
+
+/// An invariant that does not hold.
+#[derive(Clone, Debug)]
+pub struct Violation {
+    /// The invariant.
+    pub invariant: &'static Invariant,
+    /// What it found.
+    pub found: Found,
+}
+
+impl std::fmt::Debug for Invariant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+fn found(step: usize, message: impl Into<String>) -> Found {
+    Found {
+        step,
+        message: message.into(),
+        case: None,
+        expect: BTreeMap::new(),
+        expect_error: None,
+    }
+}
+
+impl Found {
+    fn expect(mut self, h: &Handle, e: Expect) -> Found {
+        self.expect.insert(h.clone(), e);
+        self
+    }
+
+    fn on(mut self, case: Case) -> Found {
+        self.case = Some(case);
+        self
+    }
+}
+
+impl Subject<'_> {
+    /// The state before step `k` (the setup's is observed on demand when
+    /// the run does not carry it).
+    fn before(&self, k: usize) -> Option<&Observation> {
+        if k > 0 {
+            return self.run.steps.get(k - 1).map(|s| &s.observation);
+        }
+        self.run.initial.as_ref().or_else(|| {
+            self.initial
+                .get_or_init(|| {
+                    let options = Options {
+                        mutant: self.mutant,
+                        ..Options::default()
+                    };
+                    Session::start(self.case, self.edition, options)
+                        .ok()?
+                        .observe()
+                })
+                .as_ref()
+        })
+    }
+
+    /// The state after step `k`.
+    fn after(&self, k: usize) -> Option<&Observation> {
+        self.run.steps.get(k).map(|s| &s.observation)
+    }
+
+    /// The steps that completed, with their index.
+    fn steps(&self) -> impl Iterator<Item = (usize, &Step)> {
+        self.case
+            .steps
+            .iter()
+            .enumerate()
+            .take(self.run.steps.len())
+    }
+
+    /// Whether state-based actions were performed after step `k`.
+    fn checked(&self, k: usize) -> bool {
+        let step = &self.case.steps[k];
+        step.sba || matches!(step.action, Action::StateBasedActions)
+    }
+
+    fn spec(&self, h: &Handle) -> Option<&ObjectSpec> {
+        self.case.setup.objects.iter().find(|o| o.id == *h)
+    }
+
+    fn resolve(&self, case: &Case) -> Run {
+        resolver::resolve(
+            case,
+            self.edition,
+            Options {
+                observe_setup: true,
+                mutant: self.mutant,
+                ..Options::default()
+            },
+        )
+    }
+
+    /// The observations of `extra` steps played after the whole run.
+    fn extend(&self, extra: &[Step]) -> Option<Vec<Observation>> {
+        if self.run.error.is_some() || self.run.steps.len() != self.case.steps.len() {
+            return None;
+        }
+        if let Some(end) = &self.saved.end {
+            let mut session = end.clone();
+            return extra
+                .iter()
+                .map(|st| session.play(st).ok().map(|o| o.observation))
+                .collect();
+        }
+        let run = self.resolve(&extended(self.case, extra.iter().cloned()));
+        let n = self.case.steps.len();
+        (run.steps.len() == n + extra.len()).then(|| {
+            run.steps[n..]
+                .iter()
+                .map(|o| o.observation.clone())
+                .collect()
+        })
+    }
+
+    /// The state after checking state-based actions once more, right after step `k`.
+    fn recheck(&self, k: usize) -> Option<Observation> {
+        let sba = Step {
+            action: Action::StateBasedActions,
+            sba: true,
+            expect: BTreeMap::new(),
+            expect_error: None,
+            note: None,
+        };
+        if let Some((j, saved)) = &self.saved.after {
+            if *j == k {
+                return saved.clone().play(&sba).ok().map(|o| o.observation);
+            }
+        }
+        let mut variant = self.case.clone();
+        variant.steps.truncate(k + 1);
+        variant.steps.push(sba);
+        self.resolve(&variant)
+            .steps
+            .get(k + 1)
+            .map(|o| o.observation.clone())
+    }
+
+    /// The shared continuation on one creature (see [`Tail`]); played for
+    /// even case indices (odd ones check again after a step instead).
+    fn tail(&self) -> Option<&Tail> {
+        self.tail
+            .get_or_init(|| {
+                let (creature, before) = last_creature(self)?;
+                let set = Pt::new((self.index % 5) as i64, 1 + (self.index % 3) as i64);
+                let switch = quiet(effect_on(
+                    &creature,
+                    EffectSpec {
+                        switch: true,
+                        ..EffectSpec::default()
+                    },
+                ));
+                let setting = quiet(effect_on(
+                    &creature,
+                    EffectSpec {
+                        name: Some("becomes a fixed P/T".into()),
+                        set: Some(crate::number::SetPt {
+                            power: crate::number::Amount::Fixed(set.power),
+                            toughness: crate::number::Amount::Fixed(set.toughness),
+                        }),
+                        ..EffectSpec::default()
+                    },
+                ));
+                let steps = vec![switch.clone(), switch, setting];
+                let after = self.extend(&steps)?;
+                Some(Tail {
+                    creature,
+                    before,
+                    set,
+                    steps,
+                    after,
+                })
+            })
+            .as_ref()
+    }
+
+    /// Whether some static ability looks at P/T to decide what it affects:
+    /// then one effect can change what another does (613.8), and
+    /// single-effect closed forms don't hold.
+    fn thresholds(&self) -> bool {
+        self.case
+            .setup
+            .objects
+            .iter()
+            .flat_map(|o| &o.abilities)
+            .any(|a| matches!(&a.affects, Affects::Filter(f) if f.tests_pt()))
+    }
+
+    /// Whether anything switches power and toughness: a switch (7d) moves
+    /// a later modification (7c) from one value to the other, so closed
+    /// forms of "value before plus change" hold only without one.
+    fn switches(&self) -> bool {
+        self.case
+            .setup
+            .objects
+            .iter()
+            .flat_map(|o| &o.abilities)
+            .any(|a| a.switch)
+            || self
+                .case
+                .steps
+                .iter()
+                .any(|st| matches!(&st.action, Action::Effect(e) if e.switch))
+    }
+
+    /// Whether any P/T comes from something other than printed values,
+    /// counters and effects listing their objects.
+    fn global_pt_sources(&self) -> bool {
+        self.case.setup.objects.iter().any(|o| {
+            !o.abilities.is_empty()
+                || !o.level_up.is_empty()
+                || o.cda.is_some()
+                || o.subtypes.iter().any(|s| s == "Equipment")
+        }) || self.case.steps.iter().any(
+            |s| matches!(&s.action, Action::Effect(e) if matches!(e.affects, Affects::Filter(_))),
+        )
+    }
+}
+
+/// The keywords a source has as it deals damage, read from the state before
+/// the step (702.2e: last known information if it has left).
+fn source_keywords(before: &Observation, h: &Handle) -> Vec<Keyword> {
+    match before.objects.get(h) {
+        Some(o) if o.zone != Zone::Battlefield => o
+            .lki
+            .as_ref()
+            .map_or(o.keywords.clone(), |l| l.keywords.clone()),
+        Some(o) => o.keywords.clone(),
+        None => Vec::new(),
+    }
+}
+
+fn is_creature(o: &ObjectState) -> bool {
+    o.types.contains(&CardType::Creature)
+}
+
+fn on_bf(o: &ObjectState) -> bool {
+    o.zone == Zone::Battlefield
+}
+
+fn count(o: &ObjectState, k: &CounterKind) -> i64 {
+    o.counters.get(k).copied().unwrap_or(0)
+}
+
+/// An expectation of every field of an object state.
+fn whole(o: &ObjectState) -> Expect {
+    Expect {
+        zone: Some(o.zone),
+        pt: Some(PtOrNone::from_option(o.pt)),
+        base_pt: Some(PtOrNone::from_option(o.base_pt)),
+        total: o.total,
+        combat_damage: o.combat_damage,
+        counters: Some(o.counters.clone()),
+        damage: Some(o.damage),
+        deathtouch_damage: Some(o.deathtouch_damage),
+        keywords: Some(o.keywords.clone()),
+        types: Some(o.types.clone()),
+        colors: Some(o.colors.clone()),
+        tapped: Some(o.tapped),
+        regeneration_shields: Some(o.regeneration_shields),
+        lki: o.lki.as_ref().map(|l| Box::new(whole(l))),
+        ..Expect::default()
+    }
+}
+
+/// Expectations that turn `actual` into `target`: the fields that differ.
+pub(crate) fn diff(actual: &Observation, target: &Observation) -> BTreeMap<Handle, Expect> {
+    let mut out = BTreeMap::new();
+    for (h, t) in &target.objects {
+        let Some(a) = actual.objects.get(h) else {
+            continue;
+        };
+        let mut e = Expect::default();
+        macro_rules! field {
+            ($name:ident, $value:expr) => {
+                if a.$name != t.$name {
+                    e.$name = Some($value);
+                }
+            };
+        }
+        field!(zone, t.zone);
+        field!(pt, PtOrNone::from_option(t.pt));
+        field!(base_pt, PtOrNone::from_option(t.base_pt));
+        field!(counters, t.counters.clone());
+        field!(damage, t.damage);
+        field!(deathtouch_damage, t.deathtouch_damage);
+        field!(keywords, t.keywords.clone());
+        field!(types, t.types.clone());
+        field!(colors, t.colors.clone());
+        field!(tapped, t.tapped);
+        field!(regeneration_shields, t.regeneration_shields);
+        if a.total != t.total {
+            e.total = t.total;
+            if t.total.is_none() {
+                e.pt = Some(PtOrNone::from_option(t.pt));
+            }
+        }
+        if a.combat_damage != t.combat_damage {
+            e.combat_damage = t.combat_damage;
+            if t.combat_damage.is_none() {
+                e.pt = Some(PtOrNone::from_option(t.pt));
+            }
+        }
+        match (&a.lki, &t.lki) {
+            (Some(al), Some(tl)) if al != tl => {
+                let inner = diff(
+                    &Observation {
+                        objects: BTreeMap::from([(h.clone(), (**al).clone())]),
+                        players: BTreeMap::new(),
+                    },
+                    &Observation {
+                        objects: BTreeMap::from([(h.clone(), (**tl).clone())]),
+                        players: BTreeMap::new(),
+                    },
+                );
+                e.lki = inner.into_values().next().map(Box::new);
+            }
+            (None, Some(tl)) => e.lki = Some(Box::new(whole(tl))),
+            _ => {}
+        }
+        if e != Expect::default() {
+            out.insert(h.clone(), e);
+        }
+    }
+    for (h, t) in &target.players {
+        let Some(a) = actual.players.get(h) else {
+            continue;
+        };
+        let mut e = Expect::default();
+        if a.life != t.life {
+            e.life = Some(t.life);
+        }
+        if a.poison != t.poison {
+            e.poison = Some(t.poison);
+        }
+        if a.mana.normalized() != t.mana.normalized() {
+            e.mana = Some(t.mana.normalized());
+        }
+        if a.lost != t.lost {
+            e.lost = Some(t.lost);
+        }
+        if e != Expect::default() {
+            out.insert(h.clone(), e);
+        }
+    }
+    out
+}
+
+fn pt_expect(pt: Pt) -> Expect {
+    Expect {
+        pt: Some(PtOrNone::Pt(pt)),
+        ..Expect::default()
+    }
+}
+
+// ---- the invariants ---------------------------------------------------------
+
+/// Every invariant, in a fixed order.
+pub static ALL: &[Invariant] = &[
+    Invariant {
+        name: "exact-arithmetic",
+        rules: &["107.1", "107.1a", "122.1a"],
+        statement: "a creature whose P/T comes only from its printed values and counters has exactly printed + the sum of its counters (computed in 128 bits); when that does not fit in 64 bits the step reports an overflow instead of a value",
+        caught_by: Mutant::WrappingCounters,
+        sampling: EVERY,
+        check: exact_arithmetic,
+    },
+    Invariant {
+        name: "annihilation",
+        rules: &["122.3", "704.5q"],
+        statement: "after state-based actions no permanent has both +1/+1 and -1/-1 counters",
+        caught_by: Mutant::NoAnnihilation,
+        sampling: EVERY,
+        check: annihilation,
+    },
+    Invariant {
+        name: "annihilation-keeps-the-net",
+        rules: &["122.3", "704.5q"],
+        statement: "checking state-based actions keeps a permanent's +1/+1 minus -1/-1 counters as it was",
+        caught_by: Mutant::LopsidedAnnihilation,
+        sampling: EVERY,
+        check: annihilation_net,
+    },
+    Invariant {
+        name: "no-zero-toughness",
+        rules: &["704.5f", "702.12b", "701.19"],
+        statement: "after state-based actions no creature on the battlefield has toughness 0 or less, indestructible or not",
+        caught_by: Mutant::ZeroToughnessIsDestruction,
+        sampling: EVERY,
+        check: no_zero_toughness,
+    },
+    Invariant {
+        name: "no-lethal-damage",
+        rules: &["704.5g", "120.6", "702.12b"],
+        statement: "after state-based actions a creature on the battlefield with damage at least its toughness (> 0) is indestructible",
+        caught_by: Mutant::LethalIsGreater,
+        sampling: EVERY,
+        check: no_lethal_damage,
+    },
+    Invariant {
+        name: "deathtouch-destroys",
+        rules: &["704.5h", "702.2b"],
+        statement: "a creature dealt damage by a deathtouch source is gone after the next check, unless indestructible or regenerated",
+        caught_by: Mutant::DeathtouchIgnored,
+        sampling: EVERY,
+        check: deathtouch_destroys,
+    },
+    Invariant {
+        name: "combat-damage",
+        rules: &["510.1a", "510.2", "107.1b", "120.3a", "120.3b", "120.3f"],
+        statement: "a creature assigns combat damage equal to max(0, power): each player's life and poison change by exactly that, plus lifelink",
+        caught_by: Mutant::AbsolutePowerInCombat,
+        sampling: EVERY,
+        check: combat_damage,
+    },
+    Invariant {
+        name: "plus-x-clamped",
+        rules: &["107.1b", "608.2h"],
+        statement: "\"+X/+X where X is its power\" adds max(0, power as it resolved) (without switch effects)",
+        caught_by: Mutant::UnclampedX,
+        sampling: EVERY,
+        check: plus_x,
+    },
+    Invariant {
+        name: "mana-clamped",
+        rules: &["107.1b", "608.2h"],
+        statement: "mana \"equal to its power\" adds max(0, power as it resolved)",
+        caught_by: Mutant::UnclampedMana,
+        sampling: EVERY,
+        check: mana,
+    },
+    Invariant {
+        name: "setting-keeps-modifications",
+        rules: &["613.4b", "613.4c"],
+        statement: "a new setting effect replaces base P/T only: every modification and counter stays on top of it, whatever the timestamps (Gray Ogre)",
+        caught_by: Mutant::SetSharesTimestamps,
+        sampling: TAIL,
+        check: setting_keeps_modifications,
+    },
+    Invariant {
+        name: "modifications-commute",
+        rules: &["613.4c", "613.7"],
+        statement: "swapping the timestamps of two modifications in 7c changes nothing",
+        caught_by: Mutant::ClampIntermediate,
+        sampling: EVERY,
+        check: modifications_commute,
+    },
+    Invariant {
+        name: "two-switches-cancel",
+        rules: &["613.4d"],
+        statement: "switching a creature's power and toughness twice leaves every observation as it was",
+        caught_by: Mutant::SwitchIsFlag,
+        sampling: TAIL,
+        check: two_switches,
+    },
+    Invariant {
+        name: "switch-swaps",
+        rules: &["613.4d", "613.4c"],
+        statement: "one more switch turns P/T p/t into t/p, counters included, and leaves base P/T alone",
+        caught_by: Mutant::CountersAfterSwitch,
+        sampling: TAIL,
+        check: switch_swaps,
+    },
+    Invariant {
+        name: "damage-keeps-toughness",
+        rules: &["120.3e", "302.7"],
+        statement: "damage from a source without wither or infect changes nobody's P/T (before state-based actions)",
+        caught_by: Mutant::DamageLowersToughness,
+        sampling: EVERY,
+        check: damage_keeps_toughness,
+    },
+    Invariant {
+        name: "cleanup-clears",
+        rules: &["514.2", "701.19a"],
+        statement: "after cleanup no permanent has damage or regeneration shields and mana pools are empty",
+        caught_by: Mutant::CleanupKeepsDamage,
+        sampling: EVERY,
+        check: cleanup_clears,
+    },
+    Invariant {
+        name: "cleanup-ends-effects",
+        rules: &["514.2", "611.2a"],
+        statement: "after cleanup the state is as if no \"until end of turn\" effect had existed",
+        caught_by: Mutant::CleanupKeepsEffects,
+        sampling: EVERY,
+        check: cleanup_ends_effects,
+    },
+    Invariant {
+        name: "zone-change-new-object",
+        rules: &["400.7", "122.2"],
+        statement: "an object that changes zones has no counters, damage, shields or tapped state but what it enters with",
+        caught_by: Mutant::CountersSurviveZoneChange,
+        sampling: EVERY,
+        check: zone_change,
+    },
+    Invariant {
+        name: "sba-fixpoint",
+        rules: &["704.3"],
+        statement: "checking state-based actions again right after a step changes nothing",
+        caught_by: Mutant::SingleSbaPass,
+        sampling: RECHECK,
+        check: sba_fixpoint,
+    },
+    Invariant {
+        name: "deterministic",
+        rules: &["613.7"],
+        statement: "resolving a case again, on the same thread or another, gives the same run",
+        caught_by: Mutant::Nondeterministic,
+        sampling: (32, 0),
+        check: deterministic,
+    },
+    Invariant {
+        name: "yaml-round-trip",
+        rules: &["107.1"],
+        statement: "a case written as a YAML ruling reads back unchanged",
+        caught_by: Mutant::LossyWriter,
+        sampling: (128, 64),
+        check: yaml_round_trip,
+    },
+    Invariant {
+        name: "lki-before-the-event",
+        rules: &["704.8", "608.2h"],
+        statement: "an object put into the graveyard by the first state-based-action event keeps, as last known information, its state before that event",
+        caught_by: Mutant::LkiAfterAnnihilation,
+        sampling: EVERY,
+        check: lki_before_event,
+    },
+    Invariant {
+        name: "base-pt",
+        rules: &["208.4b", "613.4b"],
+        statement: "a creature no setting effect touches has its printed P/T as base P/T, whatever its counters and pumps",
+        caught_by: Mutant::BaseIncludesModifications,
+        sampling: EVERY,
+        check: base_pt,
+    },
+    Invariant {
+        name: "noncreature-has-no-pt",
+        rules: &["208.3"],
+        statement: "a permanent that is not a creature has no power, toughness, total or combat damage",
+        caught_by: Mutant::NoncreatureHasPt,
+        sampling: EVERY,
+        check: noncreature_pt,
+    },
+    Invariant {
+        name: "total-and-combat-damage",
+        rules: &["107.1b", "510.1a"],
+        statement: "total power and toughness is power + toughness with negatives, and the combat damage a creature would assign is max(0, power)",
+        caught_by: Mutant::TotalClampsNegative,
+        sampling: EVERY,
+        check: totals,
+    },
+    Invariant {
+        name: "double-and-triple",
+        rules: &["701.10", "701.11", "107.1b"],
+        statement: "doubling adds the value and tripling adds twice it, a negative value lowering it where the edition says so (without switch effects, which move the added value to the other side)",
+        caught_by: Mutant::DoubleClampsNegative,
+        sampling: EVERY,
+        check: scaling,
+    },
+    Invariant {
+        name: "players-lose",
+        rules: &["704.5a", "704.5c"],
+        statement: "after state-based actions every player at 0 or less life or with 10 or more poison counters has lost",
+        caught_by: Mutant::PoisonAtEleven,
+        sampling: EVERY,
+        check: players_lose,
+    },
+];
+
+/// The invariant with this name.
+pub fn named(name: &str) -> Option<&'static Invariant> {
+    ALL.iter().find(|i| i.name == name)
+}
+
+fn exact_arithmetic(s: &Subject<'_>) -> Option<Found> {
+    let effects_list = |h: &Handle| {
+        s.case.steps.iter().any(|st| match &st.action {
+            Action::Effect(e) => matches!(&e.affects, Affects::Objects(v) if v.contains(h)),
+            Action::Double(sc) | Action::Triple(sc) => sc.affects == *h,
+            _ => false,
+        })
+    };
+    if s.global_pt_sources() {
+        return None;
+    }
+    let check = |k: usize, obs: &Observation| -> Option<Found> {
+        for o in &s.case.setup.objects {
+            let Some(st) = obs.objects.get(&o.id) else {
+                continue;
+            };
+            let Some(printed) = o.pt else { continue };
+            if effects_list(&o.id) || !is_creature(st) || !o.types.contains(&CardType::Creature) {
+                continue;
+            }
+            let (mut p, mut t) = (
+                printed.power.value(0)? as i128,
+                printed.toughness.value(0)? as i128,
+            );
+            for (kind, n) in &st.counters {
+                if let CounterKind::Pt { power, toughness } = kind {
+                    p += *power as i128 * *n as i128;
+                    t += *toughness as i128 * *n as i128;
+                }
+            }
+            let fits = |v: i128| i64::try_from(v).is_ok();
+            if !fits(p) || !fits(t) || !fits(p + t) {
+                return Some(Found {
+                    expect_error: Some(ErrorCode::Overflow),
+                    ..found(
+                        k,
+                        format!(
+                            "{} would be {p}/{t}, which does not fit in 64 bits, yet the step reported {}",
+                            o.id,
+                            st.pt.map_or("no P/T".into(), |x| x.to_string())
+                        ),
+                    )
+                });
+            }
+            let want = Pt::new(p as i64, t as i64);
+            if st.pt != Some(want) {
+                return Some(
+                    found(
+                        k,
+                        format!(
+                            "{} is {} but printed {printed} plus its counters make {want}",
+                            o.id,
+                            PtOrNone::from_option(st.pt)
+                        ),
+                    )
+                    .expect(&o.id, pt_expect(want)),
+                );
+            }
+        }
+        None
+    };
+    for (k, _) in s.steps() {
+        if let Some(f) = check(k, s.after(k)?) {
+            return Some(f);
+        }
+    }
+    None
+}
+
+/// The counters left once +1/+1 and -1/-1 counters annihilate (122.3).
+fn annihilated(o: &ObjectState) -> BTreeMap<CounterKind, i64> {
+    let (p, m) = (
+        count(o, &CounterKind::PLUS_ONE),
+        count(o, &CounterKind::MINUS_ONE),
+    );
+    let n = p.min(m);
+    let mut counters = o.counters.clone();
+    counters.insert(CounterKind::PLUS_ONE, p - n);
+    counters.insert(CounterKind::MINUS_ONE, m - n);
+    counters.retain(|_, n| *n > 0);
+    counters
+}
+
+fn counters_expect(counters: BTreeMap<CounterKind, i64>) -> Expect {
+    Expect {
+        counters: Some(counters),
+        ..Expect::default()
+    }
+}
+
+fn annihilation(s: &Subject<'_>) -> Option<Found> {
+    if !s.edition.rules().counter_annihilation {
+        return None;
+    }
+    for (k, _) in s.steps() {
+        if !s.checked(k) {
+            continue;
+        }
+        for (h, o) in &s.after(k)?.objects {
+            let (p, m) = (
+                count(o, &CounterKind::PLUS_ONE),
+                count(o, &CounterKind::MINUS_ONE),
+            );
+            if on_bf(o) && p > 0 && m > 0 {
+                let message =
+                    format!("{h} has {p} +1/+1 and {m} -1/-1 counters after state-based actions");
+                return Some(found(k, message).expect(h, counters_expect(annihilated(o))));
+            }
+        }
+    }
+    None
+}
+
+fn annihilation_net(s: &Subject<'_>) -> Option<Found> {
+    for (k, step) in s.steps() {
+        if !matches!(step.action, Action::StateBasedActions) {
+            continue;
+        }
+        let (before, after) = (s.before(k)?, s.after(k)?);
+        for (h, b) in &before.objects {
+            let Some(a) = after.objects.get(h) else {
+                continue;
+            };
+            let spec = s.spec(h)?;
+            if !on_bf(b) || !on_bf(a) || !spec.max_counters.is_empty() {
+                continue;
+            }
+            if [Keyword::Undying, Keyword::Persist]
+                .iter()
+                .any(|k| b.keywords.contains(k))
+            {
+                continue;
+            }
+            let net = |o: &ObjectState| {
+                count(o, &CounterKind::PLUS_ONE) as i128 - count(o, &CounterKind::MINUS_ONE) as i128
+            };
+            if net(a) != net(b) {
+                let message = format!(
+                    "{h} had a net of {} +1/+1 counters before the check and {} after",
+                    net(b),
+                    net(a)
+                );
+                return Some(found(k, message).expect(h, counters_expect(annihilated(b))));
+            }
+        }
+    }
+    None
+}
+
+fn no_zero_toughness(s: &Subject<'_>) -> Option<Found> {
+    for (k, _) in s.steps() {
+        if !s.checked(k) {
+            continue;
+        }
+        for (h, o) in &s.after(k)?.objects {
+            if on_bf(o) && o.pt.is_some_and(|p| p.toughness <= 0) {
+                return Some(
+                    found(
+                        k,
+                        format!(
+                            "{h} is on the battlefield with toughness {} after state-based actions",
+                            o.pt?.toughness
+                        ),
+                    )
+                    .expect(
+                        h,
+                        Expect {
+                            zone: Some(Zone::Graveyard),
+                            ..Expect::default()
+                        },
+                    ),
+                );
+            }
+        }
+    }
+    None
+}
+
+fn no_lethal_damage(s: &Subject<'_>) -> Option<Found> {
+    for (k, _) in s.steps() {
+        if !s.checked(k) {
+            continue;
+        }
+        for (h, o) in &s.after(k)?.objects {
+            let Some(p) = o.pt else { continue };
+            if on_bf(o)
+                && p.toughness > 0
+                && o.damage >= p.toughness
+                && !o.keywords.contains(&Keyword::Indestructible)
+            {
+                let e = if o.regeneration_shields > 0 {
+                    Expect {
+                        damage: Some(0),
+                        tapped: Some(true),
+                        ..Expect::default()
+                    }
+                } else {
+                    Expect {
+                        zone: Some(Zone::Graveyard),
+                        ..Expect::default()
+                    }
+                };
+                return Some(
+                    found(
+                        k,
+                        format!(
+                            "{h} has {} damage and toughness {} after state-based actions",
+                            o.damage, p.toughness
+                        ),
+                    )
+                    .expect(h, e),
+                );
+            }
+        }
+    }
+    None
+}
+
+/// The amount a step deals from `from` to `to` as it resolves (none for
+/// amounts it can't tell without the resolver).
+fn dealt(before: &Observation, from: &Handle, amount: &Quantity) -> Option<i64> {
+    match amount {
+        Quantity::Fixed(n) => Some((*n).max(0)),
+        Quantity::Ref(r) => match r.as_ref() {
+            QuantityRef::PowerOf(h) => {
+                let o = before.objects.get(h)?;
+                let pt = if on_bf(o) {
+                    o.pt
+                } else {
+                    o.lki.as_ref().map_or(o.pt, |l| l.pt)
+                };
+                let _ = from;
+                Some(pt.map_or(0, |p| p.power).max(0))
+            }
+            _ => None,
+        },
+    }
+}
+
+fn deathtouch_destroys(s: &Subject<'_>) -> Option<Found> {
+    for (k, step) in s.steps() {
+        if !s.checked(k) {
+            continue;
+        }
+        let (before, after) = (s.before(k)?, s.after(k)?);
+        let mut touched: Vec<Handle> = before
+            .objects
+            .iter()
+            .filter(|(_, o)| on_bf(o) && o.deathtouch_damage)
+            .map(|(h, _)| h.clone())
+            .collect();
+        let hits: Vec<(Handle, Handle, Option<i64>)> = match &step.action {
+            Action::Damage(d) => vec![(
+                d.from.clone(),
+                d.to.clone(),
+                dealt(before, &d.from, &d.amount),
+            )],
+            Action::CombatDamage(v) => v
+                .iter()
+                .map(|a| {
+                    let p = before
+                        .objects
+                        .get(&a.from)
+                        .and_then(|o| o.pt)
+                        .map(|p| p.power.max(0));
+                    (a.from.clone(), a.to.clone(), a.amount.map(|c| c.0).or(p))
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        for (from, to, amount) in hits {
+            if amount.is_some_and(|a| a > 0)
+                && source_keywords(before, &from).contains(&Keyword::Deathtouch)
+            {
+                touched.push(to);
+            }
+        }
+        for h in touched {
+            let (Some(b), Some(a)) = (before.objects.get(&h), after.objects.get(&h)) else {
+                continue;
+            };
+            let spared = b.keywords.contains(&Keyword::Indestructible)
+                || a.keywords.contains(&Keyword::Indestructible)
+                || b.regeneration_shields > 0
+                || matches!(&step.action, Action::Regenerate(r) if *r == h)
+                || [Keyword::Undying, Keyword::Persist]
+                    .iter()
+                    .any(|kw| b.keywords.contains(kw))
+                || !is_creature(b)
+                || !is_creature(a)
+                || b.pt.is_some_and(|p| p.toughness <= 0);
+            if on_bf(b) && on_bf(a) && !spared {
+                return Some(found(k, format!("{h} was dealt deathtouch damage and is still on the battlefield after state-based actions")).expect(&h, Expect { zone: Some(Zone::Graveyard), ..Expect::default() }));
+            }
+        }
+    }
+    None
+}
+
+fn combat_damage(s: &Subject<'_>) -> Option<Found> {
+    for (k, step) in s.steps() {
+        let Action::CombatDamage(v) = &step.action else {
+            continue;
+        };
+        let (before, after) = (s.before(k)?, s.after(k)?);
+        let mut life: BTreeMap<Handle, i128> = BTreeMap::new();
+        let mut poison: BTreeMap<Handle, i128> = BTreeMap::new();
+        for a in v {
+            let src = before.objects.get(&a.from)?;
+            let power = src.pt?.power;
+            let amount = a.amount.map_or(power.max(0), |c| c.0) as i128;
+            if amount == 0 {
+                continue;
+            }
+            let kws = source_keywords(before, &a.from);
+            let dealt_to_something = if before.players.contains_key(&a.to) {
+                if kws.contains(&Keyword::Infect) {
+                    *poison.entry(a.to.clone()).or_default() += amount;
+                } else {
+                    *life.entry(a.to.clone()).or_default() -= amount;
+                }
+                true
+            } else {
+                let t = before.objects.get(&a.to)?;
+                on_bf(t)
+                    && (is_creature(t)
+                        || t.types.contains(&CardType::Planeswalker)
+                        || t.types.contains(&CardType::Battle))
+            };
+            if dealt_to_something && kws.contains(&Keyword::Lifelink) {
+                let controller = s
+                    .spec(&a.from)?
+                    .controller
+                    .clone()
+                    .unwrap_or_else(|| s.case.setup.players[0].id.clone());
+                *life.entry(controller).or_default() += amount;
+            }
+        }
+        for (h, p) in &before.players {
+            let a = after.players.get(h)?;
+            let want_life = p.life as i128 + life.get(h).copied().unwrap_or(0);
+            let want_poison = p.poison as i128 + poison.get(h).copied().unwrap_or(0);
+            if a.life as i128 != want_life || a.poison as i128 != want_poison {
+                let (Ok(l), Ok(q)) = (i64::try_from(want_life), i64::try_from(want_poison)) else {
+                    return None;
+                };
+                return Some(found(k, format!("{h} went from {} life and {} poison to {} and {}; max(0, power) per assignment gives {l} and {q}", p.life, p.poison, a.life, a.poison)).expect(h, Expect { life: Some(l), poison: Some(q), ..Expect::default() }));
+            }
+        }
+    }
+    None
+}
+
+fn plus_x(s: &Subject<'_>) -> Option<Found> {
+    if s.thresholds() || s.switches() {
+        return None;
+    }
+    for (k, step) in s.steps() {
+        let Action::Effect(e) = &step.action else {
+            continue;
+        };
+        let (Affects::Objects(v), Some(m), Some(Quantity::Ref(r))) = (&e.affects, e.modify, &e.x)
+        else {
+            continue;
+        };
+        let [t] = v.as_slice() else { continue };
+        let QuantityRef::PowerOf(of) = r.as_ref() else {
+            continue;
+        };
+        if of != t || step.sba || e.has_early_parts() || e.set.is_some() || e.switch || !m.uses_x()
+        {
+            continue;
+        }
+        let (before, after) = (s.before(k)?, s.after(k)?);
+        let (b, a) = (before.objects.get(t)?, after.objects.get(t)?);
+        if !on_bf(b) || !is_creature(b) {
+            continue;
+        }
+        // 611.2b: an effect lasting while its source is on the battlefield
+        // does nothing if the source has already left.
+        if let (Some(Until::SourceLeaves), Some(src)) = (e.until, &e.source) {
+            if !before.objects.get(src).is_some_and(on_bf) {
+                continue;
+            }
+        }
+        let bp = b.pt?;
+        let x = if s.edition.rules().clamp_negative_modification {
+            bp.power.max(0)
+        } else {
+            bp.power
+        };
+        let dp = m.power.value(x)?;
+        let dt = m.toughness.value(x)?;
+        let want = Pt::new(bp.power.checked_add(dp)?, bp.toughness.checked_add(dt)?);
+        if a.pt != Some(want) {
+            return Some(
+                found(
+                    k,
+                    format!(
+                        "{t} was {bp}; {m} with X = its power ({}) gives {want}, but it is {}",
+                        bp.power,
+                        PtOrNone::from_option(a.pt)
+                    ),
+                )
+                .expect(t, pt_expect(want)),
+            );
+        }
+    }
+    None
+}
+
+fn mana(s: &Subject<'_>) -> Option<Found> {
+    for (k, step) in s.steps() {
+        let Action::AddMana(m) = &step.action else {
+            continue;
+        };
+        let (before, after) = (s.before(k)?, s.after(k)?);
+        let player = m
+            .player
+            .clone()
+            .unwrap_or_else(|| s.case.setup.players[0].id.clone());
+        let amount = dealt(before, &player, &m.amount)?;
+        let have = |o: &PlayerState| o.mana.0.get(&m.mana).map_or(0, |c| c.0) as i128;
+        let (pb, pa) = (before.players.get(&player)?, after.players.get(&player)?);
+        let want = have(pb) + amount as i128;
+        if have(pa) != want {
+            let mut pool = pb.mana.normalized();
+            pool.0.insert(m.mana, Count(i64::try_from(want).ok()?));
+            return Some(found(k, format!("{player} had {} {{{}}} and the ability should add {amount}, but the pool holds {}", have(pb), m.mana, have(pa))).expect(&player, Expect { mana: Some(pool.normalized()), ..Expect::default() }));
+        }
+    }
+    None
+}
+
+/// A case with more steps at its end.
+fn extended(case: &Case, steps: impl IntoIterator<Item = Step>) -> Case {
+    let mut c = case.clone();
+    c.steps.extend(steps);
+    c
+}
+
+fn quiet(action: Action) -> Step {
+    Step {
+        action,
+        sba: false,
+        expect: BTreeMap::new(),
+        expect_error: None,
+        note: None,
+    }
+}
+
+/// A creature on the battlefield at the end of the run, for appended steps.
+fn last_creature(s: &Subject<'_>) -> Option<(Handle, ObjectState)> {
+    if s.run.error.is_some() || s.run.steps.len() != s.case.steps.len() {
+        return None;
+    }
+    let last = s.run.steps.last()?;
+    let pick = (s.index as usize) % last.observation.objects.len().max(1);
+    let mut creatures = last
+        .observation
+        .objects
+        .iter()
+        .filter(|(_, o)| on_bf(o) && is_creature(o));
+    let first = creatures.clone().next();
+    creatures
+        .nth(pick)
+        .or(first)
+        .map(|(h, o)| (h.clone(), o.clone()))
+}
+
+fn effect_on(h: &Handle, spec: EffectSpec) -> Action {
+    Action::Effect(Box::new(EffectSpec {
+        affects: Affects::Objects(vec![h.clone()]),
+        until: Some(Until::Forever),
+        ..spec
+    }))
+}
+
+fn setting_keeps_modifications(s: &Subject<'_>) -> Option<Found> {
+    if s.thresholds() || s.switches() {
+        return None;
+    }
+    let t = s.tail()?;
+    // After the two switches (which cancel), the setting effect: 7b under
+    // everything in 7c, so base becomes the set value and the rest stays.
+    let before = t.after[1].objects.get(&t.creature)?;
+    let a = t.after[2].objects.get(&t.creature)?;
+    let (bp, bb, set) = (before.pt?, before.base_pt?, t.set);
+    let want = Pt::new(
+        set.power.checked_add(bp.power.checked_sub(bb.power)?)?,
+        set.toughness
+            .checked_add(bp.toughness.checked_sub(bb.toughness)?)?,
+    );
+    if a.pt != Some(want) || a.base_pt != Some(set) {
+        let c = &t.creature;
+        return Some(found(s.case.steps.len() + 2, format!("{c} was {bp} on base {bb}; becoming {set} should give {want} with base {set}, but it is {} with base {}", PtOrNone::from_option(a.pt), PtOrNone::from_option(a.base_pt))).on(extended(s.case, t.steps.iter().cloned())).expect(c, Expect { pt: Some(PtOrNone::Pt(want)), base_pt: Some(PtOrNone::Pt(set)), ..Expect::default() }));
+    }
+    None
+}
+
+/// Whether an effect step only modifies P/T, by fixed amounts.
+fn plain_modification(step: &Step) -> bool {
+    matches!(&step.action, Action::Effect(e) if e.modify.is_some() && e.x.is_none() && e.set.is_none() && !e.switch && !e.has_early_parts() && e.timestamp.is_none() && matches!(e.affects, Affects::Objects(_)))
+}
+
+fn modifications_commute(s: &Subject<'_>) -> Option<Found> {
+    if s.thresholds() {
+        return None;
+    }
+    let k = (0..s.run.steps.len().saturating_sub(1)).find(|&k| {
+        let (a, b) = (&s.case.steps[k], &s.case.steps[k + 1]);
+        plain_modification(a) && plain_modification(b) && !a.sba && b.expect.is_empty()
+    })?;
+    let mut variant = s.case.clone();
+    variant.steps.swap(k, k + 1);
+    variant.steps[k].sba = false;
+    variant.steps[k + 1].sba = s.case.steps[k + 1].sba;
+    let run = s.resolve(&variant);
+    let (mine, theirs) = (s.after(k + 1)?, &run.steps.get(k + 1)?.observation);
+    if mine != theirs {
+        return Some(found(k + 1, format!("swapping steps {} and {} (two modifications in 7c) changes the state after them", k + 1, k + 2)).on(variant).expect_all(diff(theirs, mine)));
+    }
+    None
+}
+
+impl Found {
+    fn expect_all(mut self, e: BTreeMap<Handle, Expect>) -> Found {
+        self.expect = e;
+        self
+    }
+}
+
+fn two_switches(s: &Subject<'_>) -> Option<Found> {
+    let t = s.tail()?;
+    let start = &s.run.steps.last()?.observation;
+    let end = &t.after[1];
+    if start != end {
+        return Some(
+            found(
+                s.case.steps.len() + 1,
+                format!("two switches of {} do not cancel out", t.creature),
+            )
+            .on(extended(s.case, t.steps[..2].iter().cloned()))
+            .expect_all(diff(end, start)),
+        );
+    }
+    None
+}
+
+fn switch_swaps(s: &Subject<'_>) -> Option<Found> {
+    let t = s.tail()?;
+    let (c, before) = (&t.creature, &t.before);
+    let a = t.after[0].objects.get(c)?;
+    let bp = before.pt?;
+    let want = Pt::new(bp.toughness, bp.power);
+    if a.pt != Some(want) || a.base_pt != before.base_pt || a.counters != before.counters {
+        return Some(
+            found(
+                s.case.steps.len(),
+                format!(
+                    "{c} was {bp}; one switch should make it {want}, but it is {}",
+                    PtOrNone::from_option(a.pt)
+                ),
+            )
+            .on(extended(s.case, t.steps[..1].iter().cloned()))
+            .expect(
+                c,
+                Expect {
+                    pt: Some(PtOrNone::Pt(want)),
+                    base_pt: before.base_pt.map(PtOrNone::Pt),
+                    counters: Some(before.counters.clone()),
+                    ..Expect::default()
+                },
+            ),
+        );
+    }
+    None
+}
+
+fn damage_keeps_toughness(s: &Subject<'_>) -> Option<Found> {
+    for (k, step) in s.steps() {
+        let Action::Damage(d) = &step.action else {
+            continue;
+        };
+        if step.sba {
+            continue;
+        }
+        let (before, after) = (s.before(k)?, s.after(k)?);
+        let kws = source_keywords(before, &d.from);
+        if kws.contains(&Keyword::Wither) || kws.contains(&Keyword::Infect) {
+            continue;
+        }
+        for (h, b) in &before.objects {
+            let a = after.objects.get(h)?;
+            if on_bf(b) && a.pt != b.pt {
+                return Some(
+                    found(
+                        k,
+                        format!(
+                            "{h} was {} and is {} after being dealt damage",
+                            PtOrNone::from_option(b.pt),
+                            PtOrNone::from_option(a.pt)
+                        ),
+                    )
+                    .expect(
+                        h,
+                        Expect {
+                            pt: Some(PtOrNone::from_option(b.pt)),
+                            ..Expect::default()
+                        },
+                    ),
+                );
+            }
+        }
+    }
+    None
+}
+
+fn cleanup_clears(s: &Subject<'_>) -> Option<Found> {
+    for (k, step) in s.steps() {
+        if !matches!(step.action, Action::Cleanup) {
+            continue;
+        }
+        let after = s.after(k)?;
+        for (h, o) in &after.objects {
+            if on_bf(o) && (o.damage != 0 || o.regeneration_shields != 0) {
+                return Some(
+                    found(
+                        k,
+                        format!(
+                            "{h} has {} damage and {} regeneration shields after cleanup",
+                            o.damage, o.regeneration_shields
+                        ),
+                    )
+                    .expect(
+                        h,
+                        Expect {
+                            damage: Some(0),
+                            regeneration_shields: Some(0),
+                            ..Expect::default()
+                        },
+                    ),
+                );
+            }
+        }
+        for (h, p) in &after.players {
+            if !p.mana.is_empty() {
+                return Some(
+                    found(k, format!("{h}'s mana pool is {} after cleanup", p.mana)).expect(
+                        h,
+                        Expect {
+                            mana: Some(ManaPool::default()),
+                            ..Expect::default()
+                        },
+                    ),
+                );
+            }
+        }
+    }
+    None
+}
+
+fn cleanup_ends_effects(s: &Subject<'_>) -> Option<Found> {
+    let cleanup = s
+        .steps()
+        .find(|(_, st)| matches!(st.action, Action::Cleanup))
+        .map(|(k, _)| k)?;
+    let reads_pt = |st: &Step| match &st.action {
+        Action::Effect(e) => e.x.is_some() || e.timestamp.is_some(),
+        Action::Damage(d) => matches!(d.amount, Quantity::Ref(_)),
+        Action::AddMana(_)
+        | Action::CombatDamage(_)
+        | Action::Double(_)
+        | Action::Triple(_)
+        | Action::Crew(_) => true,
+        _ => false,
+    };
+    let explicit_ts = s.case.setup.objects.iter().any(|o| o.timestamp.is_some());
+    // A creature that dies and returns is a new object, and which effects
+    // outlive it depends on when that happens: keep to runs where nothing
+    // changes zones before the cleanup.
+    let returns = s.case.setup.objects.iter().any(|o| o.keywords.iter().any(|k| matches!(k, Keyword::Undying | Keyword::Persist)))
+        || s.case.steps.iter().any(|st| matches!(&st.action, Action::Effect(e) if e.add_keywords.iter().any(|k| matches!(k, Keyword::Undying | Keyword::Persist))));
+    let moves = s.case.steps[..cleanup]
+        .iter()
+        .any(|st| matches!(st.action, Action::Move(_)));
+    if explicit_ts || returns || moves || s.case.steps[..cleanup].iter().any(reads_pt) {
+        return None;
+    }
+    let zones_hold = |run: &Run, upto: usize| {
+        run.steps.iter().take(upto).all(|o| {
+            s.case.setup.objects.iter().all(|spec| {
+                o.observation
+                    .objects
+                    .get(&spec.id)
+                    .is_some_and(|st| st.zone == spec.zone)
+            })
+        })
+    };
+    if !zones_hold(s.run, cleanup) {
+        return None;
+    }
+    let is_eot =
+        |st: &Step| matches!(&st.action, Action::Effect(e) if e.until == Some(Until::EndOfTurn));
+    let removed: Vec<usize> = (0..cleanup).filter(|&k| is_eot(&s.case.steps[k])).collect();
+    if removed.is_empty() {
+        return None;
+    }
+    let mut variant = s.case.clone();
+    variant.steps = s
+        .case
+        .steps
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| !removed.contains(k))
+        .map(|(_, st)| st.clone())
+        .collect();
+    let run = s.resolve(&variant);
+    let vk = cleanup - removed.len();
+    if !zones_hold(&run, vk) {
+        return None;
+    }
+    let (mine_before, theirs_before) = (
+        s.before(cleanup)?,
+        if vk == 0 {
+            run.initial.as_ref()?
+        } else {
+            &run.steps.get(vk - 1)?.observation
+        },
+    );
+    // Only P/T-related values may differ before cleanup; anything else
+    // (a death, counters, life) would carry past the cleanup.
+    let strip = |o: &Observation| {
+        let mut o = o.clone();
+        for st in o.objects.values_mut() {
+            st.pt = None;
+            st.base_pt = None;
+            st.total = None;
+            st.combat_damage = None;
+            st.types.clear();
+            st.keywords.clear();
+            st.colors.clear();
+        }
+        o
+    };
+    if strip(mine_before) != strip(theirs_before) {
+        return None;
+    }
+    let (mine, theirs) = (s.after(cleanup)?, &run.steps.get(vk)?.observation);
+    if mine != theirs {
+        return Some(found(cleanup, "after cleanup the state differs from the same case without its \"until end of turn\" effects").expect_all(diff(mine, theirs)));
+    }
+    None
+}
+
+fn zone_change(s: &Subject<'_>) -> Option<Found> {
+    for (k, step) in s.steps() {
+        let Action::Move(m) = &step.action else {
+            continue;
+        };
+        if step.sba {
+            continue;
+        }
+        let a = s.after(k)?.objects.get(&m.object)?;
+        let spec = s.spec(&m.object)?;
+        let mut want = BTreeMap::new();
+        if m.to == Zone::Battlefield {
+            for (kind, n) in &m.counters {
+                want.insert(kind.clone(), n.0);
+            }
+            if let (Some(l), true) = (spec.loyalty, spec.types.contains(&CardType::Planeswalker)) {
+                *want.entry(CounterKind::named("loyalty")).or_insert(0) += l.0;
+            }
+            want.retain(|_, n| *n > 0);
+        }
+        if a.counters != want || a.damage != 0 || a.tapped || a.regeneration_shields != 0 {
+            return Some(
+                found(
+                    k,
+                    format!(
+                        "{} moved to the {} and has counters {:?}, {} damage, tapped {}",
+                        m.object, m.to, a.counters, a.damage, a.tapped
+                    ),
+                )
+                .expect(
+                    &m.object,
+                    Expect {
+                        counters: Some(want),
+                        damage: Some(0),
+                        tapped: Some(false),
+                        regeneration_shields: Some(0),
+                        ..Expect::default()
+                    },
+                ),
+            );
+        }
+    }
+    None
+}
+
+fn sba_fixpoint(s: &Subject<'_>) -> Option<Found> {
+    let done = s.run.steps.len();
+    if done == 0 {
+        return None;
+    }
+    // The same step the examiner keeps a saved state for, on odd indices
+    // (even ones continue past the end instead).
+    let k = s.index as usize % s.case.steps.len().max(1);
+    if k >= done || !s.checked(k) {
+        return None;
+    }
+    let (mine, theirs) = (s.after(k)?, &s.recheck(k)?);
+    if mine != theirs {
+        return Some(
+            found(
+                k,
+                format!(
+                    "checking state-based actions again after step {} changes the state",
+                    k + 1
+                ),
+            )
+            .expect_all(diff(mine, theirs)),
+        );
+    }
+    None
+}
+
+fn deterministic(s: &Subject<'_>) -> Option<Found> {
+    // Resolved again on another thread every 256th case (spawning one
+    // costs more than a resolution), on this one otherwise.
+    let (case, edition, mutant) = (s.case, s.edition, s.mutant);
+    let options = Options {
+        observe_setup: true,
+        mutant,
+        ..Options::default()
+    };
+    let again = if s.index % 256 == 0 {
+        std::thread::scope(|scope| {
+            scope
+                .spawn(move || resolver::resolve(case, edition, options))
+                .join()
+        })
+        .ok()?
+    } else {
+        resolver::resolve(case, edition, options)
+    };
+    for (k, (a, b)) in s.run.steps.iter().zip(&again.steps).enumerate() {
+        if a.observation != b.observation {
+            return Some(
+                found(
+                    k,
+                    format!(
+                        "resolving the case again gives another state after step {}",
+                        k + 1
+                    ),
+                )
+                .expect_all(diff(&b.observation, &a.observation)),
+            );
+        }
+    }
+    if s.run.steps.len() != again.steps.len() || s.run.error != again.error {
+        let k = s.run.steps.len().min(again.steps.len());
+        return Some(found(k, "resolving the case again ends differently"));
+    }
+    None
+}
+
+/// What `explore` writes for a case: YAML, as read back by the loader.
+pub(crate) fn write_and_read(case: &Case, mutant: Option<Mutant>) -> Result<Case, String> {
+    let mut written = case.clone();
+    if mutant == Some(Mutant::LossyWriter) {
+        for st in &mut written.steps {
+            st.sba = true;
+        }
+    }
+    let text = crate::corpus::to_yaml(&written);
+    crate::corpus::from_yaml(&text).map_err(|e| e.to_string())
+}
+
+fn yaml_round_trip(s: &Subject<'_>) -> Option<Found> {
+    match write_and_read(s.case, s.mutant) {
+        Ok(back) if back == *s.case => None,
+        Ok(_) => Some(found(0, "the case written as YAML reads back different")),
+        Err(e) => Some(found(
+            0,
+            format!("the case written as YAML does not read back: {e}"),
+        )),
+    }
+}
+
+fn lki_before_event(s: &Subject<'_>) -> Option<Found> {
+    for (k, step) in s.steps() {
+        if !matches!(step.action, Action::StateBasedActions) {
+            continue;
+        }
+        let (before, after) = (s.before(k)?, s.after(k)?);
+        for (h, b) in &before.objects {
+            let a = after.objects.get(h)?;
+            if !on_bf(b)
+                || on_bf(a)
+                || [Keyword::Undying, Keyword::Persist]
+                    .iter()
+                    .any(|kw| b.keywords.contains(kw))
+            {
+                continue;
+            }
+            let indestructible = b.keywords.contains(&Keyword::Indestructible);
+            let first_batch = match b.pt {
+                Some(p) if p.toughness <= 0 => true,
+                Some(p) => {
+                    !indestructible
+                        && b.regeneration_shields == 0
+                        && (b.damage >= p.toughness || b.deathtouch_damage)
+                }
+                None => {
+                    b.types.contains(&CardType::Planeswalker)
+                        && count(b, &CounterKind::named("loyalty")) == 0
+                }
+            };
+            if !first_batch {
+                continue;
+            }
+            let lki = a.lki.as_deref()?;
+            if lki.counters != b.counters || lki.pt != b.pt || lki.damage != b.damage {
+                return Some(found(k, format!("{h} died in the first state-based-action event; its last known information should be its state before it")).expect(h, Expect { lki: Some(Box::new(Expect { counters: Some(b.counters.clone()), pt: Some(PtOrNone::from_option(b.pt)), damage: Some(b.damage), ..Expect::default() })), ..Expect::default() }));
+            }
+        }
+    }
+    None
+}
+
+fn base_pt(s: &Subject<'_>) -> Option<Found> {
+    let sets_listed = |h: &Handle| {
+        s.case.steps.iter().any(|st| match &st.action {
+            Action::Effect(e) => {
+                e.set.is_some() && matches!(&e.affects, Affects::Objects(v) if v.contains(h))
+            }
+            _ => false,
+        })
+    };
+    let static_sets = s.case.setup.objects.iter().flat_map(|o| &o.abilities).any(|a| a.set.is_some())
+        || s.case.steps.iter().any(|st| matches!(&st.action, Action::Effect(e) if e.set.is_some() && matches!(e.affects, Affects::Filter(_))));
+    if static_sets {
+        return None;
+    }
+    for (k, _) in s.steps() {
+        for o in &s.case.setup.objects {
+            let Some(printed) = o.pt else { continue };
+            if o.cda.is_some() || !o.level_up.is_empty() || sets_listed(&o.id) {
+                continue;
+            }
+            let st = s.after(k)?.objects.get(&o.id)?;
+            if !on_bf(st) || !is_creature(st) {
+                continue;
+            }
+            let want = Pt::new(printed.power.value(0)?, printed.toughness.value(0)?);
+            if st.base_pt != Some(want) {
+                return Some(
+                    found(
+                        k,
+                        format!(
+                            "{} has base P/T {} but nothing sets it: its printed {printed}",
+                            o.id,
+                            PtOrNone::from_option(st.base_pt)
+                        ),
+                    )
+                    .expect(
+                        &o.id,
+                        Expect {
+                            base_pt: Some(PtOrNone::Pt(want)),
+                            ..Expect::default()
+                        },
+                    ),
+                );
+            }
+        }
+    }
+    None
+}
+
+fn noncreature_pt(s: &Subject<'_>) -> Option<Found> {
+    for (k, _) in s.steps() {
+        for (h, o) in &s.after(k)?.objects {
+            if on_bf(o)
+                && !is_creature(o)
+                && (o.pt.is_some() || o.total.is_some() || o.combat_damage.is_some())
+            {
+                return Some(
+                    found(
+                        k,
+                        format!(
+                            "{h} is not a creature but has P/T {}",
+                            PtOrNone::from_option(o.pt)
+                        ),
+                    )
+                    .expect(
+                        h,
+                        Expect {
+                            pt: Some(PtOrNone::None),
+                            ..Expect::default()
+                        },
+                    ),
+                );
+            }
+        }
+    }
+    None
+}
+
+fn totals(s: &Subject<'_>) -> Option<Found> {
+    for (k, _) in s.steps() {
+        for (h, o) in &s.after(k)?.objects {
+            let want_total = o.pt.map(|p| p.power as i128 + p.toughness as i128);
+            let want_damage = o.pt.map(|p| p.power.max(0));
+            if o.total.map(|t| t as i128) != want_total || o.combat_damage != want_damage {
+                let e = Expect {
+                    total: want_total.and_then(|t| i64::try_from(t).ok()),
+                    combat_damage: want_damage,
+                    ..Expect::default()
+                };
+                return Some(
+                    found(
+                        k,
+                        format!(
+                            "{h} is {} with total {:?} and combat damage {:?}",
+                            PtOrNone::from_option(o.pt),
+                            o.total,
+                            o.combat_damage
+                        ),
+                    )
+                    .expect(h, e),
+                );
+            }
+        }
+    }
+    None
+}
+
+fn scaling(s: &Subject<'_>) -> Option<Found> {
+    if s.thresholds() || s.switches() {
+        return None;
+    }
+    for (k, step) in s.steps() {
+        let (sc, factor, lowers) = match &step.action {
+            Action::Double(sc) => (sc, 1i64, s.edition.rules().double_negative_lowers),
+            Action::Triple(sc) => (sc, 2, s.edition.rules().triple_negative_lowers),
+            _ => continue,
+        };
+        if step.sba {
+            continue;
+        }
+        let (b, a) = (
+            s.before(k)?.objects.get(&sc.affects)?,
+            s.after(k)?.objects.get(&sc.affects)?,
+        );
+        let bp = b.pt?;
+        let add = |v: i64| -> Option<i64> {
+            if v < 0 && !lowers {
+                Some(v)
+            } else {
+                v.checked_add(v.checked_mul(factor)?)
+            }
+        };
+        let want = match sc.what {
+            ScaleWhat::Power => Pt::new(add(bp.power)?, bp.toughness),
+            ScaleWhat::Toughness => Pt::new(bp.power, add(bp.toughness)?),
+            ScaleWhat::Both => Pt::new(add(bp.power)?, add(bp.toughness)?),
+        };
+        if a.pt != Some(want) {
+            return Some(
+                found(
+                    k,
+                    format!(
+                        "{} was {bp}; scaling it by {} should give {want}, but it is {}",
+                        sc.affects,
+                        factor + 1,
+                        PtOrNone::from_option(a.pt)
+                    ),
+                )
+                .expect(&sc.affects, pt_expect(want)),
+            );
+        }
+    }
+    None
+}
+
+fn players_lose(s: &Subject<'_>) -> Option<Found> {
+    for (k, _) in s.steps() {
+        if !s.checked(k) {
+            continue;
+        }
+        for (h, p) in &s.after(k)?.players {
+            if !p.lost && (p.life <= 0 || p.poison >= 10) {
+                return Some(
+                    found(
+                        k,
+                        format!(
+                            "{h} has {} life and {} poison counters and has not lost",
+                            p.life, p.poison
+                        ),
+                    )
+                    .expect(
+                        h,
+                        Expect {
+                            lost: Some(true),
+                            ..Expect::default()
+                        },
+                    ),
+                );
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,254 @@
+//! `ptoracle explore`: progress, interruption and the summary around
+//! [`ptoracle::explore::run`].
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use ptoracle::Edition;
+use ptoracle::explore::{self, Config, Live, invariants};
+use ptoracle::resolver::Mutant;
+
+use crate::ExploreArgs;
+
+static STOP: AtomicBool = AtomicBool::new(false);
+
+pub fn run(args: ExploreArgs) -> ExitCode {
+    if args.list_invariants {
+        for inv in invariants::ALL {
+            println!(
+                "{:<28} [{}] {}",
+                inv.name,
+                inv.rules.join(", "),
+                inv.statement
+            );
+        }
+        return ExitCode::SUCCESS;
+    }
+    let config = match config(&args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if args.bench {
+        return bench(&config);
+    }
+    // Ctrl-C stops the campaign; what was found is written and reported.
+    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "explore: seed {} · shard {} · edition {} · {} job{}{}{}",
+        config.seed,
+        config.shard,
+        config.edition,
+        config.jobs,
+        if config.jobs == 1 { "" } else { "s" },
+        config
+            .cases
+            .map_or(String::new(), |n| format!(" · {n} cases")),
+        config
+            .mutant
+            .map_or(String::new(), |m| format!(" · mutant {m}")),
+    );
+    let _ = out.flush();
+    let live = Live::default();
+    let done = AtomicBool::new(false);
+    let report = std::thread::scope(|scope| {
+        if std::io::stderr().is_terminal() {
+            scope.spawn(|| progress(&config, &live, &done));
+        }
+        let r = explore::run(&config, &STOP, &live);
+        done.store(true, Ordering::SeqCst);
+        r
+    });
+    let _ = writeln!(
+        out,
+        "checked {} cases ({} discarded) in {:.1}s: {:.0} cases/s{}",
+        report.checked,
+        report.discarded,
+        report.elapsed.as_secs_f64(),
+        report.rate(),
+        if report.interrupted {
+            " (interrupted)"
+        } else {
+            ""
+        }
+    );
+    for (name, n) in &report.violations {
+        let _ = writeln!(
+            out,
+            "  {name}: violated in {n} case{}",
+            if *n == 1 { "" } else { "s" }
+        );
+        for f in report.failures.iter().filter(|f| f.invariant == *name) {
+            let where_ = f
+                .file
+                .as_ref()
+                .map_or("not written".to_string(), |p| p.display().to_string());
+            let ((s0, o0), (s1, o1)) = f.shrunk;
+            let _ = writeln!(
+                out,
+                "    {where_}: case {}, shrunk from {s0} steps and {o0} objects to {s1} and {o1}: {}",
+                f.index, f.message
+            );
+        }
+    }
+    for e in &report.write_errors {
+        eprintln!("error: could not write {e}");
+    }
+    let failed: u64 = report.violations.values().sum();
+    let _ = writeln!(
+        out,
+        "{} cases checked, {} invariant violation{} (seed {})",
+        report.checked,
+        failed,
+        if failed == 1 { "" } else { "s" },
+        config.seed
+    );
+    if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn config(args: &ExploreArgs) -> Result<Config, String> {
+    let seed = args.seed.unwrap_or_else(|| {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let mut c = Config::new(seed, args.cases.unwrap_or(10_000));
+    if args.cases.is_none() && args.time.is_some() {
+        c.cases = None;
+    }
+    if let Some(j) = args.jobs {
+        c.jobs = j.max(1);
+    }
+    c.time = args.time.as_deref().map(parse_duration).transpose()?;
+    c.shard = args.shard;
+    c.out = Some(args.out.clone());
+    if let Some(e) = &args.edition {
+        c.edition = Edition::parse(e).map_err(|e| e.to_string())?;
+    }
+    c.mutant = args.mutant.as_deref().map(Mutant::parse).transpose()?;
+    if !args.invariants.is_empty() {
+        let mut v = Vec::new();
+        for name in &args.invariants {
+            v.push(invariants::named(name).ok_or_else(|| {
+                let names: Vec<&str> = invariants::ALL.iter().map(|i| i.name).collect();
+                format!("unknown invariant `{name}`; known: {}", names.join(", "))
+            })?);
+        }
+        c.only = Some(v);
+    }
+    c.shrink_budget = args.shrink_budget;
+    Ok(c)
+}
+
+/// `90`, `90s`, `15m`, `2h`, `500ms`.
+fn parse_duration(s: &str) -> Result<Duration, String> {
+    let bad =
+        || format!("invalid duration `{s}`: write a number with s, m, h or ms, e.g. 90s or 15m");
+    let digits: String = s.chars().take_while(|c| c.is_ascii_digit()).collect();
+    let n: u64 = digits.parse().map_err(|_| bad())?;
+    let secs = match &s[digits.len()..] {
+        "" | "s" => n,
+        "m" => n.checked_mul(60).ok_or_else(bad)?,
+        "h" => n.checked_mul(3600).ok_or_else(bad)?,
+        "ms" => return Ok(Duration::from_millis(n)),
+        _ => return Err(bad()),
+    };
+    Ok(Duration::from_secs(secs))
+}
+
+fn progress(config: &Config, live: &Live, done: &AtomicBool) {
+    let bar = match config.cases {
+        Some(n) => indicatif::ProgressBar::new(n),
+        None => indicatif::ProgressBar::new_spinner(),
+    };
+    let template = if config.cases.is_some() {
+        "{bar:30} {pos}/{len} cases · {per_sec} · {elapsed_precise} · {msg}"
+    } else {
+        "{spinner} {pos} cases · {per_sec} · {elapsed_precise} · {msg}"
+    };
+    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
+        bar.set_style(style);
+    }
+    while !done.load(Ordering::SeqCst) {
+        bar.set_position(
+            live.checked.load(Ordering::Relaxed) + live.discarded.load(Ordering::Relaxed),
+        );
+        bar.set_message(format!(
+            "{} violations",
+            live.violations.load(Ordering::Relaxed)
+        ));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    bar.finish_and_clear();
+}
+
+fn bench(config: &Config) -> ExitCode {
+    let cases = config.cases.unwrap_or(20_000);
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "explore --bench: {cases} cases of seed {}, edition {}",
+        config.seed, config.edition
+    );
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let rate = |jobs: usize| {
+        let mut c = config.clone();
+        c.jobs = jobs;
+        c.cases = Some(cases * jobs as u64);
+        c.time = None;
+        c.out = None;
+        explore::run(&c, &STOP, &Live::default()).rate()
+    };
+    let one = rate(1);
+    let all = rate(cores);
+    let _ = writeln!(
+        out,
+        "campaign (generate, examine; nothing fails on the reference):"
+    );
+    let _ = writeln!(out, "  1 job:  {one:>9.0} cases/s");
+    let _ = writeln!(
+        out,
+        "  {cores} jobs: {all:>9.0} cases/s, speedup {:.2}× (target: at least 1.8× on 2 cores)",
+        all / one.max(1e-9)
+    );
+    let split = explore::bench::split(config.seed, cases, config.edition);
+    let per = |d: Duration| d.as_secs_f64() * 1e6 / split.cases.max(1) as f64;
+    let _ = writeln!(out, "one core, per case:");
+    let _ = writeln!(out, "  generating  {:>7.2} µs", per(split.generate));
+    let _ = writeln!(
+        out,
+        "  resolving   {:>7.2} µs  (the resolver alone: one plain resolution)",
+        per(split.resolve)
+    );
+    let _ = writeln!(
+        out,
+        "  checking    {:>7.2} µs  (examining minus resolving: setup observation, saved states, invariants, variants)",
+        per(split.check())
+    );
+    let _ = writeln!(
+        out,
+        "  in all      {:>7.2} µs  = {:.2} × the resolver alone (target: at most 2)",
+        per(split.generate + split.examine),
+        split.ratio()
+    );
+    let mut slow = split.per_invariant.clone();
+    slow.sort_by_key(|(_, d)| std::cmp::Reverse(*d));
+    let names: Vec<String> = slow
+        .iter()
+        .take(5)
+        .map(|(n, d)| format!("{n} {:.2} µs", per(*d)))
+        .collect();
+    let _ = writeln!(out, "  costliest invariants: {}", names.join(", "));
+    let _ = out.flush();
+    ExitCode::SUCCESS
+}

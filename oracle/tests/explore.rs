@@ -1,0 +1,199 @@
+//! Property campaigns: the generator, the invariants, shrinking.
+//!
+//! - every generated case is valid, from the campaign stream and from
+//!   arbitrary bytes;
+//! - the reference resolver satisfies every invariant on a few hundred cases;
+//! - each invariant catches the deliberate bug it names (`catches/<name>`),
+//!   scanning only the cases it is sampled on;
+//! - a campaign against a broken resolver writes small rulings that pass on
+//!   the reference and fail on the mutant, and is reproducible.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+
+use arbitrary::{Arbitrary, Unstructured};
+use libtest_mimic::{Arguments, Failed, Trial};
+use ptoracle::explore::generate::Generated;
+use ptoracle::explore::{self, Config, Exam, Live, invariants};
+use ptoracle::resolver::Mutant;
+use ptoracle::scenario::validate;
+use ptoracle::verdict::check_with;
+use ptoracle::{Edition, Verdict};
+
+const SEED: u64 = 20_261_121;
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials = vec![
+        Trial::test(
+            "explore/generated-cases-are-valid",
+            generated_cases_are_valid,
+        ),
+        Trial::test("explore/reference-holds-every-invariant", reference_holds),
+        Trial::test(
+            "explore/mutant-rulings-replay-as-failures",
+            mutant_rulings_replay,
+        ),
+        Trial::test("explore/campaigns-are-reproducible", reproducible),
+    ];
+    for inv in invariants::ALL {
+        trials.push(Trial::test(format!("catches/{}", inv.name), move || {
+            catches(inv)
+        }));
+    }
+    libtest_mimic::run(&args, trials).exit();
+}
+
+fn generated_cases_are_valid() -> Result<(), Failed> {
+    for i in 0..3000 {
+        let Some(case) = explore::case_at(SEED, i) else {
+            continue;
+        };
+        if let Some(e) = validate(&case).first() {
+            return Err(format!("case {i} of seed {SEED} is invalid: {e}").into());
+        }
+    }
+    // The same space through `arbitrary`, from bytes of every length.
+    let mut state = 0x1234_5678_9ABC_DEF0u64;
+    for len in 0..600 {
+        let bytes: Vec<u8> = (0..len)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state as u8
+            })
+            .collect();
+        let g = Generated::arbitrary(&mut Unstructured::new(&bytes))?;
+        if let Some(e) = validate(&g.0).first() {
+            return Err(format!("arbitrary case from {len} bytes is invalid: {e}").into());
+        }
+    }
+    Ok(())
+}
+
+fn reference_holds() -> Result<(), Failed> {
+    let mut checked = 0;
+    for i in 0..400 {
+        let Some(case) = explore::case_at(SEED, i) else {
+            continue;
+        };
+        if let Exam::Checked { violations, .. } =
+            explore::examine(case, Edition::current(), None, i)
+        {
+            checked += 1;
+            if let Some(v) = violations.first() {
+                return Err(
+                    format!("case {i}: {} fails: {}", v.invariant.name, v.found.message).into(),
+                );
+            }
+        }
+    }
+    if checked < 300 {
+        return Err(format!("only {checked} of 400 cases could be played").into());
+    }
+    Ok(())
+}
+
+/// The invariant reports the bug of its mutant within the first cases it is
+/// sampled on. (If the generator changes, the budget may need to grow: the
+/// failure message says how far it looked.)
+fn catches(inv: &'static invariants::Invariant) -> Result<(), Failed> {
+    let budget = 12_000;
+    let (m, r) = inv.sampling;
+    for k in 0..budget {
+        let index = r + k * m;
+        let Some(case) = explore::case_at(SEED, index) else {
+            continue;
+        };
+        if let Exam::Checked { violations, .. } =
+            explore::examine(case, Edition::current(), Some(inv.caught_by), index)
+        {
+            if violations.iter().any(|v| v.invariant.name == inv.name) {
+                return Ok(());
+            }
+        }
+    }
+    Err(format!(
+        "{} did not catch `{}` in {budget} cases of seed {SEED}",
+        inv.name, inv.caught_by
+    )
+    .into())
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ptoracle-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn mutant_rulings_replay() -> Result<(), Failed> {
+    for mutant in [
+        Mutant::LethalIsGreater,
+        Mutant::CountersAfterSwitch,
+        Mutant::NoAnnihilation,
+        Mutant::SingleSbaPass,
+    ] {
+        let dir = temp_dir(mutant.name());
+        let mut config = Config::new(SEED, 1500);
+        config.jobs = 1;
+        config.mutant = Some(mutant);
+        config.out = Some(dir.clone());
+        let report = explore::run(&config, &AtomicBool::new(false), &Live::default());
+        if report.failures.is_empty() {
+            return Err(format!("`{mutant}` broke no invariant in 1500 cases").into());
+        }
+        for f in &report.failures {
+            let file = f.file.as_ref().ok_or("a failure was not written")?;
+            let text = std::fs::read_to_string(file)?;
+            let cases = ptoracle::corpus::parse_str(&file.display().to_string(), &text)
+                .map_err(|e| format!("{}: written ruling does not load: {e:?}", file.display()))?;
+            let case = &cases[0].case;
+            if case.steps.len() > 5 {
+                return Err(format!(
+                    "{}: {} steps after shrinking",
+                    file.display(),
+                    case.steps.len()
+                )
+                .into());
+            }
+            if check_with(case, Edition::current(), None) != Verdict::Pass {
+                return Err(format!("{}: fails on the reference resolver", file.display()).into());
+            }
+            if !matches!(
+                check_with(case, Edition::current(), Some(mutant)),
+                Verdict::Fail(_)
+            ) {
+                return Err(format!("{}: passes on the mutant `{mutant}`", file.display()).into());
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    Ok(())
+}
+
+fn reproducible() -> Result<(), Failed> {
+    let run = |jobs| {
+        let mut config = Config::new(SEED, 800);
+        config.jobs = jobs;
+        config.mutant = Some(Mutant::LethalIsGreater);
+        let report = explore::run(&config, &AtomicBool::new(false), &Live::default());
+        let failures: Vec<(String, u64, String)> = report
+            .failures
+            .iter()
+            .map(|f| {
+                (
+                    f.invariant.to_string(),
+                    f.index,
+                    ptoracle::corpus::to_yaml(&f.ruling),
+                )
+            })
+            .collect();
+        (report.checked, report.violations, failures)
+    };
+    let (one, two) = (run(1), run(2));
+    if one != two {
+        return Err("the same seed gave different results on 1 and 2 jobs".into());
+    }
+    Ok(())
+}
