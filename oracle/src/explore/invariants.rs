@@ -1010,9 +1010,11 @@ fn deathtouch_destroys(s: &Subject<'_>) -> Option<Found> {
                 || a.keywords.contains(&Keyword::Indestructible)
                 || b.regeneration_shields > 0
                 || matches!(&step.action, Action::Regenerate(r) if *r == h)
+                // 702.79a, 702.93a: the ability may be back by the check
+                // (a cleanup ends "loses all abilities"), so look at both sides.
                 || [Keyword::Undying, Keyword::Persist]
                     .iter()
-                    .any(|kw| b.keywords.contains(kw))
+                    .any(|kw| b.keywords.contains(kw) || a.keywords.contains(kw))
                 || !is_creature(b)
                 || !is_creature(a)
                 || b.pt.is_some_and(|p| p.toughness <= 0);
@@ -1430,7 +1432,14 @@ fn cleanup_ends_effects(s: &Subject<'_>) -> Option<Found> {
     let is_eot =
         |st: &Step| matches!(&st.action, Action::Effect(e) if e.until == Some(Until::EndOfTurn));
     let removed: Vec<usize> = (0..cleanup).filter(|&k| is_eot(&s.case.steps[k])).collect();
-    if removed.is_empty() {
+    let &first = removed.first()?;
+    // 611.2c: a later effect with a filter locks in the objects that match
+    // as it resolves, and what matches may depend on an "until end of turn"
+    // effect; that locked set outlives the cleanup.
+    let locks_after = s.case.steps[first..cleanup].iter().any(|st| {
+        matches!(&st.action, Action::Effect(e) if !is_eot(st) && matches!(e.affects, Affects::Filter(_)))
+    });
+    if locks_after {
         return None;
     }
     let mut variant = s.case.clone();
