@@ -676,7 +676,7 @@ impl<'c> Game<'c> {
                     dealt = true;
                 }
                 if creature {
-                    if src.wither || src.infect {
+                    if (src.wither || src.infect) && !self.bug(Mutant::WitherMarksDamage) {
                         self.put_counters(card, &CounterKind::MINUS_ONE, amount)?;
                         let why = if src.infect {
                             "infect, 702.90"

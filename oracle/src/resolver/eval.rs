@@ -225,9 +225,12 @@ impl<'g, 'c> Eval<'g, 'c> {
                 source: eff.source.and_then(|s| g.live(s)),
                 ts: eff.ts,
                 seq: eff.seq,
-                x: XVal::Locked {
-                    set: eff.x_set,
-                    modify: eff.x_modify,
+                x: match (&eff.spec.x, g.bug(Mutant::XReread)) {
+                    (Some(q), true) => XVal::Live(q),
+                    _ => XVal::Locked {
+                        set: eff.x_set,
+                        modify: eff.x_modify,
+                    },
                 },
                 target: Target::Locked(&eff.affected),
             });
@@ -303,7 +306,11 @@ impl<'g, 'c> Eval<'g, 'c> {
     fn exists(&self, a: usize, early: &[Early]) -> bool {
         let act = &self.actives[a];
         match act.origin {
-            Origin::Resolved(_) => true,
+            // 611.2a: a resolved effect does not depend on its source.
+            Origin::Resolved(_) => {
+                !(self.g.bug(Mutant::PumpsFollowSource)
+                    && act.source.is_some_and(|s| !early[s].abilities))
+            }
             Origin::Static { card, .. } | Origin::Level { card, .. } => {
                 self.determined[a].is_some() || early[card].abilities
             }
@@ -607,7 +614,7 @@ impl<'g, 'c> Eval<'g, 'c> {
         let mut entries: Vec<(PtClass, PtEntry, i64, u64)> = Vec::new();
         let cda_here = card.spec.cda.is_some()
             && self.early[c].abilities
-            && (on_bf || rules.cda_in_every_zone);
+            && (on_bf || rules.cda_in_every_zone && !g.bug(Mutant::CdaOnlyOnBattlefield));
         if cda_here {
             entries.push((PtClass::Cda, PtEntry::Cda, card.ts, card.seq));
         }
@@ -691,6 +698,7 @@ impl<'g, 'c> Eval<'g, 'c> {
         let mut decided: Vec<Option<bool>> = vec![None; self.actives.len()];
         let late_counters = g.bug(Mutant::CountersAfterSwitch);
         let mut switched = false;
+        let mut set_applied = false;
         for (si, sub) in rules.layer7.iter().enumerate() {
             let mut pending: Vec<usize> = (0..entries.len())
                 .filter(|&i| sub.holds.contains(&entries[i].0))
@@ -722,6 +730,15 @@ impl<'g, 'c> Eval<'g, 'c> {
                     if !applies {
                         continue;
                     }
+                }
+                if let PtEntry::Set(_) = entry {
+                    set_applied = true;
+                }
+                if set_applied
+                    && g.bug(Mutant::SetWipesCounters)
+                    && matches!(entry, PtEntry::Counter { .. } | PtEntry::Hone { .. })
+                {
+                    continue;
                 }
                 if let PtEntry::Switch(_) = entry {
                     if switched && g.bug(Mutant::SwitchIsFlag) {

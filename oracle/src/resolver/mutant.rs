@@ -64,6 +64,11 @@ mutants! {
     TotalClampsNegative => "total-clamps-negative", "total power and toughness counts a negative power as 0 (107.1b)";
     DoubleClampsNegative => "double-clamps-negative", "doubling or tripling a negative value adds 0 instead of lowering it (701.10c)";
     PoisonAtEleven => "poison-at-eleven", "a player loses to poison only with more than 10 counters (704.5c)";
+    SetWipesCounters => "set-wipes-counters", "a 7b setting effect also discards the P/T counters on the creature (613.4b, 613.4c)";
+    WitherMarksDamage => "wither-marks-damage", "damage from a source with wither or infect is marked on a creature instead of becoming -1/-1 counters (120.3d)";
+    PumpsFollowSource => "pumps-follow-source", "a resolved effect stops applying when its source loses its abilities, as a static ability would (611.2a, 113.7a)";
+    CdaOnlyOnBattlefield => "cda-only-on-battlefield", "a characteristic-defining ability works only on the battlefield, so `*` is 0 in other zones (604.3)";
+    XReread => "x-reread", "an X read as an effect resolves is read again whenever the effect applies instead of staying locked in (608.2h)";
 }
 
 impl Mutant {
