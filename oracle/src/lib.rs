@@ -32,14 +32,17 @@
 pub mod corpus;
 pub mod coverage;
 pub mod edition;
+pub mod engine;
 pub mod error;
 pub mod explain;
 pub mod explore;
 pub mod number;
 pub mod observation;
+pub mod protocol;
 pub mod resolver;
 pub mod scenario;
 pub mod schema;
+pub mod serve;
 pub mod terms;
 pub mod verdict;
 mod yaml;

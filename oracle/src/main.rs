@@ -58,6 +58,16 @@ enum Command {
     },
     /// Print the JSON Schema (draft-07) of the ruling format.
     Schema,
+    /// Speak the engine protocol on stdin/stdout as the reference engine
+    /// (see docs/protocol.md): what `gate` tests adapters against.
+    Serve {
+        /// Serve a deliberately broken resolver (see --list-mutants).
+        #[arg(long, value_name = "NAME")]
+        mutant: Option<String>,
+        /// List the deliberately broken resolvers, one name per line, and exit.
+        #[arg(long)]
+        list_mutants: bool,
+    },
     /// Run a property campaign: generated scenarios checked against the
     /// invariants, in parallel; every violation is shrunk and written as a
     /// ruling. Exit status 1 if any invariant fails.
@@ -115,28 +125,53 @@ fn main() -> ExitCode {
             mutant,
             list_mutants,
         } => {
-            if list_mutants {
-                for m in Mutant::ALL {
-                    println!("{}", m.name());
-                }
-                return ExitCode::SUCCESS;
-            }
-            let mutant = match mutant.map(|m| Mutant::parse(&m)).transpose() {
+            let mutant = match mutant_arg(list_mutants, mutant) {
                 Ok(m) => m,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
+                Err(code) => return code,
             };
             run_check(paths, edition, rules, mutant)
         }
         Command::Explain { target, edition } => run_explain(&target, edition),
         Command::Explore(args) => explore_cmd::run(args),
+        Command::Serve {
+            mutant,
+            list_mutants,
+        } => {
+            let mutant = match mutant_arg(list_mutants, mutant) {
+                Ok(m) => m,
+                Err(code) => return code,
+            };
+            let stdin = std::io::stdin().lock();
+            let stdout = std::io::stdout().lock();
+            match ptoracle::serve::serve(stdin, std::io::BufWriter::new(stdout), mutant) {
+                Ok(()) => ExitCode::SUCCESS,
+                // The other side went away: nothing more to say to it.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
         Command::Schema => {
             print!("{}", schema::ruling_schema());
             ExitCode::SUCCESS
         }
     }
+}
+
+/// `--list-mutants` (prints them and ends with success) and `--mutant NAME`.
+fn mutant_arg(list: bool, name: Option<String>) -> Result<Option<Mutant>, ExitCode> {
+    if list {
+        for m in Mutant::ALL {
+            println!("{}", m.name());
+        }
+        return Err(ExitCode::SUCCESS);
+    }
+    name.map(|m| Mutant::parse(&m)).transpose().map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(2)
+    })
 }
 
 fn edition(name: Option<String>) -> Result<Edition, ExitCode> {
@@ -195,7 +230,11 @@ fn run_check(
             Verdict::Error(e) => {
                 invalid += 1;
                 match &e {
-                    ptoracle::error::ResolveError::Invalid(se) => eprintln!("{}", c.locate(se)),
+                    ptoracle::verdict::Problem::Case(ptoracle::error::ResolveError::Invalid(
+                        se,
+                    )) => {
+                        eprintln!("{}", c.locate(se))
+                    }
                     other => eprintln!("{}: {other}", c.position()),
                 }
             }

@@ -1,26 +1,51 @@
 //! Verdicts: whether a case holds, comparing the expectations of its steps
-//! with the observations of a run.
+//! with the observations of a run, and an engine's run with the reference
+//! resolver's.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use crate::edition::Edition;
+use crate::engine::{Answer, Engine, EngineFault};
 use crate::error::ResolveError;
 use crate::observation::{ObjectState, Observation, PlayerState};
+use crate::protocol::{Capabilities, Observable};
 use crate::resolver::{self, Mutant, Options, Run};
 use crate::scenario::{Case, Expect, Handle, PtOrNone};
 
 /// The outcome of checking one case.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Verdict {
-    /// Every expectation holds.
+    /// Every expectation holds (and, for an engine, every observation
+    /// agrees with the reference resolver's).
     Pass,
-    /// Some expectation does not hold; the first mismatch comes first.
+    /// Something differs; the mismatches of the first step that differs
+    /// come first.
     Fail(Vec<Mismatch>),
-    /// The case could not be played: it asks for something impossible.
-    Error(ResolveError),
-    /// The case does not apply (e.g. it holds in other editions only).
+    /// The case could not be played: it asks for something impossible, or
+    /// the engine crashed, timed out or broke the protocol.
+    Error(Problem),
+    /// The case does not apply (it holds in other editions only, or the
+    /// engine does not implement what it needs).
     Skip(String),
+}
+
+/// Why a case ended in an error.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Problem {
+    /// The case itself is impossible (bad input).
+    Case(ResolveError),
+    /// The engine failed.
+    Engine(EngineFault),
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::Case(e) => e.fmt(f),
+            Problem::Engine(e) => e.fmt(f),
+        }
+    }
 }
 
 /// One expectation that does not hold.
@@ -99,7 +124,7 @@ pub fn compare(case: &Case, run: &Run) -> Verdict {
                     break;
                 };
                 if let ResolveError::Invalid(_) = err {
-                    return Verdict::Error(err.clone());
+                    return Verdict::Error(Problem::Case(err.clone()));
                 }
                 if step.expect_error.map(|c| c.name()) != Some(err.code()) {
                     out.push(Mismatch {
@@ -119,6 +144,294 @@ pub fn compare(case: &Case, run: &Run) -> Verdict {
         Verdict::Pass
     } else {
         Verdict::Fail(out)
+    }
+}
+
+/// An engine's run of a case, checked.
+#[derive(Clone, Debug)]
+pub struct EngineCheck {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The reference resolver's run (absent when the case was skipped
+    /// before it was played).
+    pub reference: Option<Run>,
+    /// The engine's run, as it reported it.
+    pub got: Option<Run>,
+}
+
+/// Checks `engine` on `case`: its run must agree with the reference
+/// resolver's on every observation the engine reports (`caps.unobserved`
+/// are left out), and meet the case's expectations.
+///
+/// The one entry point of the gate, `serve`'s tests and the differential
+/// fuzz target. A case that needs a feature the engine does not declare is
+/// skipped without being sent.
+///
+/// ```
+/// use ptoracle::engine::{Engine, Reference};
+/// use ptoracle::resolver::Mutant;
+/// use ptoracle::verdict::{check_engine, Verdict};
+/// let text = r#"
+/// id: demo/switch
+/// title: counters apply before the switch
+/// rules: ["613.4c", "613.4d"]
+/// setup:
+///   objects:
+///     - { id: c, types: [Creature], pt: 1/4, counters: { +1/+0: 1 } }
+/// steps:
+///   - do: { effect: { affects: [c], switch: true, until: end-of-turn } }
+///     expect: { c: { pt: 4/2 } }
+/// "#;
+/// let case = &ptoracle::corpus::parse_str("demo.yaml", text).unwrap()[0].case;
+/// let edition = ptoracle::Edition::current();
+/// let mut good = Reference::new(None);
+/// let caps = good.capabilities().unwrap();
+/// assert_eq!(check_engine(case, edition, &mut good, &caps).verdict, Verdict::Pass);
+/// let mut bad = Reference::new(Some(Mutant::CountersAfterSwitch));
+/// let Verdict::Fail(m) = check_engine(case, edition, &mut bad, &caps).verdict else { panic!() };
+/// assert_eq!(m[0].to_string(), "step 1: c.pt: expected 4/2, got 5/1");
+/// ```
+pub fn check_engine(
+    case: &Case,
+    edition: Edition,
+    engine: &mut dyn Engine,
+    caps: &Capabilities,
+) -> EngineCheck {
+    let skip = |why: String| EngineCheck {
+        verdict: Verdict::Skip(why),
+        reference: None,
+        got: None,
+    };
+    if let Some(range) = &case.editions {
+        if !range.contains(edition) {
+            return skip(format!("holds in editions {range}, not {edition}"));
+        }
+    }
+    let missing = caps.missing(case);
+    if !missing.is_empty() {
+        let names: Vec<&str> = missing.iter().map(|f| f.name()).collect();
+        return skip(format!(
+            "the engine does not implement {}",
+            names.join(", ")
+        ));
+    }
+    let reference = resolver::resolve(case, edition, Options::default());
+    if let Some(e @ ResolveError::Invalid(_)) = &reference.error {
+        return EngineCheck {
+            verdict: Verdict::Error(Problem::Case(e.clone())),
+            reference: Some(reference),
+            got: None,
+        };
+    }
+    let (verdict, got) = match engine.run(case, edition) {
+        Answer::Unsupported(why) => (Verdict::Skip(format!("unsupported: {why}")), None),
+        Answer::Fault(f) => (Verdict::Error(Problem::Engine(f)), None),
+        Answer::Ran(mut got) => {
+            fill_unobserved(&mut got, &reference, &caps.unobserved);
+            (compare_with_reference(case, &reference, &got), Some(got))
+        }
+    };
+    EngineCheck {
+        verdict,
+        reference: Some(reference),
+        got,
+    }
+}
+
+/// Compares an engine's run with the reference's and with the case's
+/// expectations: the expectations' mismatches first, then the other
+/// fields that differ at the first step that differs.
+pub fn compare_with_reference(case: &Case, reference: &Run, got: &Run) -> Verdict {
+    let mut out = match compare(case, got) {
+        Verdict::Fail(m) => m,
+        _ => Vec::new(),
+    };
+    let first_step = out.first().map(|m| m.step);
+    for m in first_difference(reference, got) {
+        let same_step = first_step.is_none_or(|s| s == m.step);
+        if same_step && !out.iter().any(|o| o.step == m.step && o.field == m.field) {
+            out.push(m);
+        }
+    }
+    out.sort_by_key(|m| m.step);
+    if out.is_empty() {
+        Verdict::Pass
+    } else {
+        Verdict::Fail(out)
+    }
+}
+
+/// The mismatches at the first step where two runs differ.
+pub fn first_difference(reference: &Run, got: &Run) -> Vec<Mismatch> {
+    let n = reference.steps.len().max(got.steps.len());
+    for k in 0..=n {
+        let mut out = Vec::new();
+        match (reference.steps.get(k), got.steps.get(k)) {
+            (Some(r), Some(g)) => {
+                observation_mismatches(k, &r.observation, &g.observation, &mut out)
+            }
+            (Some(_), None) => out.push(Mismatch {
+                step: k,
+                field: "error".into(),
+                expected: "no error".into(),
+                got: got
+                    .error
+                    .as_ref()
+                    .map_or("no state".into(), |e| e.to_string()),
+            }),
+            (None, Some(_)) => out.push(Mismatch {
+                step: k,
+                field: "error".into(),
+                expected: reference
+                    .error
+                    .as_ref()
+                    .map_or("no state".into(), |e| e.code().to_string()),
+                got: "a state".into(),
+            }),
+            (None, None) => {
+                let code = |r: &Run| r.error.as_ref().map(|e| e.code());
+                if code(reference) != code(got) {
+                    out.push(Mismatch {
+                        step: k,
+                        field: "error".into(),
+                        expected: code(reference).unwrap_or("no error").into(),
+                        got: got
+                            .error
+                            .as_ref()
+                            .map_or("no error".into(), |e| e.to_string()),
+                    });
+                }
+                return out;
+            }
+        }
+        if !out.is_empty() {
+            return out;
+        }
+    }
+    Vec::new()
+}
+
+/// Every field that differs between two observations of one step.
+fn observation_mismatches(
+    step: usize,
+    reference: &Observation,
+    got: &Observation,
+    out: &mut Vec<Mismatch>,
+) {
+    let mut push = |field: String, expected: String, got: String| {
+        out.push(Mismatch {
+            step,
+            field,
+            expected,
+            got,
+        });
+    };
+    let objects = (reference.objects.keys(), got.objects.keys());
+    let players = (reference.players.keys(), got.players.keys());
+    for (what, (want, have)) in [
+        (
+            "object",
+            (
+                objects.0.collect::<BTreeSet<_>>(),
+                objects.1.collect::<BTreeSet<_>>(),
+            ),
+        ),
+        ("player", (players.0.collect(), players.1.collect())),
+    ] {
+        for h in want.difference(&have) {
+            push(h.to_string(), format!("a {what}"), "nothing".into());
+        }
+        for h in have.difference(&want) {
+            push(
+                h.to_string(),
+                "nothing".into(),
+                format!("a {what} the case does not have"),
+            );
+        }
+    }
+    let expect = diff(got, reference);
+    for (h, e) in &expect {
+        if let Some(o) = got.objects.get(h) {
+            compare_object(h.as_str(), e, o, &mut push);
+        } else if let Some(p) = got.players.get(h) {
+            compare_player(h.as_str(), e, p, &mut push);
+        }
+    }
+    for (h, r) in &reference.objects {
+        let Some(g) = got.objects.get(h) else {
+            continue;
+        };
+        let show = |a: &Option<Handle>| a.as_ref().map_or("nothing".to_string(), |h| h.to_string());
+        if r.attached_to != g.attached_to {
+            push(
+                format!("{h}.attached_to"),
+                show(&r.attached_to),
+                show(&g.attached_to),
+            );
+        }
+        if r.lki.is_none() && g.lki.is_some() {
+            push(
+                format!("{h}.lki"),
+                "none (the object has not left the battlefield)".into(),
+                "last known information".into(),
+            );
+        }
+    }
+    out.sort_by(|a, b| a.field.cmp(&b.field));
+}
+
+/// Gives the fields an engine does not report the reference's values, so
+/// that no comparison sees them.
+fn fill_unobserved(got: &mut Run, reference: &Run, unobserved: &BTreeSet<Observable>) {
+    if unobserved.is_empty() {
+        return;
+    }
+    for (g, r) in got.steps.iter_mut().zip(&reference.steps) {
+        for (h, go) in &mut g.observation.objects {
+            if let Some(ro) = r.observation.objects.get(h) {
+                fill_object(go, ro, unobserved);
+            }
+        }
+        for (h, gp) in &mut g.observation.players {
+            let Some(rp) = r.observation.players.get(h) else {
+                continue;
+            };
+            for u in unobserved {
+                match u {
+                    Observable::Life => gp.life = rp.life,
+                    Observable::Poison => gp.poison = rp.poison,
+                    Observable::Mana => gp.mana = rp.mana.clone(),
+                    Observable::Lost => gp.lost = rp.lost,
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+fn fill_object(g: &mut ObjectState, r: &ObjectState, unobserved: &BTreeSet<Observable>) {
+    for u in unobserved {
+        match u {
+            Observable::Zone => g.zone = r.zone,
+            Observable::Types => g.types = r.types.clone(),
+            Observable::Colors => g.colors = r.colors.clone(),
+            Observable::Power => g.pt = r.pt,
+            Observable::BasePower => g.base_pt = r.base_pt,
+            Observable::Total => g.total = r.total,
+            Observable::CombatDamage => g.combat_damage = r.combat_damage,
+            Observable::Counters => g.counters = r.counters.clone(),
+            Observable::Damage => g.damage = r.damage,
+            Observable::DeathtouchDamage => g.deathtouch_damage = r.deathtouch_damage,
+            Observable::Keywords => g.keywords = r.keywords.clone(),
+            Observable::Tapped => g.tapped = r.tapped,
+            Observable::RegenerationShields => g.regeneration_shields = r.regeneration_shields,
+            Observable::AttachedTo => g.attached_to = r.attached_to.clone(),
+            Observable::Lki => g.lki = r.lki.clone(),
+            Observable::Life | Observable::Poison | Observable::Mana | Observable::Lost => {}
+        }
+    }
+    if let (Some(gl), Some(rl)) = (&mut g.lki, &r.lki) {
+        fill_object(gl, rl, unobserved);
     }
 }
 
@@ -304,4 +617,107 @@ fn set<T: fmt::Display + Ord + Clone>(items: &[T]) -> String {
     v.dedup();
     let parts: Vec<String> = v.iter().map(|t| t.to_string()).collect();
     format!("[{}]", parts.join(", "))
+}
+
+pub(crate) fn whole(o: &ObjectState) -> Expect {
+    Expect {
+        zone: Some(o.zone),
+        pt: Some(PtOrNone::from_option(o.pt)),
+        base_pt: Some(PtOrNone::from_option(o.base_pt)),
+        total: o.total,
+        combat_damage: o.combat_damage,
+        counters: Some(o.counters.clone()),
+        damage: Some(o.damage),
+        deathtouch_damage: Some(o.deathtouch_damage),
+        keywords: Some(o.keywords.clone()),
+        types: Some(o.types.clone()),
+        colors: Some(o.colors.clone()),
+        tapped: Some(o.tapped),
+        regeneration_shields: Some(o.regeneration_shields),
+        lki: o.lki.as_ref().map(|l| Box::new(whole(l))),
+        ..Expect::default()
+    }
+}
+
+/// Expectations that turn `actual` into `target`: the fields that differ.
+pub(crate) fn diff(actual: &Observation, target: &Observation) -> BTreeMap<Handle, Expect> {
+    let mut out = BTreeMap::new();
+    for (h, t) in &target.objects {
+        let Some(a) = actual.objects.get(h) else {
+            continue;
+        };
+        let mut e = Expect::default();
+        macro_rules! field {
+            ($name:ident, $value:expr) => {
+                if a.$name != t.$name {
+                    e.$name = Some($value);
+                }
+            };
+        }
+        field!(zone, t.zone);
+        field!(pt, PtOrNone::from_option(t.pt));
+        field!(base_pt, PtOrNone::from_option(t.base_pt));
+        field!(counters, t.counters.clone());
+        field!(damage, t.damage);
+        field!(deathtouch_damage, t.deathtouch_damage);
+        field!(keywords, t.keywords.clone());
+        field!(types, t.types.clone());
+        field!(colors, t.colors.clone());
+        field!(tapped, t.tapped);
+        field!(regeneration_shields, t.regeneration_shields);
+        if a.total != t.total {
+            e.total = t.total;
+            if t.total.is_none() {
+                e.pt = Some(PtOrNone::from_option(t.pt));
+            }
+        }
+        if a.combat_damage != t.combat_damage {
+            e.combat_damage = t.combat_damage;
+            if t.combat_damage.is_none() {
+                e.pt = Some(PtOrNone::from_option(t.pt));
+            }
+        }
+        match (&a.lki, &t.lki) {
+            (Some(al), Some(tl)) if al != tl => {
+                let inner = diff(
+                    &Observation {
+                        objects: BTreeMap::from([(h.clone(), (**al).clone())]),
+                        players: BTreeMap::new(),
+                    },
+                    &Observation {
+                        objects: BTreeMap::from([(h.clone(), (**tl).clone())]),
+                        players: BTreeMap::new(),
+                    },
+                );
+                e.lki = inner.into_values().next().map(Box::new);
+            }
+            (None, Some(tl)) => e.lki = Some(Box::new(whole(tl))),
+            _ => {}
+        }
+        if e != Expect::default() {
+            out.insert(h.clone(), e);
+        }
+    }
+    for (h, t) in &target.players {
+        let Some(a) = actual.players.get(h) else {
+            continue;
+        };
+        let mut e = Expect::default();
+        if a.life != t.life {
+            e.life = Some(t.life);
+        }
+        if a.poison != t.poison {
+            e.poison = Some(t.poison);
+        }
+        if a.mana.normalized() != t.mana.normalized() {
+            e.mana = Some(t.mana.normalized());
+        }
+        if a.lost != t.lost {
+            e.lost = Some(t.lost);
+        }
+        if e != Expect::default() {
+            out.insert(h.clone(), e);
+        }
+    }
+    out
 }

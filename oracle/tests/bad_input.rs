@@ -91,9 +91,9 @@ fn fixture(path: &Path) -> Result<(), Failed> {
         .iter()
         .filter_map(
             |c| match ptoracle::check(&c.case, ptoracle::Edition::current()) {
-                ptoracle::Verdict::Error(ptoracle::error::ResolveError::Invalid(e)) => {
-                    Some(c.locate(&e).to_string())
-                }
+                ptoracle::Verdict::Error(ptoracle::verdict::Problem::Case(
+                    ptoracle::error::ResolveError::Invalid(e),
+                )) => Some(c.locate(&e).to_string()),
                 _ => None,
             },
         )

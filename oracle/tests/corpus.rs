@@ -5,6 +5,7 @@ use std::path::Path;
 
 use libtest_mimic::{Arguments, Trial};
 use ptoracle::error::ResolveError;
+use ptoracle::verdict::Problem;
 use ptoracle::{Edition, Verdict, check, corpus};
 
 fn main() {
@@ -32,7 +33,9 @@ fn main() {
                 let lines: Vec<String> = mismatches.iter().map(|m| m.to_string()).collect();
                 Err(format!("{}\n{}", c.position(), lines.join("\n")).into())
             }
-            Verdict::Error(ResolveError::Invalid(e)) => Err(c.locate(&e).to_string().into()),
+            Verdict::Error(Problem::Case(ResolveError::Invalid(e))) => {
+                Err(c.locate(&e).to_string().into())
+            }
             Verdict::Error(e) => Err(format!("{}: {e}", c.position()).into()),
         });
         trials.push(trial.with_ignored_flag(skipped));

@@ -492,7 +492,11 @@ fn reference_expectations(
     for k in 0..case.steps.len() {
         match (reference.steps.get(k), broken.steps.get(k)) {
             (Some(r), Some(b)) if r.observation != b.observation => {
-                return Some((k, invariants::diff(&b.observation, &r.observation), None));
+                return Some((
+                    k,
+                    crate::verdict::diff(&b.observation, &r.observation),
+                    None,
+                ));
             }
             (Some(_), Some(_)) => continue,
             (None, Some(_)) => {

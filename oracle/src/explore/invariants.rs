@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use crate::edition::Edition;
 use crate::number::Pt;
 use crate::observation::{ObjectState, Observation, PlayerState};
+use crate::verdict::diff;
 use std::cell::OnceCell;
 
 use crate::resolver::{self, Mutant, Options, Run, Session};
@@ -396,109 +397,6 @@ fn count(o: &ObjectState, k: &CounterKind) -> i64 {
 }
 
 /// An expectation of every field of an object state.
-fn whole(o: &ObjectState) -> Expect {
-    Expect {
-        zone: Some(o.zone),
-        pt: Some(PtOrNone::from_option(o.pt)),
-        base_pt: Some(PtOrNone::from_option(o.base_pt)),
-        total: o.total,
-        combat_damage: o.combat_damage,
-        counters: Some(o.counters.clone()),
-        damage: Some(o.damage),
-        deathtouch_damage: Some(o.deathtouch_damage),
-        keywords: Some(o.keywords.clone()),
-        types: Some(o.types.clone()),
-        colors: Some(o.colors.clone()),
-        tapped: Some(o.tapped),
-        regeneration_shields: Some(o.regeneration_shields),
-        lki: o.lki.as_ref().map(|l| Box::new(whole(l))),
-        ..Expect::default()
-    }
-}
-
-/// Expectations that turn `actual` into `target`: the fields that differ.
-pub(crate) fn diff(actual: &Observation, target: &Observation) -> BTreeMap<Handle, Expect> {
-    let mut out = BTreeMap::new();
-    for (h, t) in &target.objects {
-        let Some(a) = actual.objects.get(h) else {
-            continue;
-        };
-        let mut e = Expect::default();
-        macro_rules! field {
-            ($name:ident, $value:expr) => {
-                if a.$name != t.$name {
-                    e.$name = Some($value);
-                }
-            };
-        }
-        field!(zone, t.zone);
-        field!(pt, PtOrNone::from_option(t.pt));
-        field!(base_pt, PtOrNone::from_option(t.base_pt));
-        field!(counters, t.counters.clone());
-        field!(damage, t.damage);
-        field!(deathtouch_damage, t.deathtouch_damage);
-        field!(keywords, t.keywords.clone());
-        field!(types, t.types.clone());
-        field!(colors, t.colors.clone());
-        field!(tapped, t.tapped);
-        field!(regeneration_shields, t.regeneration_shields);
-        if a.total != t.total {
-            e.total = t.total;
-            if t.total.is_none() {
-                e.pt = Some(PtOrNone::from_option(t.pt));
-            }
-        }
-        if a.combat_damage != t.combat_damage {
-            e.combat_damage = t.combat_damage;
-            if t.combat_damage.is_none() {
-                e.pt = Some(PtOrNone::from_option(t.pt));
-            }
-        }
-        match (&a.lki, &t.lki) {
-            (Some(al), Some(tl)) if al != tl => {
-                let inner = diff(
-                    &Observation {
-                        objects: BTreeMap::from([(h.clone(), (**al).clone())]),
-                        players: BTreeMap::new(),
-                    },
-                    &Observation {
-                        objects: BTreeMap::from([(h.clone(), (**tl).clone())]),
-                        players: BTreeMap::new(),
-                    },
-                );
-                e.lki = inner.into_values().next().map(Box::new);
-            }
-            (None, Some(tl)) => e.lki = Some(Box::new(whole(tl))),
-            _ => {}
-        }
-        if e != Expect::default() {
-            out.insert(h.clone(), e);
-        }
-    }
-    for (h, t) in &target.players {
-        let Some(a) = actual.players.get(h) else {
-            continue;
-        };
-        let mut e = Expect::default();
-        if a.life != t.life {
-            e.life = Some(t.life);
-        }
-        if a.poison != t.poison {
-            e.poison = Some(t.poison);
-        }
-        if a.mana.normalized() != t.mana.normalized() {
-            e.mana = Some(t.mana.normalized());
-        }
-        if a.lost != t.lost {
-            e.lost = Some(t.lost);
-        }
-        if e != Expect::default() {
-            out.insert(h.clone(), e);
-        }
-    }
-    out
-}
-
 fn pt_expect(pt: Pt) -> Expect {
     Expect {
         pt: Some(PtOrNone::Pt(pt)),

@@ -1,0 +1,242 @@
+//! Engines: whatever plays a case and reports what it observes. The
+//! reference resolver is one ([`Reference`]); an external engine speaking
+//! the protocol over stdio is another ([`ProcessEngine`]). The gate, `serve`
+//! and the differential fuzz target see them through [`Engine`] alone.
+
+mod process;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::edition::Edition;
+use crate::error::ResolveError;
+use crate::number::Overflow;
+use crate::protocol::{Capabilities, EngineInfo, ErrorKind, ProtocolError, WireError};
+use crate::resolver::{self, Mutant, Options, Run, StepOutcome};
+use crate::scenario::{Case, ErrorCode};
+
+pub use process::{ProcessConfig, ProcessEngine, split_command};
+
+/// Something that plays cases.
+pub trait Engine {
+    /// What it declared in its handshake (starting it if it has not started).
+    fn capabilities(&mut self) -> Result<Capabilities, EngineFault>;
+
+    /// Plays `case` (expectations are not sent) under `edition`.
+    fn run(&mut self, case: &Case, edition: Edition) -> Answer;
+}
+
+/// An engine's answer to one case.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    /// It played the case: one observation per completed step, and the
+    /// error that stopped it early, if any.
+    Ran(Run),
+    /// It cannot play this case, and says why.
+    Unsupported(String),
+    /// Something went wrong with the engine itself.
+    Fault(EngineFault),
+}
+
+/// What went wrong with an engine on one case.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EngineFault {
+    /// The kind of problem.
+    pub kind: FaultKind,
+    /// What happened, for humans.
+    pub message: String,
+    /// The end of what the engine wrote on stderr during the case.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub stderr: String,
+}
+
+impl EngineFault {
+    /// A fault of `kind`.
+    pub fn new(kind: FaultKind, message: impl Into<String>) -> EngineFault {
+        EngineFault {
+            kind,
+            message: message.into(),
+            stderr: String::new(),
+        }
+    }
+}
+
+impl From<ProtocolError> for EngineFault {
+    fn from(e: ProtocolError) -> EngineFault {
+        let kind = match e.kind {
+            ErrorKind::Garbage => FaultKind::Garbage,
+            ErrorKind::NonInteger => FaultKind::NonInteger,
+            ErrorKind::Protocol => FaultKind::Protocol,
+            ErrorKind::Version => FaultKind::Version,
+        };
+        EngineFault::new(kind, e.message)
+    }
+}
+
+impl fmt::Display for EngineFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind.name(), self.message)
+    }
+}
+
+/// The kinds of engine faults.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FaultKind {
+    /// The engine could not be started.
+    Spawn,
+    /// The handshake failed: no hello, a bad one, or the engine exited.
+    Handshake,
+    /// The engine speaks another protocol version.
+    Version,
+    /// The engine exited or closed its output during a case.
+    Crash,
+    /// No reply within the time limit.
+    Timeout,
+    /// A reply line that is not JSON.
+    Garbage,
+    /// A number that is not a 64-bit integer (107.1a).
+    NonInteger,
+    /// A reply that breaks the protocol (fields, types, sequence numbers).
+    Protocol,
+    /// A reply line longer than the limit.
+    TooLong,
+    /// The engine answered with an error message of its own.
+    Reported,
+    /// The run was interrupted (Ctrl-C) before the engine answered.
+    Interrupted,
+    /// The engine was given up on after earlier faults; nothing was sent.
+    Unusable,
+}
+
+impl FaultKind {
+    /// Its name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultKind::Spawn => "spawn",
+            FaultKind::Handshake => "handshake",
+            FaultKind::Version => "version",
+            FaultKind::Crash => "crash",
+            FaultKind::Timeout => "timeout",
+            FaultKind::Garbage => "garbage",
+            FaultKind::NonInteger => "non-integer",
+            FaultKind::Protocol => "protocol",
+            FaultKind::TooLong => "too-long",
+            FaultKind::Reported => "engine-error",
+            FaultKind::Interrupted => "interrupted",
+            FaultKind::Unusable => "unusable",
+        }
+    }
+}
+
+/// The reference resolver as an engine, with a deliberate bug if asked.
+#[derive(Clone, Debug)]
+pub struct Reference {
+    mutant: Option<Mutant>,
+}
+
+impl Reference {
+    /// The reference resolver, or a mutant of it.
+    pub fn new(mutant: Option<Mutant>) -> Reference {
+        Reference { mutant }
+    }
+
+    /// Its handshake identity: `ptoracle`, or `ptoracle (mutant NAME)`.
+    pub fn info(&self) -> EngineInfo {
+        EngineInfo {
+            name: match self.mutant {
+                Some(m) => format!("ptoracle (mutant {m})"),
+                None => "ptoracle".into(),
+            },
+            version: env!("CARGO_PKG_VERSION").into(),
+            issues: None,
+        }
+    }
+}
+
+impl Engine for Reference {
+    fn capabilities(&mut self) -> Result<Capabilities, EngineFault> {
+        Ok(Capabilities::everything(self.info()))
+    }
+
+    fn run(&mut self, case: &Case, edition: Edition) -> Answer {
+        let options = Options {
+            mutant: self.mutant,
+            ..Options::default()
+        };
+        Answer::Ran(resolver::resolve(case, edition, options))
+    }
+}
+
+/// A run as an engine reported it: its observations and its error.
+pub(crate) fn run_from_wire(
+    steps: Vec<crate::observation::Observation>,
+    error: Option<WireError>,
+    case_steps: usize,
+) -> Result<Run, EngineFault> {
+    let n = steps.len();
+    if n > case_steps {
+        return Err(EngineFault::new(
+            FaultKind::Protocol,
+            format!("the reply has {n} observations for a case of {case_steps} steps"),
+        ));
+    }
+    let error = match error {
+        None if n < case_steps => {
+            return Err(EngineFault::new(
+                FaultKind::Protocol,
+                format!(
+                    "the reply has {n} observations for a case of {case_steps} steps, and no error to say why it stopped"
+                ),
+            ));
+        }
+        None => None,
+        Some(e) if e.step != n => {
+            return Err(EngineFault::new(
+                FaultKind::Protocol,
+                format!(
+                    "the reply's error is at step {} but it has {n} observations; the failing step is the one after the last observation",
+                    e.step
+                ),
+            ));
+        }
+        Some(e) => Some(match e.code {
+            ErrorCode::Overflow => ResolveError::Overflow {
+                step: e.step,
+                overflow: Overflow {
+                    what: e
+                        .message
+                        .unwrap_or_else(|| "a value (the engine's words)".into()),
+                },
+            },
+            ErrorCode::NoFixpoint => ResolveError::NoFixpoint { step: e.step },
+        }),
+    };
+    Ok(Run {
+        setup: Vec::new(),
+        initial: None,
+        steps: steps
+            .into_iter()
+            .map(|observation| StepOutcome {
+                observation,
+                explanation: Vec::new(),
+            })
+            .collect(),
+        error,
+    })
+}
+
+/// A run's error as the protocol states it.
+pub(crate) fn wire_error(e: &ResolveError) -> Option<WireError> {
+    let (step, code) = match e {
+        ResolveError::Overflow { step, .. } => (*step, ErrorCode::Overflow),
+        ResolveError::NoFixpoint { step } => (*step, ErrorCode::NoFixpoint),
+        ResolveError::Invalid(_) => return None,
+    };
+    Some(WireError {
+        step,
+        code,
+        message: Some(e.to_string()),
+    })
+}

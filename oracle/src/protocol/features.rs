@@ -1,0 +1,416 @@
+//! Features: the parts of the scenario format an engine may implement one
+//! at a time. An engine declares its features in the handshake; the gate
+//! sends it only the cases whose [`required_features`] it declares, and
+//! skips the others with the names of what is missing.
+//!
+//! The core, which every engine implements, is: objects on the battlefield
+//! with card types, colors, printed numeric power and toughness, keywords
+//! other than those named below, damage already marked, tapped; two players
+//! with life totals; the `state_based_actions` step; and full observations.
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::str::FromStr;
+
+use crate::scenario::{
+    Action, Affects, Case, EffectSpec, ObjectSpec, Quantity, QuantityRef, Step, Until,
+};
+use crate::terms::{CardType, CounterKind, Keyword, Zone};
+
+macro_rules! features {
+    ($($variant:ident => $name:literal, $what:literal;)*) => {
+        /// A part of the scenario format beyond the core.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Feature {
+            $(
+                #[doc = $what]
+                $variant,
+            )*
+        }
+
+        impl Feature {
+            /// Every feature, in a stable order.
+            pub const ALL: &'static [Feature] = &[$(Feature::$variant),*];
+
+            /// Its name in the handshake.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Feature::$variant => $name,)*
+                }
+            }
+
+            /// What a case using it contains.
+            pub fn what(self) -> &'static str {
+                match self {
+                    $(Feature::$variant => $what,)*
+                }
+            }
+        }
+    };
+}
+
+features! {
+    Counters => "counters", "+X/+Y and -X/-Y counters on objects, put and removed (122.1a, 704.5q)";
+    KeywordCounters => "keyword-counters", "keyword counters such as flying or deathtouch counters (122.1b)";
+    OtherCounters => "other-counters", "named counters other than P/T, keyword, loyalty, level and hone counters (e.g. charge)";
+    MoveCounters => "move-counters", "the move_counters step (122.5)";
+    CounterLimits => "counter-limits", "objects that can't have more than N counters of a kind (704.5r)";
+    Set => "set", "effects that set power and toughness or base P/T (613.4b)";
+    Modify => "modify", "effects that modify power and toughness (613.4c)";
+    Switch => "switch", "effects that switch power and toughness (613.4d)";
+    TypeChanges => "type-changes", "effects that add or remove card types (613.1d)";
+    ColorChanges => "color-changes", "effects that set colors (613.1e)";
+    AbilityChanges => "ability-changes", "effects that add or remove keywords or all abilities (613.1f)";
+    StaticAbilities => "static-abilities", "static abilities of objects, affecting themselves, what they are attached to or a live filter (611.3a)";
+    LockedSets => "locked-sets", "resolved effects whose affected set is a filter, locked as they resolve (611.2c)";
+    Timestamps => "timestamps", "explicit timestamps on objects or effects (613.7)";
+    SourceDurations => "source-durations", "effects that last while their source stays on the battlefield (611.2b)";
+    Cda => "cda", "printed `*` power or toughness and characteristic-defining abilities (604.3, 208.2a)";
+    Quantities => "quantities", "amounts read from the game: another object's power, counters, a count of objects, life, hand size (608.2h)";
+    Damage => "damage", "the noncombat damage step (120.3)";
+    CombatDamage => "combat-damage", "the combat_damage step (510.1a)";
+    Deathtouch => "deathtouch", "damage from deathtouch sources and the deathtouch-damage state (702.2b, 704.5h)";
+    Wither => "wither", "damage from wither sources (702.80)";
+    Infect => "infect", "damage from infect sources and poison counters (702.90, 704.5c)";
+    Lifelink => "lifelink", "damage from lifelink sources (702.15)";
+    Indestructible => "indestructible", "indestructible permanents (702.12)";
+    Regeneration => "regeneration", "regeneration shields and the regenerate step (701.19)";
+    Destroy => "destroy", "the destroy step (701.8)";
+    Zones => "zones", "objects in other zones than the battlefield and the move step (400.7)";
+    Cleanup => "cleanup", "the cleanup step (514.2)";
+    DeferredSba => "deferred-sba", "steps after which state-based actions are not checked (`sba: false`)";
+    Mana => "mana", "mana pools and the add_mana step (106.4, 107.1b)";
+    Double => "double", "the double step (701.10)";
+    Triple => "triple", "the triple step (701.11)";
+    LevelUp => "level-up", "level up bands and level counters (107.8, 711)";
+    Attachments => "attachments", "Equipment attached to creatures, the attach step and hone counters (301.5, 122.1j)";
+    Vehicles => "vehicles", "Vehicles and the crew step (301.7, 702.122)";
+    Undying => "undying", "undying (702.93)";
+    Persist => "persist", "persist (702.79)";
+    Planeswalkers => "planeswalkers", "planeswalkers, loyalty and damage to them (306, 704.5i)";
+    Battles => "battles", "battles and defense counters (310, 120.3h)";
+    HugeValues => "huge-values", "numbers beyond 32 bits, and overflow reported as an error (107.1)";
+}
+
+impl fmt::Display for Feature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A feature name this ptoracle does not know.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownFeature(pub String);
+
+impl fmt::Display for UnknownFeature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = Feature::ALL.iter().map(|f| f.name()).collect();
+        write!(
+            f,
+            "unknown feature `{}`; known features: {}",
+            self.0,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownFeature {}
+
+impl FromStr for Feature {
+    type Err = UnknownFeature;
+
+    fn from_str(s: &str) -> Result<Feature, UnknownFeature> {
+        Feature::ALL
+            .iter()
+            .copied()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| UnknownFeature(s.to_string()))
+    }
+}
+
+/// The features a case uses.
+///
+/// ```
+/// use ptoracle::protocol::{Feature, required_features};
+/// let case: ptoracle::Case = serde_json::from_str(r#"{
+///   "id": "demo/bears", "title": "t", "rules": ["613.4c"],
+///   "setup": { "objects": [ { "id": "c", "types": ["Creature"], "pt": "2/2", "counters": { "+1/+1": 1 } } ] },
+///   "steps": [ { "do": { "effect": { "affects": ["c"], "modify": "+3/+3", "until": "end-of-turn" } } }, { "do": "cleanup" } ]
+/// }"#).unwrap();
+/// let needs: Vec<Feature> = required_features(&case).into_iter().collect();
+/// assert_eq!(needs, [Feature::Counters, Feature::Modify, Feature::Cleanup]);
+/// ```
+pub fn required_features(case: &Case) -> BTreeSet<Feature> {
+    let mut f = BTreeSet::new();
+    for p in &case.setup.players {
+        if p.poison.0 != 0 {
+            f.insert(Feature::Infect);
+        }
+        if !p.mana.is_empty() {
+            f.insert(Feature::Mana);
+        }
+    }
+    for o in &case.setup.objects {
+        object(o, &mut f);
+    }
+    for s in &case.steps {
+        step(s, &mut f);
+    }
+    if huge(case) {
+        f.insert(Feature::HugeValues);
+    }
+    f
+}
+
+fn counter_kind(k: &CounterKind, f: &mut BTreeSet<Feature>) {
+    match k {
+        CounterKind::Pt { .. } => {
+            f.insert(Feature::Counters);
+        }
+        CounterKind::Keyword(_) => {
+            f.insert(Feature::KeywordCounters);
+        }
+        CounterKind::Named(n) => {
+            f.insert(match n.as_str() {
+                "loyalty" => Feature::Planeswalkers,
+                "defense" => Feature::Battles,
+                "level" => Feature::LevelUp,
+                "hone" => Feature::Attachments,
+                "poison" => Feature::Infect,
+                _ => Feature::OtherCounters,
+            });
+        }
+    }
+}
+
+fn keyword(k: Keyword, f: &mut BTreeSet<Feature>) {
+    let feature = match k {
+        Keyword::Deathtouch => Feature::Deathtouch,
+        Keyword::Wither => Feature::Wither,
+        Keyword::Infect => Feature::Infect,
+        Keyword::Lifelink => Feature::Lifelink,
+        Keyword::Indestructible => Feature::Indestructible,
+        Keyword::Undying => Feature::Undying,
+        Keyword::Persist => Feature::Persist,
+        _ => return,
+    };
+    f.insert(feature);
+}
+
+fn card_types(types: &[CardType], f: &mut BTreeSet<Feature>) {
+    if types.contains(&CardType::Planeswalker) {
+        f.insert(Feature::Planeswalkers);
+    }
+    if types.contains(&CardType::Battle) {
+        f.insert(Feature::Battles);
+    }
+}
+
+fn object(o: &ObjectSpec, f: &mut BTreeSet<Feature>) {
+    card_types(&o.types, f);
+    if o.zone != Zone::Battlefield {
+        f.insert(Feature::Zones);
+    }
+    if o.pt.is_some_and(|p| p.has_star()) || o.cda.is_some() {
+        f.insert(Feature::Cda);
+    }
+    if let Some(cda) = &o.cda {
+        for q in [&cda.power, &cda.toughness].into_iter().flatten() {
+            quantity(q, f);
+        }
+    }
+    if o.loyalty.is_some() {
+        f.insert(Feature::Planeswalkers);
+    }
+    if o.timestamp.is_some() {
+        f.insert(Feature::Timestamps);
+    }
+    for (k, n) in &o.counters {
+        if n.0 != 0 {
+            counter_kind(k, f);
+        }
+    }
+    if o.deathtouch_damage {
+        f.insert(Feature::Deathtouch);
+    }
+    if o.regeneration_shields.0 != 0 {
+        f.insert(Feature::Regeneration);
+    }
+    for k in &o.keywords {
+        keyword(*k, f);
+    }
+    if !o.abilities.is_empty() {
+        f.insert(Feature::StaticAbilities);
+    }
+    for a in &o.abilities {
+        effect(a, f);
+    }
+    if !o.level_up.is_empty() {
+        f.insert(Feature::LevelUp);
+        for band in &o.level_up {
+            for k in &band.keywords {
+                keyword(*k, f);
+            }
+        }
+    }
+    if o.crew.is_some() || o.subtypes.iter().any(|s| s == "Vehicle") {
+        f.insert(Feature::Vehicles);
+    }
+    if o.attached_to.is_some() {
+        f.insert(Feature::Attachments);
+    }
+    if !o.max_counters.is_empty() {
+        f.insert(Feature::CounterLimits);
+    }
+}
+
+fn effect(e: &EffectSpec, f: &mut BTreeSet<Feature>) {
+    if e.set.is_some() {
+        f.insert(Feature::Set);
+    }
+    if e.modify.is_some() {
+        f.insert(Feature::Modify);
+    }
+    if e.switch {
+        f.insert(Feature::Switch);
+    }
+    if !e.add_types.is_empty() || !e.remove_types.is_empty() {
+        f.insert(Feature::TypeChanges);
+        card_types(&e.add_types, f);
+    }
+    if e.set_colors.is_some() {
+        f.insert(Feature::ColorChanges);
+    }
+    if !e.add_keywords.is_empty() || !e.remove_keywords.is_empty() || e.remove_all_abilities {
+        f.insert(Feature::AbilityChanges);
+        for k in &e.add_keywords {
+            keyword(*k, f);
+        }
+    }
+    if let Some(x) = &e.x {
+        quantity(x, f);
+    }
+    if e.timestamp.is_some() {
+        f.insert(Feature::Timestamps);
+    }
+    if e.until == Some(Until::SourceLeaves) {
+        f.insert(Feature::SourceDurations);
+    }
+    if let Affects::Filter(filter) = &e.affects {
+        if e.until.is_some() {
+            f.insert(Feature::LockedSets);
+        }
+        if let Some(k) = &filter.with_counter {
+            counter_kind(k, f);
+        }
+    }
+    if matches!(e.affects, Affects::Attached) {
+        f.insert(Feature::Attachments);
+    }
+}
+
+fn quantity(q: &Quantity, f: &mut BTreeSet<Feature>) {
+    let Quantity::Ref(r) = q else {
+        return;
+    };
+    f.insert(Feature::Quantities);
+    match &**r {
+        QuantityRef::Counters(c) => counter_kind(&c.kind, f),
+        QuantityRef::Count(filter) => {
+            if filter.zone.is_some_and(|z| z != Zone::Battlefield) {
+                f.insert(Feature::Zones);
+            }
+        }
+        QuantityRef::Sum(items) => {
+            for i in items {
+                quantity(i, f);
+            }
+        }
+        QuantityRef::Half(h) => quantity(&h.of, f),
+        QuantityRef::PowerOf(_)
+        | QuantityRef::ToughnessOf(_)
+        | QuantityRef::Life(_)
+        | QuantityRef::HandSize(_) => {}
+    }
+}
+
+fn step(s: &Step, f: &mut BTreeSet<Feature>) {
+    if !s.sba {
+        f.insert(Feature::DeferredSba);
+    }
+    match &s.action {
+        Action::PutCounters(p) => counter_kind(&p.kind, f),
+        Action::RemoveCounters(r) => counter_kind(&r.kind, f),
+        Action::MoveCounters(m) => {
+            f.insert(Feature::MoveCounters);
+            counter_kind(&m.kind, f);
+        }
+        Action::Effect(e) => effect(e, f),
+        Action::Damage(d) => {
+            f.insert(Feature::Damage);
+            quantity(&d.amount, f);
+        }
+        Action::CombatDamage(_) => {
+            f.insert(Feature::CombatDamage);
+        }
+        Action::AddMana(m) => {
+            f.insert(Feature::Mana);
+            quantity(&m.amount, f);
+        }
+        Action::Double(_) => {
+            f.insert(Feature::Double);
+        }
+        Action::Triple(_) => {
+            f.insert(Feature::Triple);
+        }
+        Action::Regenerate(_) => {
+            f.insert(Feature::Regeneration);
+        }
+        Action::Destroy(_) => {
+            f.insert(Feature::Destroy);
+        }
+        Action::Move(m) => {
+            f.insert(Feature::Zones);
+            for (k, n) in &m.counters {
+                if n.0 != 0 {
+                    counter_kind(k, f);
+                }
+            }
+        }
+        Action::Attach(_) => {
+            f.insert(Feature::Attachments);
+        }
+        Action::Crew(_) => {
+            f.insert(Feature::Vehicles);
+        }
+        Action::Cleanup => {
+            f.insert(Feature::Cleanup);
+        }
+        Action::StateBasedActions => {}
+    }
+}
+
+/// Whether any number the case states lies beyond 32 bits, in a field or
+/// inside a text such as a P/T (`+3000000000/+0`).
+fn huge(case: &Case) -> bool {
+    const LIMIT: u64 = i32::MAX as u64;
+    fn digits_huge(s: &str) -> bool {
+        s.split(|c: char| !c.is_ascii_digit())
+            .filter(|run| !run.is_empty())
+            .any(|run| run.len() > 10 || run.parse::<u64>().ok().is_none_or(|n| n > LIMIT))
+    }
+    fn walk(v: &serde_json::Value) -> bool {
+        match v {
+            serde_json::Value::Number(n) => n.as_i64().is_none_or(|i| i.unsigned_abs() > LIMIT),
+            serde_json::Value::String(s) => digits_huge(s),
+            serde_json::Value::Array(items) => items.iter().any(walk),
+            serde_json::Value::Object(map) => map.iter().any(|(k, v)| digits_huge(k) || walk(v)),
+            _ => false,
+        }
+    }
+    serde_json::to_value(&case.setup).is_ok_and(|v| walk(&v))
+        || case
+            .steps
+            .iter()
+            .any(|s| serde_json::to_value(&s.action).is_ok_and(|v| walk(&v)))
+}

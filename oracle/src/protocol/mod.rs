@@ -1,0 +1,927 @@
+//! The engine protocol, version [`VERSION`]: JSON lines between ptoracle
+//! and an engine process (`docs/protocol.md` is its specification).
+//!
+//! These are wire types, kept apart from the core types on purpose: an
+//! engine reports power and toughness as two integers, not as the `3/4`
+//! text of the ruling format, and every field of an observation must be
+//! present (or declared unobserved in the handshake). Decoding is strict
+//! and never panics: a reply that is not JSON, holds a non-integer number
+//! (107.1a), lacks a field or has an unknown one is a [`ProtocolError`]
+//! that says where.
+
+mod features;
+mod json;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::number::Pt;
+use crate::observation::{ObjectState, Observation, PlayerState};
+use crate::scenario::{Case, ErrorCode, Handle, ManaPool};
+use crate::terms::{CardType, Color, CounterKind, Keyword, Zone};
+
+pub use features::{Feature, UnknownFeature, required_features};
+pub use json::{canonical, integers_only};
+
+/// The protocol version this ptoracle speaks.
+pub const VERSION: u32 = 1;
+
+/// The first message, from ptoracle to the engine.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Hello {
+    /// Always `hello`.
+    #[serde(rename = "type")]
+    pub kind: HelloTag,
+    /// The protocol version ptoracle speaks.
+    pub protocol: u32,
+    /// The version of ptoracle.
+    pub ptoracle: String,
+}
+
+/// The tag of [`Hello`] and [`EngineHello`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HelloTag {
+    /// `hello`.
+    Hello,
+}
+
+/// The engine's answer to [`Hello`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EngineHello {
+    /// Always `hello`.
+    #[serde(rename = "type")]
+    pub kind: HelloTag,
+    /// The protocol version the engine speaks; ptoracle refuses any other
+    /// than its own.
+    pub protocol: u32,
+    /// Who the engine is.
+    pub engine: EngineInfo,
+    /// The features it implements (see [`Feature`]); a case that needs
+    /// another is skipped without being sent.
+    pub features: Vec<String>,
+    /// The rules editions it implements, by id (e.g. `2026-09-25`).
+    pub editions: Vec<String>,
+    /// Observation fields it cannot report (see [`Observable`]); they are
+    /// neither required in its replies nor compared.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unobserved: Vec<String>,
+}
+
+/// An engine's identity, as it states it in the handshake.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EngineInfo {
+    /// Its name, e.g. `phase.rs`.
+    pub name: String,
+    /// Its version.
+    pub version: String,
+    /// Where to report a bug in it (shown with every failure).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub issues: Option<String>,
+}
+
+/// A message from ptoracle to the engine after the handshake.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Request {
+    /// Play a case and report the observations after each step.
+    Run {
+        /// The request's number, echoed in the reply.
+        seq: u64,
+        /// The rules edition to play under.
+        edition: String,
+        /// The scenario, in the ruling format (as JSON), without its
+        /// expectations.
+        case: Box<Case>,
+    },
+    /// No more requests: the engine should exit.
+    Bye,
+}
+
+/// A reply from the engine to a [`Request::Run`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Reply {
+    /// The observations after each step.
+    Result {
+        /// The request's number.
+        seq: u64,
+        /// One observation per step that completed, in order.
+        steps: Vec<WireObservation>,
+        /// Set when a step could not complete (its index is `steps.len()`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error: Option<WireError>,
+    },
+    /// The engine cannot play this case: counted as skipped.
+    Unsupported {
+        /// The request's number.
+        seq: u64,
+        /// Why, precisely enough to act on.
+        reason: String,
+    },
+    /// The engine failed on this case (an internal error): counted as an
+    /// error; the engine stays up for the next case.
+    Error {
+        /// The request's number, when the engine could read it.
+        #[serde(default)]
+        seq: Option<u64>,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// A step that could not complete.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WireError {
+    /// The step, from 0.
+    pub step: usize,
+    /// What happened.
+    pub code: ErrorCode,
+    /// Details for humans.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// The state after one step, as an engine reports it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WireObservation {
+    /// Every object of the case, by handle.
+    pub objects: BTreeMap<Handle, WireObject>,
+    /// Every player, by handle.
+    pub players: BTreeMap<Handle, WirePlayer>,
+}
+
+/// One object, as an engine reports it. Every field is required unless
+/// the engine declared it unobserved; `null` says "has none".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WireObject {
+    /// Its zone.
+    pub zone: Option<Zone>,
+    /// Its card types.
+    pub types: Option<Vec<CardType>>,
+    /// Its colors.
+    pub colors: Option<Vec<Color>>,
+    /// Its power; `null` when it has none (208.3).
+    pub power: Option<i64>,
+    /// Its toughness; `null` when it has none.
+    pub toughness: Option<i64>,
+    /// Its base power, after 7a and 7b (208.4b).
+    pub base_power: Option<i64>,
+    /// Its base toughness.
+    pub base_toughness: Option<i64>,
+    /// Power plus toughness, negatives included (107.1b).
+    pub total: Option<i64>,
+    /// The combat damage it would assign: max(0, power) (510.1a).
+    pub combat_damage: Option<i64>,
+    /// Its counters by kind (`+1/+1`, `-1/-1`, `flying`, `loyalty`...); no zero entries.
+    pub counters: Option<BTreeMap<CounterKind, i64>>,
+    /// Damage marked on it.
+    pub damage: Option<i64>,
+    /// Whether it was dealt damage by a deathtouch source since the last
+    /// state-based-action check.
+    pub deathtouch_damage: Option<bool>,
+    /// Its keywords.
+    pub keywords: Option<Vec<Keyword>>,
+    /// Whether it is tapped.
+    pub tapped: Option<bool>,
+    /// Its regeneration shields.
+    pub regeneration_shields: Option<i64>,
+    /// What it is attached to.
+    pub attached_to: Option<Handle>,
+    /// Off the battlefield: how it last existed there (704.8), or `null`.
+    pub lki: Option<Box<WireObject>>,
+}
+
+/// One player, as an engine reports it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WirePlayer {
+    /// Life total.
+    pub life: Option<i64>,
+    /// Poison counters.
+    pub poison: Option<i64>,
+    /// Mana pool by type (`W U B R G C`); no zero entries.
+    pub mana: Option<ManaPool>,
+    /// Whether the player has lost the game.
+    pub lost: Option<bool>,
+}
+
+macro_rules! observables {
+    ($($variant:ident => $name:literal, $what:literal;)*) => {
+        /// A field of an observation, by its wire name: what an engine may
+        /// declare it cannot report.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Observable {
+            $(
+                #[doc = $what]
+                $variant,
+            )*
+        }
+
+        impl Observable {
+            /// Every field.
+            pub const ALL: &'static [Observable] = &[$(Observable::$variant),*];
+
+            /// Its wire name.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Observable::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+observables! {
+    Zone => "zone", "an object's zone";
+    Types => "types", "an object's card types";
+    Colors => "colors", "an object's colors";
+    Power => "power", "an object's power and toughness";
+    BasePower => "base_power", "an object's base power and toughness";
+    Total => "total", "an object's total power and toughness";
+    CombatDamage => "combat_damage", "the combat damage an object would assign";
+    Counters => "counters", "an object's counters";
+    Damage => "damage", "an object's marked damage";
+    DeathtouchDamage => "deathtouch_damage", "whether an object was dealt deathtouch damage";
+    Keywords => "keywords", "an object's keywords";
+    Tapped => "tapped", "whether an object is tapped";
+    RegenerationShields => "regeneration_shields", "an object's regeneration shields";
+    AttachedTo => "attached_to", "what an object is attached to";
+    Lki => "lki", "an object's last known information";
+    Life => "life", "a player's life total";
+    Poison => "poison", "a player's poison counters";
+    Mana => "mana", "a player's mana pool";
+    Lost => "lost", "whether a player has lost";
+}
+
+impl Observable {
+    /// The field with this wire name (`power` and `toughness` are one
+    /// field, as are the two base values).
+    pub fn parse(name: &str) -> Option<Observable> {
+        match name {
+            "toughness" => Some(Observable::Power),
+            "base_toughness" => Some(Observable::BasePower),
+            _ => Observable::ALL.iter().copied().find(|o| o.name() == name),
+        }
+    }
+
+    /// The wire keys it covers.
+    fn keys(self) -> &'static [&'static str] {
+        match self {
+            Observable::Power => &["power", "toughness"],
+            Observable::BasePower => &["base_power", "base_toughness"],
+            Observable::Zone => &["zone"],
+            Observable::Types => &["types"],
+            Observable::Colors => &["colors"],
+            Observable::Total => &["total"],
+            Observable::CombatDamage => &["combat_damage"],
+            Observable::Counters => &["counters"],
+            Observable::Damage => &["damage"],
+            Observable::DeathtouchDamage => &["deathtouch_damage"],
+            Observable::Keywords => &["keywords"],
+            Observable::Tapped => &["tapped"],
+            Observable::RegenerationShields => &["regeneration_shields"],
+            Observable::AttachedTo => &["attached_to"],
+            Observable::Lki => &["lki"],
+            Observable::Life => &["life"],
+            Observable::Poison => &["poison"],
+            Observable::Mana => &["mana"],
+            Observable::Lost => &["lost"],
+        }
+    }
+
+    /// Whether `null` is a value of it ("has none").
+    fn nullable(self) -> bool {
+        matches!(
+            self,
+            Observable::Power
+                | Observable::BasePower
+                | Observable::Total
+                | Observable::CombatDamage
+                | Observable::AttachedTo
+                | Observable::Lki
+        )
+    }
+
+    fn of_player(self) -> bool {
+        matches!(
+            self,
+            Observable::Life | Observable::Poison | Observable::Mana | Observable::Lost
+        )
+    }
+}
+
+/// What a handshake established about an engine.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Capabilities {
+    /// Who it is.
+    pub info: EngineInfo,
+    /// The features it implements.
+    pub features: BTreeSet<Feature>,
+    /// Feature names it declared that this ptoracle does not know.
+    pub unknown_features: Vec<String>,
+    /// The editions it implements, by id.
+    pub editions: Vec<String>,
+    /// The observation fields it does not report.
+    pub unobserved: BTreeSet<Observable>,
+}
+
+impl Capabilities {
+    /// Everything, as the reference resolver does.
+    pub fn everything(info: EngineInfo) -> Capabilities {
+        Capabilities {
+            info,
+            features: Feature::ALL.iter().copied().collect(),
+            unknown_features: Vec::new(),
+            editions: crate::Edition::all().map(|e| e.id().to_string()).collect(),
+            unobserved: BTreeSet::new(),
+        }
+    }
+
+    /// What [`EngineHello`] declares, checked: the protocol version must
+    /// be [`VERSION`] and every unobserved name a known field.
+    pub fn from_hello(h: EngineHello) -> Result<Capabilities, ProtocolError> {
+        if h.protocol != VERSION {
+            return Err(ProtocolError::new(
+                ErrorKind::Version,
+                format!(
+                    "the engine speaks protocol {}; this ptoracle speaks protocol {VERSION}",
+                    h.protocol
+                ),
+            ));
+        }
+        if h.engine.name.trim().is_empty() {
+            return Err(ProtocolError::new(
+                ErrorKind::Protocol,
+                "the handshake's engine.name is empty",
+            ));
+        }
+        let mut features = BTreeSet::new();
+        let mut unknown_features = Vec::new();
+        for f in &h.features {
+            match f.parse::<Feature>() {
+                Ok(f) => {
+                    features.insert(f);
+                }
+                Err(_) => unknown_features.push(f.clone()),
+            }
+        }
+        let mut unobserved = BTreeSet::new();
+        for u in &h.unobserved {
+            match Observable::parse(u) {
+                Some(o) => {
+                    unobserved.insert(o);
+                }
+                None => {
+                    let known: Vec<&str> = Observable::ALL.iter().map(|o| o.name()).collect();
+                    return Err(ProtocolError::new(
+                        ErrorKind::Protocol,
+                        format!(
+                            "the handshake declares unknown observation field `{u}` unobserved; known fields: {}",
+                            known.join(", ")
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(Capabilities {
+            info: h.engine,
+            features,
+            unknown_features,
+            editions: h.editions,
+            unobserved,
+        })
+    }
+
+    /// The features `case` needs that the engine does not declare.
+    pub fn missing(&self, case: &Case) -> Vec<Feature> {
+        required_features(case)
+            .into_iter()
+            .filter(|f| !self.features.contains(f))
+            .collect()
+    }
+}
+
+/// What kind of protocol problem a reply has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ErrorKind {
+    /// The line is not JSON.
+    Garbage,
+    /// A number is not an integer, or does not fit in 64 bits (107.1a).
+    NonInteger,
+    /// The JSON does not follow the protocol: a missing or unknown field,
+    /// a wrong type, a wrong sequence number, a message out of place.
+    Protocol,
+    /// The engine speaks another version of the protocol.
+    Version,
+}
+
+impl ErrorKind {
+    /// Its name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::Garbage => "garbage",
+            ErrorKind::NonInteger => "non-integer",
+            ErrorKind::Protocol => "protocol",
+            ErrorKind::Version => "version",
+        }
+    }
+}
+
+/// A message that breaks the protocol.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProtocolError {
+    /// What kind of problem.
+    pub kind: ErrorKind,
+    /// Where and what, for humans.
+    pub message: String,
+}
+
+impl ProtocolError {
+    fn new(kind: ErrorKind, message: impl Into<String>) -> ProtocolError {
+        ProtocolError {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ProtocolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ProtocolError {}
+
+/// Shows the start of a line that could not be read, for error messages.
+fn excerpt(line: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&line[..line.len().min(80)]);
+    let more = if line.len() > 80 { "…" } else { "" };
+    format!("{:?}{more}", text)
+}
+
+/// Reads one line as JSON whose numbers are all integers (107.1a).
+fn parse_line(line: &[u8]) -> Result<serde_json::Value, ProtocolError> {
+    let value: serde_json::Value = serde_json::from_slice(line).map_err(|e| {
+        ProtocolError::new(
+            ErrorKind::Garbage,
+            format!("not a JSON line ({e}): {}", excerpt(line)),
+        )
+    })?;
+    integers_only(&value).map_err(|m| ProtocolError::new(ErrorKind::NonInteger, m))?;
+    Ok(value)
+}
+
+/// Turns a JSON value into `T`, naming the path of the first problem.
+fn typed<T: DeserializeOwned>(value: serde_json::Value, what: &str) -> Result<T, ProtocolError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let at = if path == "." {
+            String::new()
+        } else {
+            format!(" at `{path}`")
+        };
+        ProtocolError::new(
+            ErrorKind::Protocol,
+            format!("{what}{at}: {}", e.into_inner()),
+        )
+    })
+}
+
+/// Decodes the engine's handshake line.
+pub fn decode_engine_hello(line: &[u8]) -> Result<Capabilities, ProtocolError> {
+    let value = parse_line(line)?;
+    if value.get("type").and_then(|t| t.as_str()) != Some("hello") {
+        return Err(ProtocolError::new(
+            ErrorKind::Protocol,
+            format!("expected the engine's hello, got {}", excerpt(line)),
+        ));
+    }
+    // An engine of another version may have other fields: say so first.
+    if let Some(v) = value.get("protocol").and_then(|v| v.as_u64()) {
+        if v != u64::from(VERSION) {
+            return Err(ProtocolError::new(
+                ErrorKind::Version,
+                format!("the engine speaks protocol {v}; this ptoracle speaks protocol {VERSION}"),
+            ));
+        }
+    }
+    Capabilities::from_hello(typed(value, "the engine's hello")?)
+}
+
+/// Splits a message into its `type` and the rest, so that the rest can be
+/// decoded with exact paths in errors (an internally tagged enum would
+/// lose them).
+fn envelope(
+    mut value: serde_json::Value,
+    what: &str,
+    types: &[&str],
+) -> Result<(String, serde_json::Value), ProtocolError> {
+    let tag = match value.as_object_mut().map(|m| m.remove("type")) {
+        None => {
+            return Err(ProtocolError::new(
+                ErrorKind::Protocol,
+                format!("{what} is not a JSON object"),
+            ));
+        }
+        Some(Some(serde_json::Value::String(t))) => t,
+        Some(_) => {
+            return Err(ProtocolError::new(
+                ErrorKind::Protocol,
+                format!(
+                    "{what} has no string field `type` (one of: {})",
+                    types.join(", ")
+                ),
+            ));
+        }
+    };
+    if !types.contains(&tag.as_str()) {
+        return Err(ProtocolError::new(
+            ErrorKind::Protocol,
+            format!(
+                "{what} has type `{tag}`; expected one of: {}",
+                types.join(", ")
+            ),
+        ));
+    }
+    Ok((tag, value))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResultBody {
+    seq: u64,
+    steps: Vec<WireObservation>,
+    #[serde(default)]
+    error: Option<WireError>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UnsupportedBody {
+    seq: u64,
+    reason: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ErrorBody {
+    #[serde(default)]
+    seq: Option<u64>,
+    message: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RunBody {
+    seq: u64,
+    edition: String,
+    case: Box<Case>,
+}
+
+/// Decodes a reply line, requiring every observation field the engine did
+/// not declare unobserved.
+pub fn decode_reply(
+    line: &[u8],
+    unobserved: &BTreeSet<Observable>,
+) -> Result<Reply, ProtocolError> {
+    let value = parse_line(line)?;
+    let (tag, body) = envelope(value, "the reply", &["result", "unsupported", "error"])?;
+    Ok(match tag.as_str() {
+        "result" => {
+            if let Some(steps) = body.get("steps").and_then(|s| s.as_array()) {
+                for (k, step) in steps.iter().enumerate() {
+                    require_fields(k, step, unobserved)?;
+                }
+            }
+            let b: ResultBody = typed(body, "the reply")?;
+            Reply::Result {
+                seq: b.seq,
+                steps: b.steps,
+                error: b.error,
+            }
+        }
+        "unsupported" => {
+            let b: UnsupportedBody = typed(body, "the reply")?;
+            Reply::Unsupported {
+                seq: b.seq,
+                reason: b.reason,
+            }
+        }
+        _ => {
+            let b: ErrorBody = typed(body, "the reply")?;
+            Reply::Error {
+                seq: b.seq,
+                message: b.message,
+            }
+        }
+    })
+}
+
+fn require_fields(
+    k: usize,
+    step: &serde_json::Value,
+    unobserved: &BTreeSet<Observable>,
+) -> Result<(), ProtocolError> {
+    let missing = |at: String, key: &str| {
+        ProtocolError::new(
+            ErrorKind::Protocol,
+            format!(
+                "the reply at `steps[{k}].{at}`: missing field `{key}` (use null for \"none\", or declare the field unobserved in the handshake)"
+            ),
+        )
+    };
+    let check = |at: String, obj: &serde_json::Value, players: bool| -> Result<(), ProtocolError> {
+        let Some(map) = obj.as_object() else {
+            return Ok(()); // The typed decoding names the wrong type.
+        };
+        for o in Observable::ALL {
+            if o.of_player() != players || unobserved.contains(o) {
+                continue;
+            }
+            for key in o.keys() {
+                match map.get(*key) {
+                    None => return Err(missing(at.clone(), key)),
+                    Some(serde_json::Value::Null) if !o.nullable() => {
+                        return Err(ProtocolError::new(
+                            ErrorKind::Protocol,
+                            format!(
+                                "the reply at `steps[{k}].{at}.{key}`: null, but this field always has a value"
+                            ),
+                        ));
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        Ok(())
+    };
+    if let Some(objects) = step.get("objects").and_then(|o| o.as_object()) {
+        for (h, o) in objects {
+            check(format!("objects.{h}"), o, false)?;
+            if let Some(lki) = o.get("lki").filter(|l| !l.is_null()) {
+                check(format!("objects.{h}.lki"), lki, false)?;
+            }
+        }
+    }
+    if let Some(players) = step.get("players").and_then(|o| o.as_object()) {
+        for (h, p) in players {
+            check(format!("players.{h}"), p, true)?;
+        }
+    }
+    Ok(())
+}
+
+/// Decodes ptoracle's hello (what an engine, such as `ptoracle serve`, reads first).
+pub fn decode_hello(line: &[u8]) -> Result<Hello, ProtocolError> {
+    let value = parse_line(line)?;
+    if let Some(v) = value.get("protocol").and_then(|v| v.as_u64()) {
+        if v != u64::from(VERSION) {
+            return Err(ProtocolError::new(
+                ErrorKind::Version,
+                format!("ptoracle speaks protocol {v}; this engine speaks protocol {VERSION}"),
+            ));
+        }
+    }
+    typed(value, "the hello")
+}
+
+/// Decodes a request line (what an engine reads after the handshake).
+pub fn decode_request(line: &[u8]) -> Result<Request, ProtocolError> {
+    let (tag, body) = envelope(parse_line(line)?, "the request", &["run", "bye"])?;
+    if tag == "bye" {
+        if body.as_object().is_some_and(|m| !m.is_empty()) {
+            return Err(ProtocolError::new(
+                ErrorKind::Protocol,
+                "the request `bye` has fields; it has none",
+            ));
+        }
+        return Ok(Request::Bye);
+    }
+    let b: RunBody = typed(body, "the request")?;
+    Ok(Request::Run {
+        seq: b.seq,
+        edition: b.edition,
+        case: b.case,
+    })
+}
+
+/// The sequence number of a request line, if one can be read from it at
+/// all: for answering a request that could not be decoded.
+pub fn request_seq(line: &[u8]) -> Option<u64> {
+    serde_json::from_slice::<serde_json::Value>(line)
+        .ok()?
+        .get("seq")?
+        .as_u64()
+}
+
+/// Encodes a message as one line of JSON, newline included.
+pub fn encode<T: Serialize>(message: &T) -> Vec<u8> {
+    let mut out = serde_json::to_vec(message).unwrap_or_default();
+    out.push(b'\n');
+    out
+}
+
+/// The hello ptoracle sends.
+pub fn hello() -> Hello {
+    Hello {
+        kind: HelloTag::Hello,
+        protocol: VERSION,
+        ptoracle: env!("CARGO_PKG_VERSION").to_string(),
+    }
+}
+
+/// The case as sent to an engine: the scenario without its expectations.
+pub fn without_expectations(case: &Case) -> Case {
+    let mut c = case.clone();
+    for s in &mut c.steps {
+        s.expect.clear();
+        s.expect_error = None;
+    }
+    c
+}
+
+/// An observation as an engine reports it.
+pub fn to_wire(o: &Observation) -> WireObservation {
+    WireObservation {
+        objects: o
+            .objects
+            .iter()
+            .map(|(h, s)| (h.clone(), object_to_wire(s)))
+            .collect(),
+        players: o
+            .players
+            .iter()
+            .map(|(h, p)| {
+                (
+                    h.clone(),
+                    WirePlayer {
+                        life: Some(p.life),
+                        poison: Some(p.poison),
+                        mana: Some(p.mana.normalized()),
+                        lost: Some(p.lost),
+                    },
+                )
+            })
+            .collect(),
+    }
+}
+
+fn object_to_wire(s: &ObjectState) -> WireObject {
+    WireObject {
+        zone: Some(s.zone),
+        types: Some(s.types.clone()),
+        colors: Some(s.colors.clone()),
+        power: s.pt.map(|p| p.power),
+        toughness: s.pt.map(|p| p.toughness),
+        base_power: s.base_pt.map(|p| p.power),
+        base_toughness: s.base_pt.map(|p| p.toughness),
+        total: s.total,
+        combat_damage: s.combat_damage,
+        counters: Some(s.counters.clone()),
+        damage: Some(s.damage),
+        deathtouch_damage: Some(s.deathtouch_damage),
+        keywords: Some(s.keywords.clone()),
+        tapped: Some(s.tapped),
+        regeneration_shields: Some(s.regeneration_shields),
+        attached_to: s.attached_to.clone(),
+        lki: s.lki.as_ref().map(|l| Box::new(object_to_wire(l))),
+    }
+}
+
+/// An engine's observation as a core one. A field the engine does not
+/// report takes its neutral value; the comparison leaves it out.
+pub fn from_wire(w: WireObservation) -> Result<Observation, ProtocolError> {
+    let mut objects = BTreeMap::new();
+    for (h, o) in w.objects {
+        let state = object_from_wire(&h, o)?;
+        objects.insert(h, state);
+    }
+    let players = w
+        .players
+        .into_iter()
+        .map(|(h, p)| {
+            (
+                h,
+                PlayerState {
+                    life: p.life.unwrap_or(0),
+                    poison: p.poison.unwrap_or(0),
+                    mana: p.mana.unwrap_or_default().normalized(),
+                    lost: p.lost.unwrap_or(false),
+                },
+            )
+        })
+        .collect();
+    Ok(Observation { objects, players })
+}
+
+fn object_from_wire(h: &Handle, o: WireObject) -> Result<ObjectState, ProtocolError> {
+    let pair = |p: Option<i64>, t: Option<i64>, what: &str| match (p, t) {
+        (Some(p), Some(t)) => Ok(Some(Pt::new(p, t))),
+        (None, None) => Ok(None),
+        _ => Err(ProtocolError::new(
+            ErrorKind::Protocol,
+            format!("object `{h}`: {what} is half null; both or neither"),
+        )),
+    };
+    let mut counters = o.counters.unwrap_or_default();
+    counters.retain(|_, n| *n != 0);
+    Ok(ObjectState {
+        zone: o.zone.unwrap_or(Zone::Battlefield),
+        types: o.types.unwrap_or_default(),
+        colors: o.colors.unwrap_or_default(),
+        pt: pair(o.power, o.toughness, "power/toughness")?,
+        base_pt: pair(o.base_power, o.base_toughness, "base_power/base_toughness")?,
+        total: o.total,
+        combat_damage: o.combat_damage,
+        counters,
+        damage: o.damage.unwrap_or(0),
+        deathtouch_damage: o.deathtouch_damage.unwrap_or(false),
+        keywords: o.keywords.unwrap_or_default(),
+        tapped: o.tapped.unwrap_or(false),
+        regeneration_shields: o.regeneration_shields.unwrap_or(0),
+        attached_to: o.attached_to,
+        lki: match o.lki {
+            Some(l) => Some(Box::new(object_from_wire(h, *l)?)),
+            None => None,
+        },
+    })
+}
+
+/// The JSON Schemas of the protocol's messages, by file name.
+pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
+    let generator = || schemars::generate::SchemaSettings::draft07().into_generator();
+    vec![
+        (
+            "hello.schema.json",
+            generator().into_root_schema_for::<Hello>().to_value(),
+        ),
+        (
+            "engine-hello.schema.json",
+            generator().into_root_schema_for::<EngineHello>().to_value(),
+        ),
+        (
+            "request.schema.json",
+            generator().into_root_schema_for::<Request>().to_value(),
+        ),
+        (
+            "reply.schema.json",
+            generator().into_root_schema_for::<Reply>().to_value(),
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_are_refused_with_their_path() {
+        let e = decode_reply(
+            br#"{"type":"result","seq":1,"steps":[{"objects":{"c":{"power":2.0}},"players":{}}]}"#,
+            &BTreeSet::new(),
+        )
+        .unwrap_err();
+        assert_eq!(e.kind, ErrorKind::NonInteger);
+        assert!(e.message.contains("steps[0].objects.c.power"), "{e}");
+    }
+
+    #[test]
+    fn a_missing_field_is_named() {
+        let e = decode_reply(
+            br#"{"type":"result","seq":1,"steps":[{"objects":{"c":{"zone":"battlefield"}},"players":{}}]}"#,
+            &BTreeSet::new(),
+        )
+        .unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Protocol);
+        assert!(e.message.contains("steps[0].objects.c"), "{e}");
+        assert!(e.message.contains("types"), "{e}");
+    }
+
+    #[test]
+    fn another_version_is_named() {
+        let e =
+            decode_engine_hello(br#"{"type":"hello","protocol":2,"whatever":true}"#).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Version);
+        assert!(e.message.contains("protocol 2"), "{e}");
+    }
+
+    #[test]
+    fn garbage_is_shown() {
+        let e = decode_reply(b"hello world", &BTreeSet::new()).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Garbage);
+        assert!(e.message.contains("hello world"), "{e}");
+    }
+}
