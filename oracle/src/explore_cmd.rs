@@ -129,7 +129,11 @@ fn config(args: &ExploreArgs) -> Result<Config, String> {
     if let Some(j) = args.jobs {
         c.jobs = j.max(1);
     }
-    c.time = args.time.as_deref().map(parse_duration).transpose()?;
+    c.time = args
+        .time
+        .as_deref()
+        .map(crate::cli::parse_duration)
+        .transpose()?;
     c.shard = args.shard;
     c.out = Some(args.out.clone());
     if let Some(e) = &args.edition {
@@ -151,21 +155,6 @@ fn config(args: &ExploreArgs) -> Result<Config, String> {
 }
 
 /// `90`, `90s`, `15m`, `2h`, `500ms`.
-fn parse_duration(s: &str) -> Result<Duration, String> {
-    let bad =
-        || format!("invalid duration `{s}`: write a number with s, m, h or ms, e.g. 90s or 15m");
-    let digits: String = s.chars().take_while(|c| c.is_ascii_digit()).collect();
-    let n: u64 = digits.parse().map_err(|_| bad())?;
-    let secs = match &s[digits.len()..] {
-        "" | "s" => n,
-        "m" => n.checked_mul(60).ok_or_else(bad)?,
-        "h" => n.checked_mul(3600).ok_or_else(bad)?,
-        "ms" => return Ok(Duration::from_millis(n)),
-        _ => return Err(bad()),
-    };
-    Ok(Duration::from_secs(secs))
-}
-
 fn progress(config: &Config, live: &Live, done: &AtomicBool) {
     let bar = match config.cases {
         Some(n) => indicatif::ProgressBar::new(n),

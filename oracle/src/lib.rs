@@ -36,6 +36,8 @@ pub mod engine;
 pub mod error;
 pub mod explain;
 pub mod explore;
+pub mod export;
+pub mod gate;
 pub mod number;
 pub mod observation;
 pub mod protocol;

@@ -9,9 +9,11 @@ use ptoracle::corpus::{self, Loaded};
 use ptoracle::explore::Shard;
 use ptoracle::resolver::Mutant;
 
+mod cli;
 mod explore_cmd;
+mod gate_cmd;
 use ptoracle::verdict::check_with;
-use ptoracle::{Edition, Verdict, coverage, explain, schema};
+use ptoracle::{Verdict, coverage, explain, schema};
 
 /// A conformance oracle for the power/toughness rules of Magic: The Gathering.
 #[derive(Parser)]
@@ -58,6 +60,36 @@ enum Command {
     },
     /// Print the JSON Schema (draft-07) of the ruling format.
     Schema,
+    /// Run an engine against the corpus (and generated cases) and compare
+    /// every observation with the reference resolver's: a CI gate.
+    ///
+    /// Ends with `N passed, N failed, N errored, N skipped`. Exit status:
+    /// 0 the gate passes (every failure and error is listed in the
+    /// expectations file), 1 it fails (or, with --strict, a listed case
+    /// passes or changed), 2 bad arguments or input, 3 the engine cannot be
+    /// used at all (it does not start, fails every handshake, speaks
+    /// another protocol version or lacks the edition), 130 interrupted.
+    Gate(GateArgs),
+    /// Compare two JSON reports of `gate`: what got fixed, what broke, new
+    /// errors. Exit status 1 if anything broke or errs anew.
+    Baseline {
+        /// The older report (`gate --json`).
+        old: PathBuf,
+        /// The newer report.
+        new: PathBuf,
+    },
+    /// Write the corpus as canonical JSON, the JSON Schemas, and a
+    /// transcript of the protocol (requests and the reference's replies),
+    /// for adapters without a YAML parser or to test one offline.
+    Export {
+        /// The directory to write into.
+        dir: PathBuf,
+        /// Ruling files or directories (default: rulings/).
+        paths: Vec<PathBuf>,
+        /// The edition of the transcript (default: the current one).
+        #[arg(long, value_name = "EDITION")]
+        edition: Option<String>,
+    },
     /// Speak the engine protocol on stdin/stdout as the reference engine
     /// (see docs/protocol.md): what `gate` tests adapters against.
     Serve {
@@ -115,6 +147,72 @@ struct ExploreArgs {
     bench: bool,
 }
 
+#[derive(clap::Args)]
+struct GateArgs {
+    /// The engine's command line (split like a shell does, without
+    /// expansion), e.g. "python3 ci/adapters/python-example/adapter.py".
+    #[arg(long, value_name = "CMD ARGS")]
+    engine: String,
+    /// Ruling files or directories (default: rulings/).
+    paths: Vec<PathBuf>,
+    /// Also play this many generated cases (needs --seed).
+    #[arg(long, value_name = "N")]
+    generated: Option<u64>,
+    /// The seed of the generated cases.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Play generated cases only.
+    #[arg(long)]
+    no_corpus: bool,
+    /// Only corpus cases whose id contains PATTERN or that cite the rule
+    /// PATTERN or a rule under it (613.4 matches 613.4c); repeatable.
+    #[arg(long = "filter", value_name = "PATTERN")]
+    filter: Vec<String>,
+    /// The edition of the rules to test under (default: the current one).
+    #[arg(long, value_name = "EDITION")]
+    edition: Option<String>,
+    /// Engine processes at once (default: all cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// How long one case may take: 10s, 500ms, 2m.
+    #[arg(long, value_name = "DURATION", default_value = "10s")]
+    timeout: String,
+    /// How long the engine may take to start and answer the hello.
+    #[arg(long, value_name = "DURATION", default_value = "30s")]
+    handshake_timeout: String,
+    /// The longest reply line accepted, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 16 << 20)]
+    max_line: usize,
+    /// Start a new engine process for every case (slow; for engines that
+    /// can't serve many, and for measuring).
+    #[arg(long)]
+    process_per_case: bool,
+    /// The engine's known failures, errors and skips (YAML).
+    #[arg(long, value_name = "FILE")]
+    expectations: Option<PathBuf>,
+    /// Also fail when a listed case passes or changes verdict.
+    #[arg(long)]
+    strict: bool,
+    /// Write the current failures, errors and skips as an expectations file.
+    #[arg(long, value_name = "FILE")]
+    write_expectations: Option<PathBuf>,
+    /// Write every case's record as JSON (what `baseline` compares).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Write a JUnit XML report.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Write a Markdown report (for a pull-request comment).
+    #[arg(long, value_name = "FILE")]
+    markdown: Option<PathBuf>,
+    /// Where shrunk rulings of generated failures are written.
+    #[arg(long, value_name = "DIR", default_value = "gate-failures")]
+    out: PathBuf,
+    /// Shrinking attempts (engine requests) per generated failure.
+    #[arg(long, default_value_t = 300)]
+    shrink_budget: usize,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -125,7 +223,7 @@ fn main() -> ExitCode {
             mutant,
             list_mutants,
         } => {
-            let mutant = match mutant_arg(list_mutants, mutant) {
+            let mutant = match cli::mutant_arg(list_mutants, mutant, false) {
                 Ok(m) => m,
                 Err(code) => return code,
             };
@@ -133,11 +231,18 @@ fn main() -> ExitCode {
         }
         Command::Explain { target, edition } => run_explain(&target, edition),
         Command::Explore(args) => explore_cmd::run(args),
+        Command::Gate(args) => gate_cmd::gate(args),
+        Command::Baseline { old, new } => gate_cmd::baseline(&old, &new),
+        Command::Export {
+            dir,
+            paths,
+            edition,
+        } => gate_cmd::export(&dir, paths, edition),
         Command::Serve {
             mutant,
             list_mutants,
         } => {
-            let mutant = match mutant_arg(list_mutants, mutant) {
+            let mutant = match cli::mutant_arg(list_mutants, mutant, true) {
                 Ok(m) => m,
                 Err(code) => return code,
             };
@@ -160,37 +265,13 @@ fn main() -> ExitCode {
     }
 }
 
-/// `--list-mutants` (prints them and ends with success) and `--mutant NAME`.
-fn mutant_arg(list: bool, name: Option<String>) -> Result<Option<Mutant>, ExitCode> {
-    if list {
-        for m in Mutant::ALL {
-            println!("{}", m.name());
-        }
-        return Err(ExitCode::SUCCESS);
-    }
-    name.map(|m| Mutant::parse(&m)).transpose().map_err(|e| {
-        eprintln!("error: {e}");
-        ExitCode::from(2)
-    })
-}
-
-fn edition(name: Option<String>) -> Result<Edition, ExitCode> {
-    match name {
-        None => Ok(Edition::current()),
-        Some(n) => Edition::parse(&n).map_err(|e| {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }),
-    }
-}
-
 fn run_check(
     mut paths: Vec<PathBuf>,
     edition_name: Option<String>,
     rules: bool,
     mutant: Option<Mutant>,
 ) -> ExitCode {
-    let edition = match edition(edition_name) {
+    let edition = match cli::edition(edition_name) {
         Ok(e) => e,
         Err(code) => return code,
     };
@@ -297,7 +378,7 @@ fn print_coverage(cases: &[Loaded], bad_input: bool) -> ExitCode {
 }
 
 fn run_explain(target: &str, edition_name: Option<String>) -> ExitCode {
-    let edition = match edition(edition_name) {
+    let edition = match cli::edition(edition_name) {
         Ok(e) => e,
         Err(code) => return code,
     };

@@ -25,3 +25,28 @@ pub fn ruling_schema() -> String {
     text.push('\n');
     text
 }
+
+/// The JSON Schemas (draft-07) of the protocol's messages, by file name:
+/// what `docs/protocol/` holds.
+pub fn protocol_schemas() -> Vec<(&'static str, serde_json::Value)> {
+    use crate::protocol::{EngineHello, Hello, Reply, Request};
+    let generator = || SchemaSettings::draft07().into_generator();
+    vec![
+        (
+            "hello.schema.json",
+            generator().into_root_schema_for::<Hello>().to_value(),
+        ),
+        (
+            "engine-hello.schema.json",
+            generator().into_root_schema_for::<EngineHello>().to_value(),
+        ),
+        (
+            "request.schema.json",
+            generator().into_root_schema_for::<Request>().to_value(),
+        ),
+        (
+            "reply.schema.json",
+            generator().into_root_schema_for::<Reply>().to_value(),
+        ),
+    ]
+}

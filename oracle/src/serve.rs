@@ -110,8 +110,9 @@ fn answer(line: &[u8], engine: &mut Reference) -> Option<Vec<u8>> {
         }));
     }
     let reply = match engine.run(&case, edition) {
-        Answer::Ran(run) => match &run.error {
-            Some(e @ crate::error::ResolveError::Invalid(_)) => Reply::Error {
+        Answer::Ran(run) => match run.error.as_ref().map(|e| (e, wire_error(e))) {
+            // Not about a step: the setup itself is impossible.
+            Some((e, None)) => Reply::Error {
                 seq: Some(seq),
                 message: format!("invalid case: {e}"),
             },
@@ -122,7 +123,7 @@ fn answer(line: &[u8], engine: &mut Reference) -> Option<Vec<u8>> {
                     .iter()
                     .map(|s| protocol::to_wire(&s.observation))
                     .collect(),
-                error: error.as_ref().and_then(wire_error),
+                error: error.and_then(|(_, w)| w),
             },
         },
         Answer::Unsupported(reason) => Reply::Unsupported { seq, reason },

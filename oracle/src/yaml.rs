@@ -85,15 +85,16 @@ pub(crate) fn documents_as_json(text: &str) -> Result<Vec<serde_json::Value>, Ya
     Ok(out)
 }
 
-/// A case written as a YAML document.
-pub(crate) fn to_string(case: &Case) -> String {
+/// A value (a case, an expectations file) written as a YAML document.
+pub(crate) fn to_string<T: serde::Serialize>(value: &T) -> String {
     // Serializing plain data to a string can't fail: no I/O, no maps with
     // non-string keys.
-    serde_yaml::to_string(case).unwrap_or_default()
+    serde_yaml::to_string(value).unwrap_or_default()
 }
 
-/// The case of a YAML document, for round trips.
-pub(crate) fn from_str(text: &str) -> Result<Case, YamlError> {
+/// The value of a YAML document (a case for round trips, an expectations
+/// file), with the position of the first problem.
+pub(crate) fn from_str<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, YamlError> {
     serde_yaml::from_str(text).map_err(|e| convert(&e))
 }
 

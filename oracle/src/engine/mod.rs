@@ -11,10 +11,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::edition::Edition;
 use crate::error::ResolveError;
+use crate::error::{NodePath, ScenarioError};
 use crate::number::Overflow;
+use crate::protocol::StepError;
 use crate::protocol::{Capabilities, EngineInfo, ErrorKind, ProtocolError, WireError};
 use crate::resolver::{self, Mutant, Options, Run, StepOutcome};
-use crate::scenario::{Case, ErrorCode};
+use crate::scenario::Case;
 
 pub use process::{ProcessConfig, ProcessEngine, split_command};
 
@@ -202,7 +204,7 @@ pub(crate) fn run_from_wire(
             ));
         }
         Some(e) => Some(match e.code {
-            ErrorCode::Overflow => ResolveError::Overflow {
+            StepError::Overflow => ResolveError::Overflow {
                 step: e.step,
                 overflow: Overflow {
                     what: e
@@ -210,7 +212,12 @@ pub(crate) fn run_from_wire(
                         .unwrap_or_else(|| "a value (the engine's words)".into()),
                 },
             },
-            ErrorCode::NoFixpoint => ResolveError::NoFixpoint { step: e.step },
+            StepError::NoFixpoint => ResolveError::NoFixpoint { step: e.step },
+            StepError::Invalid => ResolveError::Invalid(ScenarioError::new(
+                NodePath::root().key("steps").index(e.step),
+                e.message
+                    .unwrap_or_else(|| "the engine finds this step impossible".into()),
+            )),
         }),
     };
     Ok(Run {
@@ -229,14 +236,44 @@ pub(crate) fn run_from_wire(
 
 /// A run's error as the protocol states it.
 pub(crate) fn wire_error(e: &ResolveError) -> Option<WireError> {
-    let (step, code) = match e {
-        ResolveError::Overflow { step, .. } => (*step, ErrorCode::Overflow),
-        ResolveError::NoFixpoint { step } => (*step, ErrorCode::NoFixpoint),
-        ResolveError::Invalid(_) => return None,
-    };
-    Some(WireError {
-        step,
-        code,
-        message: Some(e.to_string()),
-    })
+    match e {
+        ResolveError::Overflow { step, overflow } => Some(WireError {
+            step: *step,
+            code: StepError::Overflow,
+            message: Some(overflow.what.clone()),
+        }),
+        ResolveError::NoFixpoint { step } => Some(WireError {
+            step: *step,
+            code: StepError::NoFixpoint,
+            message: None,
+        }),
+        ResolveError::Invalid(e) => {
+            // "steps[k]...": the step it is about.
+            let step = e.path.0.get(1).and_then(|s| match s {
+                crate::error::Seg::Index(i) => Some(*i),
+                _ => None,
+            })?;
+            Some(WireError {
+                step,
+                code: StepError::Invalid,
+                message: Some(e.to_string()),
+            })
+        }
+    }
+}
+
+/// An engine that could not be used: every case gets its fault. What the
+/// gate plays when the first handshake already failed, so that every case
+/// still has a verdict and the reports are written.
+#[derive(Clone, Debug)]
+pub struct Unusable(pub EngineFault);
+
+impl Engine for Unusable {
+    fn capabilities(&mut self) -> Result<Capabilities, EngineFault> {
+        Err(self.0.clone())
+    }
+
+    fn run(&mut self, _case: &Case, _edition: Edition) -> Answer {
+        Answer::Fault(self.0.clone())
+    }
 }

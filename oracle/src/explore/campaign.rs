@@ -393,7 +393,14 @@ fn shrink_one(
         last = Some(hit.found);
         Some(case)
     };
-    let shrunk = shrink(config.seed, index, config.shrink_budget, stop, &mut fails);
+    let shrunk = shrink(
+        config.seed,
+        index,
+        super::generate::Features::ALL,
+        config.shrink_budget,
+        stop,
+        &mut fails,
+    );
     // Examine the final case once more: its violation is the one written.
     let case = shrunk.and_then(|c| fails(&c))?;
     let found = last?;
@@ -459,6 +466,7 @@ fn to_ruling(
         index,
         edition: config.edition.id().to_string(),
         mutant: config.mutant.map(|m| m.name().to_string()),
+        engine: None,
     });
     // A ruling must load as written; drop expectations the format refuses.
     if !crate::scenario::validate(&c).is_empty() {
@@ -489,14 +497,28 @@ fn reference_expectations(
         resolve(case, edition, opts(None)),
         resolve(case, edition, opts(Some(mutant))),
     );
-    for k in 0..case.steps.len() {
-        match (reference.steps.get(k), broken.steps.get(k)) {
+    expectations_where(&reference, &broken)
+}
+
+/// The first step where `other` differs from `reference`, with the
+/// reference's values of the fields that differ there (or the error the
+/// reference ends with): what a ruling must expect to tell them apart.
+pub(crate) fn expectations_where(
+    reference: &crate::resolver::Run,
+    other: &crate::resolver::Run,
+) -> Option<(
+    usize,
+    BTreeMap<crate::scenario::Handle, crate::scenario::Expect>,
+    Option<ErrorCode>,
+)> {
+    for k in 0..reference.steps.len().max(other.steps.len()) + 1 {
+        match (reference.steps.get(k), other.steps.get(k)) {
             (Some(r), Some(b)) if r.observation != b.observation => {
-                return Some((
-                    k,
-                    crate::verdict::diff(&b.observation, &r.observation),
-                    None,
-                ));
+                let e = crate::verdict::diff(&b.observation, &r.observation);
+                if e.is_empty() {
+                    continue;
+                }
+                return Some((k, e, None));
             }
             (Some(_), Some(_)) => continue,
             (None, Some(_)) => {
@@ -507,13 +529,23 @@ fn reference_expectations(
                 };
                 return Some((k, BTreeMap::new(), Some(code)));
             }
-            _ => return None,
+            (Some(r), None) => {
+                // The other run stopped with an error: expect the whole state.
+                let e = r
+                    .observation
+                    .objects
+                    .iter()
+                    .map(|(h, o)| (h.clone(), crate::verdict::whole(o)))
+                    .collect();
+                return Some((k, e, None));
+            }
+            (None, None) => return None,
         }
     }
     None
 }
 
-fn fnv(s: &str) -> u32 {
+pub(crate) fn fnv(s: &str) -> u32 {
     let mut h: u32 = 0x811C_9DC5;
     for b in s.bytes() {
         h ^= u32::from(b);
@@ -559,7 +591,7 @@ fn ruling_text(c: &Case) -> String {
 
 /// Writes `name` in `dir` through a temporary file and a rename, so a
 /// reader never sees half a ruling.
-fn write_atomically(dir: &Path, name: &str, text: &str) -> std::io::Result<PathBuf> {
+pub(crate) fn write_atomically(dir: &Path, name: &str, text: &str) -> std::io::Result<PathBuf> {
     std::fs::create_dir_all(dir)?;
     let tmp = dir.join(format!(".{name}.tmp"));
     let path = dir.join(name);

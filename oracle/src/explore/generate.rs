@@ -89,6 +89,54 @@ features! {
 }
 
 impl Features {
+    /// Every feature.
+    pub const ALL: u32 = u32::MAX;
+
+    /// The generator features that use only protocol features in
+    /// `supported`: what to draw cases from for an engine that declares
+    /// just those. (A case can still use a feature outside them, e.g. a
+    /// planeswalker among the objects; the gate skips such cases.)
+    pub fn within(supported: &std::collections::BTreeSet<crate::protocol::Feature>) -> u32 {
+        use crate::protocol::Feature as P;
+        let needs: &[(u32, &[P])] = &[
+            (Features::COUNTERS, &[P::Counters]),
+            (Features::KEYWORD_COUNTERS, &[P::KeywordCounters]),
+            (Features::HUGE, &[P::HugeValues]),
+            (Features::SET, &[P::Set]),
+            (Features::MODIFY, &[P::Modify]),
+            (Features::SWITCH, &[P::Switch]),
+            (Features::CDA, &[P::Cda]),
+            (Features::STATICS, &[P::StaticAbilities]),
+            (Features::TYPES, &[P::TypeChanges]),
+            (Features::DAMAGE, &[P::Damage]),
+            (Features::DEATHTOUCH, &[P::Deathtouch]),
+            (Features::WITHER, &[P::Wither]),
+            (Features::INFECT, &[P::Infect]),
+            (Features::LIFELINK, &[P::Lifelink]),
+            (Features::INDESTRUCTIBLE, &[P::Indestructible]),
+            (Features::REGENERATION, &[P::Regeneration]),
+            (Features::ZONES, &[P::Zones]),
+            (Features::CLEANUP, &[P::Cleanup]),
+            (Features::LOCKED_X, &[P::Quantities]),
+            (Features::MANA, &[P::Mana]),
+            (Features::SCALE, &[P::Double, P::Triple]),
+            (Features::TIMESTAMPS, &[P::Timestamps]),
+            (Features::SPLIT_SBA, &[P::DeferredSba]),
+            (Features::COMBAT, &[P::CombatDamage]),
+            (Features::LEVELS, &[P::LevelUp]),
+            (Features::ATTACH, &[P::Attachments]),
+            (Features::CREW, &[P::Vehicles]),
+            (Features::UNDYING, &[P::Undying, P::Persist]),
+            (Features::PLANESWALKERS, &[P::Planeswalkers]),
+            (Features::CAPS, &[P::CounterLimits]),
+            (Features::ABILITIES, &[P::AbilityChanges]),
+        ];
+        needs
+            .iter()
+            .filter(|(_, ps)| ps.iter().all(|p| supported.contains(p)))
+            .fold(Features::NEGATIVE, |m, (bit, _)| m | bit)
+    }
+
     /// Whether feature `f` is on.
     pub fn has(self, f: u32) -> bool {
         self.0 & f != 0
@@ -108,12 +156,19 @@ impl Features {
 /// [`crate::scenario::validate`]; a step may still act on an object that has
 /// died by then, which the campaign handles by cutting the case there.
 pub fn generate(u: &mut Unstructured<'_>) -> Result<Case> {
-    let features = Features(u32::from_le_bytes([
-        u.arbitrary()?,
-        u.arbitrary()?,
-        u.arbitrary()?,
-        u.arbitrary()?,
-    ]));
+    generate_within(u, Features::ALL)
+}
+
+/// [`generate`] with only the features in `mask` ever switched on.
+pub fn generate_within(u: &mut Unstructured<'_>, mask: u32) -> Result<Case> {
+    let features = Features(
+        u32::from_le_bytes([
+            u.arbitrary()?,
+            u.arbitrary()?,
+            u.arbitrary()?,
+            u.arbitrary()?,
+        ]) & mask,
+    );
     let mut g = Gen {
         u,
         f: features,

@@ -21,7 +21,8 @@ use crate::scenario::Case;
 
 pub use campaign::{Config, Failure, Live, Report, Shard, run};
 pub use invariants::{Invariant, Violation};
-pub use stream::{case_at, shrink};
+pub(crate) use stream::shape;
+pub use stream::{case_at, case_within, shrink};
 
 /// What examining a case found.
 #[derive(Debug)]
@@ -143,4 +144,27 @@ pub(crate) fn play<'c>(
         after,
         end,
     })
+}
+
+/// A generated case as far as it can be played: cut before its first step
+/// that acts on an object no longer there (a generated step may name one
+/// that died earlier). `None` if not even its first step can be played.
+///
+/// ```
+/// let case = ptoracle::explore::case_at(1, 2).unwrap();
+/// let edition = ptoracle::Edition::current();
+/// if let Some(c) = ptoracle::explore::playable(case.clone(), edition) {
+///     assert!(c.steps.len() <= case.steps.len());
+/// }
+/// ```
+pub fn playable(mut case: Case, edition: Edition) -> Option<Case> {
+    let run = crate::resolver::resolve(&case, edition, Options::default());
+    match run.error {
+        Some(ResolveError::Invalid(_)) if run.steps.is_empty() => None,
+        Some(ResolveError::Invalid(_)) => {
+            case.steps.truncate(run.steps.len());
+            Some(case)
+        }
+        _ => Some(case),
+    }
 }

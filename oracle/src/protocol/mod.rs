@@ -21,8 +21,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::number::Pt;
 use crate::observation::{ObjectState, Observation, PlayerState};
-use crate::scenario::{Case, ErrorCode, Handle, ManaPool};
-use crate::terms::{CardType, Color, CounterKind, Keyword, Zone};
+use crate::scenario::{Case, Handle, ManaPool};
+use crate::terms::{CardType, Color, CounterKind, Keyword, Mana, Zone};
 
 pub use features::{Feature, UnknownFeature, required_features};
 pub use json::{canonical, integers_only};
@@ -144,10 +144,26 @@ pub struct WireError {
     /// The step, from 0.
     pub step: usize,
     /// What happened.
-    pub code: ErrorCode,
-    /// Details for humans.
+    pub code: StepError,
+    /// For `overflow`: what overflowed (ptoracle shows "arithmetic
+    /// overflow computing" and this); for humans only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+}
+
+/// Why a step could not complete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum StepError {
+    /// A game value does not fit in a 64-bit integer (107.1).
+    Overflow,
+    /// State-based actions and their triggers never settle (704.3).
+    NoFixpoint,
+    /// The step is impossible in the engine's game: it names an object that
+    /// is no longer where the step needs it, say. Where the reference
+    /// resolver can play the step, the engine's game went another way
+    /// earlier, and the gate compares the steps before.
+    Invalid,
 }
 
 /// The state after one step, as an engine reports it.
@@ -210,8 +226,9 @@ pub struct WirePlayer {
     pub life: Option<i64>,
     /// Poison counters.
     pub poison: Option<i64>,
-    /// Mana pool by type (`W U B R G C`); no zero entries.
-    pub mana: Option<ManaPool>,
+    /// Mana pool by type (`W U B R G C`); no zero entries. (A negative
+    /// amount is a rules violation to report, not a decoding error.)
+    pub mana: Option<BTreeMap<Mana, i64>>,
     /// Whether the player has lost the game.
     pub lost: Option<bool>,
 }
@@ -770,7 +787,14 @@ pub fn to_wire(o: &Observation) -> WireObservation {
                     WirePlayer {
                         life: Some(p.life),
                         poison: Some(p.poison),
-                        mana: Some(p.mana.normalized()),
+                        mana: Some(
+                            p.mana
+                                .normalized()
+                                .0
+                                .iter()
+                                .map(|(m, n)| (*m, n.0))
+                                .collect(),
+                        ),
                         lost: Some(p.lost),
                     },
                 )
@@ -818,7 +842,14 @@ pub fn from_wire(w: WireObservation) -> Result<Observation, ProtocolError> {
                 PlayerState {
                     life: p.life.unwrap_or(0),
                     poison: p.poison.unwrap_or(0),
-                    mana: p.mana.unwrap_or_default().normalized(),
+                    mana: ManaPool(
+                        p.mana
+                            .unwrap_or_default()
+                            .into_iter()
+                            .filter(|(_, n)| *n != 0)
+                            .map(|(m, n)| (m, crate::scenario::Count(n)))
+                            .collect(),
+                    ),
                     lost: p.lost.unwrap_or(false),
                 },
             )
@@ -858,29 +889,6 @@ fn object_from_wire(h: &Handle, o: WireObject) -> Result<ObjectState, ProtocolEr
             None => None,
         },
     })
-}
-
-/// The JSON Schemas of the protocol's messages, by file name.
-pub fn schemas() -> Vec<(&'static str, serde_json::Value)> {
-    let generator = || schemars::generate::SchemaSettings::draft07().into_generator();
-    vec![
-        (
-            "hello.schema.json",
-            generator().into_root_schema_for::<Hello>().to_value(),
-        ),
-        (
-            "engine-hello.schema.json",
-            generator().into_root_schema_for::<EngineHello>().to_value(),
-        ),
-        (
-            "request.schema.json",
-            generator().into_root_schema_for::<Request>().to_value(),
-        ),
-        (
-            "reply.schema.json",
-            generator().into_root_schema_for::<Reply>().to_value(),
-        ),
-    ]
 }
 
 #[cfg(test)]

@@ -72,6 +72,13 @@ mutants! {
 }
 
 impl Mutant {
+    /// Whether it is a rules bug of the resolver (every mutant but
+    /// `lossy-writer`, which breaks the ruling writer of `explore`): the
+    /// mutants `ptoracle serve` offers.
+    pub fn is_rules_bug(self) -> bool {
+        self != Mutant::LossyWriter
+    }
+
     /// The mutant with this name.
     pub fn parse(name: &str) -> Result<Mutant, String> {
         Mutant::ALL

@@ -62,7 +62,8 @@ pub struct Case {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Origin {
-    /// The invariant it violated.
+    /// The invariant it violated (`agrees-with-reference` for a
+    /// disagreement the gate found with an engine).
     pub invariant: String,
     /// The campaign's seed.
     pub seed: u64,
@@ -73,6 +74,9 @@ pub struct Origin {
     /// The deliberately broken resolver the campaign ran against, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mutant: Option<String>,
+    /// The engine, name and version, the gate found it in, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
 }
 
 /// The state before the first step.

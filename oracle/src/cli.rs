@@ -1,0 +1,61 @@
+//! Small pieces the subcommands share.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use ptoracle::Edition;
+use ptoracle::resolver::Mutant;
+
+/// `--list-mutants` (prints them and ends with success) and `--mutant NAME`;
+/// with `rules_only`, only the mutants that are rules bugs of the resolver.
+pub fn mutant_arg(
+    list: bool,
+    name: Option<String>,
+    rules_only: bool,
+) -> Result<Option<Mutant>, ExitCode> {
+    let offered = |m: &&Mutant| !rules_only || m.is_rules_bug();
+    if list {
+        for m in Mutant::ALL.iter().filter(offered) {
+            println!("{}", m.name());
+        }
+        return Err(ExitCode::SUCCESS);
+    }
+    let fail = |e: String| {
+        eprintln!("error: {e}");
+        ExitCode::from(2)
+    };
+    match name.map(|m| Mutant::parse(&m)).transpose().map_err(fail)? {
+        Some(m) if !offered(&&m) => Err(fail(format!(
+            "`{m}` is not a rules bug of the resolver (it breaks the ruling writer of `explore`); see --list-mutants"
+        ))),
+        m => Ok(m),
+    }
+}
+
+/// `--edition NAME`, the current edition by default.
+pub fn edition(name: Option<String>) -> Result<Edition, ExitCode> {
+    match name {
+        None => Ok(Edition::current()),
+        Some(n) => Edition::parse(&n).map_err(|e| {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }),
+    }
+}
+
+/// A duration as written on the command line: `90s`, `15m`, `2h`, `500ms`
+/// (a bare number is seconds).
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let bad =
+        || format!("invalid duration `{s}`: write a number with s, m, h or ms, e.g. 90s or 15m");
+    let digits: String = s.chars().take_while(|c| c.is_ascii_digit()).collect();
+    let n: u64 = digits.parse().map_err(|_| bad())?;
+    let secs = match &s[digits.len()..] {
+        "" | "s" => n,
+        "m" => n.checked_mul(60).ok_or_else(bad)?,
+        "h" => n.checked_mul(3600).ok_or_else(bad)?,
+        "ms" => return Ok(Duration::from_millis(n)),
+        _ => return Err(bad()),
+    };
+    Ok(Duration::from_secs(secs))
+}

@@ -1,0 +1,118 @@
+//! Baseline mode: what changed between two JSON reports of the gate (an
+//! engine's last release and its pull request, say): what got fixed, what
+//! broke, and new crashes.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use super::report::{Kind, Outcome, Record, Report};
+
+/// The differences between two reports.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// Failed or erred before, pass now.
+    pub fixed: Vec<String>,
+    /// Passed (or was skipped) before, fails now: (id, what differs).
+    pub broke: Vec<(String, String)>,
+    /// Did not err before, errs now: (id, kind and message).
+    pub new_errors: Vec<(String, String)>,
+    /// Failed or erred before and still does.
+    pub still_failing: usize,
+    /// Ran before, skipped now: (id, why).
+    pub newly_skipped: Vec<(String, String)>,
+    /// Only in the new report.
+    pub added: Vec<String>,
+    /// Only in the old report.
+    pub removed: Vec<String>,
+}
+
+impl Changes {
+    /// Whether anything got worse.
+    pub fn worse(&self) -> bool {
+        !self.broke.is_empty() || !self.new_errors.is_empty()
+    }
+}
+
+/// Reads a JSON report.
+pub fn load(path: &Path) -> Result<Report, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| {
+        format!(
+            "{}:{}:{}: not a ptoracle gate JSON report: {e}",
+            path.display(),
+            e.line(),
+            e.column()
+        )
+    })
+}
+
+/// Compares two reports case by case (by id).
+pub fn compare(old: &Report, new: &Report) -> Changes {
+    let before: BTreeMap<&str, &Record> = old.cases.iter().map(|c| (c.id.as_str(), c)).collect();
+    let after: BTreeMap<&str, &Record> = new.cases.iter().map(|c| (c.id.as_str(), c)).collect();
+    let mut ch = Changes::default();
+    for (id, a) in &after {
+        let Some(b) = before.get(id) else {
+            ch.added.push(id.to_string());
+            continue;
+        };
+        let (was, now) = (b.outcome.kind(), a.outcome.kind());
+        let bad = |k: Kind| matches!(k, Kind::Fail | Kind::Error);
+        match (was, now) {
+            (w, Kind::Pass) if bad(w) => ch.fixed.push(id.to_string()),
+            (w, n) if bad(w) && bad(n) => {
+                ch.still_failing += 1;
+                if w != Kind::Error && n == Kind::Error {
+                    ch.new_errors.push((id.to_string(), a.outcome.summary()));
+                }
+            }
+            (_, Kind::Fail) => ch.broke.push((id.to_string(), a.outcome.summary())),
+            (_, Kind::Error) => ch.new_errors.push((id.to_string(), a.outcome.summary())),
+            (Kind::Pass | Kind::Fail | Kind::Error, Kind::Skip) => {
+                if let Outcome::Skip { reason } = &a.outcome {
+                    ch.newly_skipped.push((id.to_string(), reason.clone()));
+                }
+            }
+            _ => {}
+        }
+    }
+    for id in before.keys() {
+        if !after.contains_key(id) {
+            ch.removed.push(id.to_string());
+        }
+    }
+    ch
+}
+
+/// The comparison as text, ending with one summary line.
+pub fn render(ch: &Changes) -> String {
+    let mut out = String::new();
+    for id in &ch.fixed {
+        let _ = writeln!(out, "FIXED {id}");
+    }
+    for (id, what) in &ch.broke {
+        let _ = writeln!(out, "BROKE {id}: {what}");
+    }
+    for (id, what) in &ch.new_errors {
+        let _ = writeln!(out, "NEW ERROR {id}: {what}");
+    }
+    for (id, why) in &ch.newly_skipped {
+        let _ = writeln!(out, "NOW SKIPPED {id}: {why}");
+    }
+    if !ch.added.is_empty() {
+        let _ = writeln!(out, "{} cases only in the new report", ch.added.len());
+    }
+    if !ch.removed.is_empty() {
+        let _ = writeln!(out, "{} cases only in the old report", ch.removed.len());
+    }
+    let _ = writeln!(
+        out,
+        "{} fixed, {} broke, {} new errors, {} still failing",
+        ch.fixed.len(),
+        ch.broke.len(),
+        ch.new_errors.len(),
+        ch.still_failing
+    );
+    out
+}

@@ -1,0 +1,461 @@
+//! The gate: an engine checked case by case against the reference
+//! resolver, on the corpus and on generated cases, in parallel, with every
+//! generated disagreement shrunk against the engine to a small ruling.
+//!
+//! - [`run`] plays a [`Plan`] on engines made by a factory, one per worker,
+//!   and returns a [`Report`] of one [`Record`] per case;
+//! - [`report`]: the records, the human summary, JSON, JUnit and Markdown;
+//! - [`expectations`]: an engine's known failures, and what changed;
+//! - [`baseline`]: what changed between two JSON reports.
+
+pub mod baseline;
+pub mod expectations;
+pub mod report;
+
+use std::collections::BTreeSet;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::corpus::Loaded;
+use crate::edition::Edition;
+use crate::engine::{Engine, EngineFault, FaultKind};
+use crate::explore::campaign::{expectations_where, fnv, write_atomically};
+use crate::explore::generate::Features;
+use crate::explore::{case_within, playable, shape, shrink};
+use crate::protocol::{Capabilities, to_wire};
+use crate::resolver::{self, Options, Run};
+use crate::scenario::{Case, CaseId, Origin, RuleRef};
+use crate::verdict::{EngineCheck, Problem, Verdict, check_engine};
+
+pub use report::{Kind, Outcome, Record, Report, Summary};
+
+/// What a gate run plays.
+pub struct Plan {
+    /// Corpus cases, in order.
+    pub corpus: Vec<Loaded>,
+    /// Generated cases: how many indices of the stream, from which seed.
+    pub generated: Option<(u64, u64)>,
+    /// The edition the engine is tested under.
+    pub edition: Edition,
+    /// Worker threads, each with its own engine.
+    pub jobs: usize,
+    /// Where shrunk rulings are written (none: not written).
+    pub out: Option<PathBuf>,
+    /// Shrinking attempts per generated failure (each one engine request).
+    pub shrink_budget: usize,
+    /// Shrunk rulings kept (further failures are reported unshrunk).
+    pub keep_shrunk: usize,
+}
+
+/// Live counters, for a progress bar.
+#[derive(Debug, Default)]
+pub struct Live {
+    /// Cases done.
+    pub done: AtomicU64,
+    /// Cases that failed.
+    pub failed: AtomicU64,
+    /// Cases that ended in an error.
+    pub errored: AtomicU64,
+}
+
+/// Makes one engine per worker.
+pub type Factory<'a> = dyn Fn() -> Box<dyn Engine + Send> + Sync + 'a;
+
+/// Plays `plan` and records every case. Stops starting cases when `stop`
+/// is set; what was recorded by then is returned, and the rest is counted
+/// as not run.
+pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> Report {
+    let started = Instant::now();
+    let total = plan.corpus.len() + plan.generated.map_or(0, |(n, _)| n as usize);
+    let next = AtomicUsize::new(0);
+    let discarded = AtomicUsize::new(0);
+    let records: Mutex<Vec<Record>> = Mutex::new(Vec::new());
+    let engines: Mutex<Vec<Capabilities>> = Mutex::new(Vec::new());
+    let shrunk_kept = AtomicUsize::new(0);
+    let shapes: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
+    let jobs = plan.jobs.clamp(1, total.max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| {
+                let mut engine = make();
+                let mut worker = Worker {
+                    plan,
+                    caps: None,
+                    stop,
+                    shrunk_kept: &shrunk_kept,
+                    shapes: &shapes,
+                };
+                loop {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= total {
+                        break;
+                    }
+                    if worker.caps.is_none() {
+                        if let Ok(c) = engine.capabilities() {
+                            if let Ok(mut e) = engines.lock() {
+                                e.push(c.clone());
+                            }
+                            worker.caps = Some(c);
+                        }
+                    }
+                    let Some(record) = worker.one(i, engine.as_mut()) else {
+                        discarded.fetch_add(1, Ordering::Relaxed);
+                        continue;
+                    };
+                    if record.interrupted() {
+                        break;
+                    }
+                    live.done.fetch_add(1, Ordering::Relaxed);
+                    match record.outcome.kind() {
+                        Kind::Fail => live.failed.fetch_add(1, Ordering::Relaxed),
+                        Kind::Error => live.errored.fetch_add(1, Ordering::Relaxed),
+                        _ => 0,
+                    };
+                    if let Ok(mut r) = records.lock() {
+                        r.push(record);
+                    }
+                }
+            });
+        }
+    });
+    let mut records = records.into_inner().unwrap_or_default();
+    records.sort_by_key(|r| r.order);
+    let discarded = discarded.into_inner();
+    let engines = engines.into_inner().unwrap_or_default();
+    let interrupted = stop.load(Ordering::Relaxed);
+    let not_run = total.saturating_sub(records.len() + discarded);
+    Report::new(
+        engines.into_iter().next(),
+        plan,
+        records,
+        discarded,
+        not_run,
+        interrupted,
+        started.elapsed(),
+    )
+}
+
+struct Worker<'a> {
+    plan: &'a Plan,
+    /// What the engine declared, once a handshake succeeded.
+    caps: Option<Capabilities>,
+    stop: &'a AtomicBool,
+    shrunk_kept: &'a AtomicUsize,
+    shapes: &'a Mutex<BTreeSet<String>>,
+}
+
+impl Worker<'_> {
+    /// Plays item `i` of the plan: a corpus case, then generated ones.
+    /// `None` for a generated index that gives no playable case.
+    fn one(&self, i: usize, engine: &mut dyn Engine) -> Option<Record> {
+        let plan = self.plan;
+        let mask = self
+            .caps
+            .as_ref()
+            .map_or(Features::ALL, |c| Features::within(&c.features));
+        let (case, source, generated) = match plan.corpus.get(i) {
+            Some(l) => (l.case.clone(), format!("{}#{}", l.file, l.doc + 1), None),
+            None => {
+                let (_, seed) = plan.generated?;
+                let index = (i - plan.corpus.len()) as u64;
+                let case = case_within(seed, index, mask)?;
+                let mut case = playable(case, plan.edition)?;
+                case.id = CaseId(format!("generated/{seed}/{index}"));
+                (
+                    case,
+                    format!("generated: --seed {seed}, case {index}"),
+                    Some((seed, index)),
+                )
+            }
+        };
+        let t = Instant::now();
+        let checked = match &self.caps {
+            // No handshake has succeeded: ask again, so that the fault (or
+            // the engine given up on) is this case's verdict.
+            None => {
+                let fault = match engine.capabilities() {
+                    Err(f) => f,
+                    Ok(_) => EngineFault::new(
+                        FaultKind::Handshake,
+                        "the handshake succeeded only on a later attempt; this case was not sent",
+                    ),
+                };
+                EngineCheck {
+                    verdict: Verdict::Error(Problem::Engine(fault)),
+                    reference: None,
+                    got: None,
+                }
+            }
+            Some(caps) => catch_unwind(AssertUnwindSafe(|| {
+                check_engine(&case, plan.edition, engine, caps)
+            }))
+            .unwrap_or_else(|_| EngineCheck {
+                verdict: Verdict::Error(Problem::Engine(EngineFault::new(
+                    FaultKind::Protocol,
+                    "ptoracle panicked on this case: a bug in ptoracle, please report it",
+                ))),
+                reference: None,
+                got: None,
+            }),
+        };
+        let ms = t.elapsed().as_millis() as u64;
+        let mut record = Record::new(i, &case, source, generated, checked, ms);
+        if let (Some((seed, index)), Kind::Fail) = (generated, record.outcome.kind()) {
+            if !self.stop.load(Ordering::Relaxed) {
+                self.shrink_failure(seed, index, mask, engine, &mut record);
+            }
+        }
+        if generated.is_some() && record.outcome.kind() == Kind::Fail {
+            // A generated case cites no rules of its own: name those the
+            // reference applies at the step that differs.
+            record.rules = rules_at(&case, plan.edition, record.first_step());
+        }
+        Some(record)
+    }
+
+    /// Shrinks a generated failure against the engine and writes it.
+    fn shrink_failure(
+        &self,
+        seed: u64,
+        index: u64,
+        mask: u32,
+        engine: &mut dyn Engine,
+        record: &mut Record,
+    ) {
+        let plan = self.plan;
+        let Some(caps) = &self.caps else {
+            return;
+        };
+        if self.shrunk_kept.load(Ordering::Relaxed) >= plan.keep_shrunk {
+            return;
+        }
+        let mut last: Option<(Case, Run, Run)> = None;
+        let mut fails = |c: &Case| -> Option<Case> {
+            let c = playable(c.clone(), plan.edition)?;
+            let checked = check_engine(&c, plan.edition, &mut *engine, caps);
+            match (checked.verdict, checked.reference, checked.got) {
+                (Verdict::Fail(_), Some(r), Some(g)) => {
+                    last = Some((c.clone(), r, g));
+                    Some(c)
+                }
+                _ => None,
+            }
+        };
+        let original = (
+            record.scenario.as_ref().map_or(0, |c| c.steps.len()),
+            record
+                .scenario
+                .as_ref()
+                .map_or(0, |c| c.setup.objects.len()),
+        );
+        let Some(best) = shrink(seed, index, mask, plan.shrink_budget, self.stop, &mut fails)
+        else {
+            return;
+        };
+        // The last failing run seen may belong to a later, rejected
+        // candidate: play the chosen one once more.
+        let Some(_) = fails(&best) else {
+            return;
+        };
+        let Some((case, reference, got)) = last else {
+            return;
+        };
+        let Some(ruling) = to_ruling(&case, &reference, &got, plan.edition, seed, index, caps)
+        else {
+            return;
+        };
+        let kind = shape(&ruling);
+        let fresh = self.shapes.lock().is_ok_and(|mut s| s.insert(kind.clone()));
+        if !fresh {
+            record.shrunk = Some(report::Shrunk {
+                from: original,
+                to: (ruling.steps.len(), ruling.setup.objects.len()),
+                ruling: None,
+                duplicate_of_shape: true,
+            });
+            return;
+        }
+        self.shrunk_kept.fetch_add(1, Ordering::Relaxed);
+        let name = format!("{}-{:08x}.yaml", slug(&caps.info.name), fnv(&kind));
+        let file = plan.out.as_ref().and_then(|dir| {
+            write_atomically(dir, &name, &crate::corpus::to_yaml(&ruling))
+                .map(|p| p.display().to_string())
+                .map_err(|e| {
+                    record.notes.push(format!(
+                        "could not write {}: {e}",
+                        dir.join(&name).display()
+                    ))
+                })
+                .ok()
+        });
+        record.shrunk = Some(report::Shrunk {
+            from: original,
+            to: (ruling.steps.len(), ruling.setup.objects.len()),
+            ruling: file,
+            duplicate_of_shape: false,
+        });
+        record.ruling_text = Some(crate::corpus::to_yaml(&ruling));
+    }
+}
+
+/// A name for files and ids: lowercase letters and digits, single dashes.
+fn slug(name: &str) -> String {
+    let mut s = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            s.push(c.to_ascii_lowercase());
+        } else if !s.is_empty() && !s.ends_with('-') {
+            s.push('-');
+        }
+    }
+    let s = s.trim_end_matches('-');
+    if s.is_empty() {
+        "engine".into()
+    } else {
+        s.into()
+    }
+}
+
+/// A shrunk disagreement as a ruling: the steps up to the first one that
+/// differs, expecting there what the reference resolver observes.
+fn to_ruling(
+    case: &Case,
+    reference: &Run,
+    got: &Run,
+    edition: Edition,
+    seed: u64,
+    index: u64,
+    caps: &Capabilities,
+) -> Option<Case> {
+    let (step, expect, expect_error) = expectations_where(reference, got)?;
+    let mut c = case.clone();
+    c.steps.truncate(step + 1);
+    for s in &mut c.steps {
+        s.expect.clear();
+        s.expect_error = None;
+    }
+    let last = c.steps.last_mut()?;
+    last.expect = expect;
+    last.expect_error = expect_error;
+    if last.expect_error.is_some() {
+        last.expect.clear();
+    }
+    let first = crate::verdict::first_difference(reference, got);
+    let what = first
+        .first()
+        .map_or("a difference".to_string(), |m| m.to_string());
+    let engine = format!("{} {}", caps.info.name, caps.info.version);
+    let hash = fnv(&crate::corpus::to_yaml(&c));
+    c.id = CaseId(format!("gate/{}/{hash:08x}", slug(&caps.info.name)));
+    c.title = format!("{} disagrees with the reference: {what}", caps.info.name);
+    c.description = Some(format!(
+        "Found by `ptoracle gate --generated N --seed {seed}` against {engine} (case index {index}, edition {edition}) and shrunk against it. The expectations are the reference resolver's."
+    ));
+    c.rules = rules_at(&c, edition, Some(step))
+        .iter()
+        .filter_map(|r| r.parse::<RuleRef>().ok())
+        .collect();
+    if c.rules.is_empty() {
+        c.rules = vec!["613.1".parse().ok()?];
+    }
+    c.origin = Some(Origin {
+        invariant: "agrees-with-reference".into(),
+        seed,
+        index,
+        edition: edition.id().to_string(),
+        mutant: None,
+        engine: Some(engine),
+    });
+    if !crate::scenario::validate(&c).is_empty() {
+        c.steps.last_mut()?.expect.clear();
+    }
+    Some(c)
+}
+
+/// The rules the reference resolver cites when it explains `step` of
+/// `case` (every step when `None`), in order of first citation.
+pub fn rules_at(case: &Case, edition: Edition, step: Option<usize>) -> Vec<String> {
+    let options = Options {
+        explain: true,
+        ..Options::default()
+    };
+    let run = resolver::resolve(case, edition, options);
+    let lines = run
+        .steps
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| step.is_none_or(|s| s == *k))
+        .flat_map(|(_, s)| s.explanation.iter());
+    let mut out: Vec<String> = Vec::new();
+    for line in lines {
+        let text = &line.text;
+        let mut rest = text.as_str();
+        while let Some(open) = rest.find('[') {
+            let Some(close) = rest[open..].find(']') else {
+                break;
+            };
+            for part in rest[open + 1..open + close].split([',', ';']) {
+                let r = part.trim();
+                let is_rule = r.chars().next().is_some_and(|c| c.is_ascii_digit())
+                    && r.chars().all(|c| c.is_ascii_alphanumeric() || c == '.');
+                if is_rule && !out.iter().any(|o| o == r) {
+                    out.push(r.to_string());
+                }
+            }
+            rest = &rest[open + close + 1..];
+        }
+    }
+    out
+}
+
+/// Whether a case matches one of the `--filter` patterns: its id contains
+/// the pattern, or it cites the rule or a rule under it (`613.4` matches
+/// `613.4c`, not `613.40`).
+///
+/// ```
+/// let case = &ptoracle::corpus::parse_str("x.yaml", "id: a/b\ntitle: t\nrules: [\"613.4c\"]\nsetup: {}\nsteps: [{do: state_based_actions}]\n").unwrap()[0].case;
+/// use ptoracle::gate::matches_filter;
+/// assert!(matches_filter(case, &["613.4".into()]));
+/// assert!(matches_filter(case, &["a/".into()]));
+/// assert!(!matches_filter(case, &["613.40".into()]));
+/// assert!(!matches_filter(case, &["61".into()]));
+/// ```
+pub fn matches_filter(case: &Case, patterns: &[String]) -> bool {
+    patterns.iter().any(|p| {
+        case.id.0.contains(p.as_str())
+            || case.rules.iter().any(|r| {
+                let r = r.as_str();
+                r == p
+                    || r.strip_prefix(p.as_str()).is_some_and(|rest| {
+                        let last_digit = p.ends_with(|c: char| c.is_ascii_digit());
+                        let next = rest.chars().next();
+                        !(last_digit && next.is_some_and(|c| c.is_ascii_digit()))
+                    })
+            })
+    })
+}
+
+/// The observations of a run, as the protocol writes them (for reports).
+pub(crate) fn wire_steps(run: &Run) -> Vec<crate::protocol::WireObservation> {
+    run.steps.iter().map(|s| to_wire(&s.observation)).collect()
+}
+
+/// A default for `--jobs`: the machine's cores.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Shared by the command line: the stop flag that Ctrl-C sets, also given
+/// to every engine so that a wait is abandoned at once.
+pub fn stop_flag() -> Arc<AtomicBool> {
+    Arc::new(AtomicBool::new(false))
+}
+
+/// How long to wait between progress updates.
+pub const PROGRESS_TICK: Duration = Duration::from_millis(200);

@@ -1,0 +1,714 @@
+//! What a gate run found, case by case, and its four renderings: the
+//! human summary, JSON (`--json`, also what `baseline` compares), JUnit XML
+//! (`--junit`) and Markdown (`--markdown`, for a pull-request comment).
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use super::Plan;
+use crate::engine::FaultKind;
+use crate::protocol::{Capabilities, EngineInfo, WireError, WireObservation};
+use crate::resolver::Run;
+use crate::scenario::Case;
+use crate::verdict::{EngineCheck, Mismatch, Problem, Verdict};
+
+/// The version of the JSON report's layout.
+pub const REPORT_VERSION: u32 = 1;
+
+/// A whole gate run.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Report {
+    /// The layout version ([`REPORT_VERSION`]).
+    pub report_version: u32,
+    /// The ptoracle that made it.
+    pub ptoracle: String,
+    /// The protocol version spoken.
+    pub protocol: u32,
+    /// The engine, as its handshake said (none if no handshake succeeded).
+    #[serde(default)]
+    pub engine: Option<EngineInfo>,
+    /// The features it declared.
+    #[serde(default)]
+    pub features: Vec<String>,
+    /// Feature names it declared that this ptoracle does not know.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unknown_features: Vec<String>,
+    /// The observation fields it does not report.
+    #[serde(default)]
+    pub unobserved: Vec<String>,
+    /// The edition it was tested under.
+    pub edition: String,
+    /// Generated cases: how many stream indices, and the seed.
+    #[serde(default)]
+    pub generated: Option<GeneratedRun>,
+    /// Worker threads (engine processes at once).
+    pub jobs: usize,
+    /// How long the run took.
+    pub elapsed_ms: u64,
+    /// Whether it was stopped (Ctrl-C) before the end.
+    pub interrupted: bool,
+    /// The counts.
+    pub summary: Summary,
+    /// Every case played, in plan order.
+    pub cases: Vec<Record>,
+}
+
+/// The generated part of a run.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub struct GeneratedRun {
+    /// Stream indices drawn.
+    pub cases: u64,
+    /// The seed.
+    pub seed: u64,
+}
+
+/// The counts of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Cases that passed.
+    pub passed: usize,
+    /// Cases that failed.
+    pub failed: usize,
+    /// Cases that ended in an error.
+    pub errored: usize,
+    /// Cases skipped.
+    pub skipped: usize,
+    /// Generated indices that gave no playable case.
+    pub discarded: usize,
+    /// Cases not played because the run was interrupted.
+    pub not_run: usize,
+    /// Failures and errors the expectations file lists.
+    pub known: usize,
+    /// Failures and errors it does not list.
+    pub unexpected: usize,
+    /// Listed cases that now pass.
+    pub fixed: usize,
+    /// Listed cases whose verdict changed to another than pass.
+    pub changed: usize,
+}
+
+/// One case's result.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Record {
+    /// Its place in the plan.
+    #[serde(skip)]
+    pub order: usize,
+    /// The case id.
+    pub id: String,
+    /// Where it came from: `file#document`, or the generated stream.
+    pub source: String,
+    /// For a generated case: its seed and index.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generated: Option<(u64, u64)>,
+    /// The rules it cites (for a generated case: those the reference cites
+    /// at the step that differs).
+    pub rules: Vec<String>,
+    /// The verdict and its details.
+    #[serde(flatten)]
+    pub outcome: Outcome,
+    /// What the expectations file says of it, when one was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expectation: Option<Expectation>,
+    /// Time spent on it, engine and reference together.
+    pub ms: u64,
+    /// The scenario (for every verdict but pass).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<Case>,
+    /// The reference resolver's observations (for every verdict but pass).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<Observed>,
+    /// The engine's observations, when it gave some (but pass).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub got: Option<Observed>,
+    /// The end of the engine's stderr during the case (on an error).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub stderr: String,
+    /// For a generated failure: how it was shrunk and where it was written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shrunk: Option<Shrunk>,
+    /// Anything else worth saying.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// The shrunk ruling's text, for the reports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruling_text: Option<String>,
+}
+
+/// A verdict with its details.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "verdict", rename_all = "lowercase")]
+pub enum Outcome {
+    /// Everything agrees.
+    Pass,
+    /// Something differs.
+    Fail {
+        /// At the first step that differs: the expectations' mismatches
+        /// first, then every other field that differs from the reference.
+        mismatches: Vec<Mismatch>,
+    },
+    /// The engine (or the case) failed.
+    Error {
+        /// `crash`, `timeout`, `garbage`, `non-integer`, `protocol`,
+        /// `too-long`, `handshake`, `version`, `spawn`, `engine-error`,
+        /// `unusable`, or `case` for an impossible case.
+        kind: String,
+        /// What happened.
+        message: String,
+    },
+    /// Not played.
+    Skip {
+        /// Why.
+        reason: String,
+    },
+}
+
+/// The four verdicts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Pass.
+    Pass,
+    /// Fail.
+    Fail,
+    /// Error.
+    Error,
+    /// Skip.
+    Skip,
+}
+
+impl Kind {
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Pass => "pass",
+            Kind::Fail => "fail",
+            Kind::Error => "error",
+            Kind::Skip => "skip",
+        }
+    }
+}
+
+impl Outcome {
+    /// Which verdict.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Outcome::Pass => Kind::Pass,
+            Outcome::Fail { .. } => Kind::Fail,
+            Outcome::Error { .. } => Kind::Error,
+            Outcome::Skip { .. } => Kind::Skip,
+        }
+    }
+
+    /// One line saying what happened.
+    pub fn summary(&self) -> String {
+        match self {
+            Outcome::Pass => "pass".into(),
+            Outcome::Fail { mismatches } => {
+                let first = mismatches.first().map_or(String::new(), |m| m.to_string());
+                if mismatches.len() > 1 {
+                    format!("{first} (and {} more)", mismatches.len() - 1)
+                } else {
+                    first
+                }
+            }
+            Outcome::Error { kind, message } => format!("{kind}: {message}"),
+            Outcome::Skip { reason } => reason.clone(),
+        }
+    }
+}
+
+/// Observations of a run, as the protocol writes them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Observed {
+    /// One per completed step.
+    pub steps: Vec<WireObservation>,
+    /// The error the run stopped with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<WireError>,
+}
+
+impl Observed {
+    fn of(run: &Run) -> Observed {
+        Observed {
+            steps: super::wire_steps(run),
+            error: run.error.as_ref().and_then(crate::engine::wire_error),
+        }
+    }
+}
+
+/// How a generated failure was shrunk.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shrunk {
+    /// (steps, objects) before.
+    pub from: (usize, usize),
+    /// (steps, objects) after.
+    pub to: (usize, usize),
+    /// The ruling written, if it was.
+    #[serde(default)]
+    pub ruling: Option<String>,
+    /// Another failure of the same shape was written instead.
+    #[serde(default)]
+    pub duplicate_of_shape: bool,
+}
+
+/// What the expectations file says of a case, compared with its verdict.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Expectation {
+    /// Listed with this verdict, and it has it.
+    Known,
+    /// Listed as failing or skipped, and it passes: remove the entry.
+    Fixed,
+    /// Listed with another verdict than the one it has (not pass).
+    Changed,
+    /// Not listed, and it fails or errs.
+    Unexpected,
+}
+
+impl Record {
+    /// A record of a checked case.
+    pub fn new(
+        order: usize,
+        case: &Case,
+        source: String,
+        generated: Option<(u64, u64)>,
+        checked: EngineCheck,
+        ms: u64,
+    ) -> Record {
+        let (outcome, stderr) = match checked.verdict {
+            Verdict::Pass => (Outcome::Pass, String::new()),
+            Verdict::Fail(mismatches) => (Outcome::Fail { mismatches }, String::new()),
+            Verdict::Skip(reason) => (Outcome::Skip { reason }, String::new()),
+            Verdict::Error(Problem::Case(e)) => (
+                Outcome::Error {
+                    kind: "case".into(),
+                    message: e.to_string(),
+                },
+                String::new(),
+            ),
+            Verdict::Error(Problem::Engine(f)) => (
+                Outcome::Error {
+                    kind: f.kind.name().into(),
+                    message: f.message,
+                },
+                f.stderr,
+            ),
+        };
+        let keep = !matches!(outcome, Outcome::Pass | Outcome::Skip { .. });
+        Record {
+            order,
+            id: case.id.0.clone(),
+            source,
+            generated,
+            rules: case.rules.iter().map(|r| r.as_str().to_string()).collect(),
+            outcome,
+            expectation: None,
+            ms,
+            scenario: keep.then(|| case.clone()),
+            expected: checked
+                .reference
+                .as_ref()
+                .filter(|_| keep)
+                .map(Observed::of),
+            got: checked.got.as_ref().filter(|_| keep).map(Observed::of),
+            stderr,
+            shrunk: None,
+            notes: Vec::new(),
+            ruling_text: None,
+        }
+    }
+
+    /// Whether the case was cut short by Ctrl-C (and is not a result).
+    pub fn interrupted(&self) -> bool {
+        matches!(&self.outcome, Outcome::Error { kind, .. } if kind == FaultKind::Interrupted.name())
+    }
+
+    /// The step of the first mismatch, if it failed.
+    pub fn first_step(&self) -> Option<usize> {
+        match &self.outcome {
+            Outcome::Fail { mismatches } => mismatches.first().map(|m| m.step),
+            _ => None,
+        }
+    }
+}
+
+impl Report {
+    /// A report of `records`.
+    pub(crate) fn new(
+        caps: Option<Capabilities>,
+        plan: &Plan,
+        records: Vec<Record>,
+        discarded: usize,
+        not_run: usize,
+        interrupted: bool,
+        elapsed: Duration,
+    ) -> Report {
+        let (engine, features, unknown_features, unobserved) = match caps {
+            Some(c) => (
+                Some(c.info),
+                c.features.iter().map(|f| f.name().to_string()).collect(),
+                c.unknown_features,
+                c.unobserved.iter().map(|o| o.name().to_string()).collect(),
+            ),
+            None => (None, Vec::new(), Vec::new(), Vec::new()),
+        };
+        let mut r = Report {
+            report_version: REPORT_VERSION,
+            ptoracle: env!("CARGO_PKG_VERSION").into(),
+            protocol: crate::protocol::VERSION,
+            engine,
+            features,
+            unknown_features,
+            unobserved,
+            edition: plan.edition.id().into(),
+            generated: plan
+                .generated
+                .map(|(cases, seed)| GeneratedRun { cases, seed }),
+            jobs: plan.jobs,
+            elapsed_ms: elapsed.as_millis() as u64,
+            interrupted,
+            summary: Summary::default(),
+            cases: records,
+        };
+        r.summary.discarded = discarded;
+        r.summary.not_run = not_run;
+        r.recount();
+        r
+    }
+
+    /// Recomputes the counts from the records.
+    pub fn recount(&mut self) {
+        let s = &mut self.summary;
+        (s.passed, s.failed, s.errored, s.skipped) = (0, 0, 0, 0);
+        (s.known, s.unexpected, s.fixed, s.changed) = (0, 0, 0, 0);
+        for c in &self.cases {
+            match c.outcome.kind() {
+                Kind::Pass => s.passed += 1,
+                Kind::Fail => s.failed += 1,
+                Kind::Error => s.errored += 1,
+                Kind::Skip => s.skipped += 1,
+            }
+            match c.expectation {
+                Some(Expectation::Known) => s.known += 1,
+                Some(Expectation::Unexpected) => s.unexpected += 1,
+                Some(Expectation::Fixed) => s.fixed += 1,
+                Some(Expectation::Changed) => s.changed += 1,
+                None if matches!(c.outcome.kind(), Kind::Fail | Kind::Error) => s.unexpected += 1,
+                None => {}
+            }
+        }
+    }
+
+    /// Whether the gate fails: a failure or error the expectations do not
+    /// list (or a listed case whose verdict changed to fail or error);
+    /// under `strict`, also a listed case that passes or changed.
+    pub fn gate_fails(&self, strict: bool) -> bool {
+        self.cases.iter().any(|c| {
+            let bad = matches!(c.outcome.kind(), Kind::Fail | Kind::Error);
+            match c.expectation {
+                Some(Expectation::Known) => false,
+                Some(Expectation::Fixed) => strict,
+                Some(Expectation::Changed) => bad || strict,
+                Some(Expectation::Unexpected) => true,
+                None => bad,
+            }
+        })
+    }
+
+    /// The final line: `N passed, N failed, N errored, N skipped`.
+    pub fn counts_line(&self) -> String {
+        let s = &self.summary;
+        format!(
+            "{} passed, {} failed, {} errored, {} skipped",
+            s.passed, s.failed, s.errored, s.skipped
+        )
+    }
+
+    /// The human summary: a header, one line per failure or error (with
+    /// the rules), the skips by reason, the expectations' news, and the
+    /// counts line last.
+    pub fn human(&self) -> String {
+        let mut out = String::new();
+        // Generated failures can be many: the first ones, then a count.
+        const GENERATED_SHOWN: usize = 20;
+        let mut generated_shown = 0;
+        let mut generated_hidden = 0;
+        for c in &self.cases {
+            if c.generated.is_some() && matches!(c.outcome.kind(), Kind::Fail | Kind::Error) {
+                if generated_shown == GENERATED_SHOWN {
+                    generated_hidden += 1;
+                    continue;
+                }
+                generated_shown += 1;
+            }
+            let label = match (c.outcome.kind(), &c.expectation) {
+                (Kind::Pass, Some(Expectation::Fixed)) => "FIXED",
+                (Kind::Fail | Kind::Error, Some(Expectation::Known)) => continue,
+                (Kind::Fail, _) => "FAIL",
+                (Kind::Error, _) => "ERROR",
+                (Kind::Skip, Some(Expectation::Fixed | Expectation::Changed)) => "CHANGED",
+                _ => continue,
+            };
+            let rules = if c.rules.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", c.rules.join(", "))
+            };
+            let what = match c.expectation {
+                Some(Expectation::Fixed) if c.outcome.kind() == Kind::Pass => {
+                    "listed in the expectations file, now passes: remove it".to_string()
+                }
+                Some(Expectation::Changed) => format!(
+                    "its verdict differs from the expectations file's: {}",
+                    c.outcome.summary()
+                ),
+                _ => c.outcome.summary(),
+            };
+            let _ = writeln!(out, "{label} {}: {what}{rules}", c.id);
+            if !c.stderr.trim().is_empty() && c.outcome.kind() == Kind::Error {
+                for line in last_lines(&c.stderr, 5) {
+                    let _ = writeln!(out, "    stderr: {line}");
+                }
+            }
+            if let Some(s) = &c.shrunk {
+                match &s.ruling {
+                    Some(path) => {
+                        let _ = writeln!(
+                            out,
+                            "    shrunk from {} steps and {} objects to {} and {}: {path}",
+                            s.from.0, s.from.1, s.to.0, s.to.1
+                        );
+                    }
+                    None if s.duplicate_of_shape => {
+                        let _ = writeln!(
+                            out,
+                            "    (shrinks to the shape of a failure already written)"
+                        );
+                    }
+                    None => {}
+                }
+            }
+            for n in &c.notes {
+                let _ = writeln!(out, "    note: {n}");
+            }
+        }
+        if generated_hidden > 0 {
+            let _ = writeln!(
+                out,
+                "... and {generated_hidden} more generated failures and errors (see --json)"
+            );
+        }
+        let mut reasons: std::collections::BTreeMap<String, usize> = Default::default();
+        for c in &self.cases {
+            if let Outcome::Skip { reason } = &c.outcome {
+                *reasons.entry(reason.clone()).or_default() += 1;
+            }
+        }
+        if !reasons.is_empty() {
+            let mut by_count: Vec<(String, usize)> = reasons.into_iter().collect();
+            by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            let _ = writeln!(out, "skipped {}:", self.summary.skipped);
+            for (reason, n) in by_count.iter().take(10) {
+                let _ = writeln!(out, "  {n:>5}  {reason}");
+            }
+            if by_count.len() > 10 {
+                let _ = writeln!(
+                    out,
+                    "  ... and {} other reasons (see --json)",
+                    by_count.len() - 10
+                );
+            }
+        }
+        let s = &self.summary;
+        if s.known + s.fixed + s.changed > 0 {
+            let _ = writeln!(
+                out,
+                "expectations: {} known, {} fixed, {} changed, {} unexpected",
+                s.known, s.fixed, s.changed, s.unexpected
+            );
+        }
+        if s.discarded > 0 {
+            let _ = writeln!(
+                out,
+                "{} generated indices gave no playable case (their first step names an object that is not there)",
+                s.discarded
+            );
+        }
+        if self.interrupted {
+            let _ = writeln!(out, "interrupted: {} cases not run", s.not_run);
+        }
+        let _ = writeln!(out, "{}", self.counts_line());
+        out
+    }
+
+    /// A Markdown report for a pull-request comment.
+    pub fn markdown(&self) -> String {
+        let mut out = String::new();
+        let s = &self.summary;
+        let engine = self.engine.as_ref().map_or(
+            "an engine that never completed a handshake".to_string(),
+            |e| format!("{} {}", e.name, e.version),
+        );
+        let icon = if self.gate_fails(false) { "❌" } else { "✅" };
+        let _ = writeln!(out, "## {icon} ptoracle gate: {engine}\n");
+        let _ = writeln!(
+            out,
+            "Edition {} · protocol {} · ptoracle {}{}\n",
+            self.edition,
+            self.protocol,
+            self.ptoracle,
+            self.generated.map_or(String::new(), |g| format!(
+                " · {} generated cases (seed {})",
+                g.cases, g.seed
+            ))
+        );
+        let _ = writeln!(out, "| passed | failed | errored | skipped |");
+        let _ = writeln!(out, "|---:|---:|---:|---:|");
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} |\n",
+            s.passed, s.failed, s.errored, s.skipped
+        );
+        if s.known + s.fixed + s.changed > 0 {
+            let _ = writeln!(
+                out,
+                "Expectations: {} known, **{} fixed**, {} changed, **{} unexpected**.\n",
+                s.known, s.fixed, s.changed, s.unexpected
+            );
+        }
+        let bad: Vec<&Record> = self
+            .cases
+            .iter()
+            .filter(|c| {
+                matches!(c.outcome.kind(), Kind::Fail | Kind::Error)
+                    && c.expectation != Some(Expectation::Known)
+            })
+            .collect();
+        if !bad.is_empty() {
+            let _ = writeln!(out, "### Failures and errors\n");
+            let _ = writeln!(out, "| case | verdict | first difference | rules |");
+            let _ = writeln!(out, "|---|---|---|---|");
+            for c in bad.iter().take(50) {
+                let _ = writeln!(
+                    out,
+                    "| `{}` | {} | {} | {} |",
+                    c.id,
+                    c.outcome.kind().name(),
+                    cell(&c.outcome.summary()),
+                    c.rules.join(", ")
+                );
+            }
+            if bad.len() > 50 {
+                let _ = writeln!(
+                    out,
+                    "\n… and {} more (see the JSON report).",
+                    bad.len() - 50
+                );
+            }
+            let _ = writeln!(out);
+            for c in bad.iter().take(10) {
+                let Some(text) = &c.ruling_text else {
+                    continue;
+                };
+                let _ = writeln!(
+                    out,
+                    "<details><summary>Shrunk ruling for <code>{}</code></summary>\n\n```yaml\n{}```\n</details>\n",
+                    c.id, text
+                );
+            }
+        }
+        let fixed: Vec<&Record> = self
+            .cases
+            .iter()
+            .filter(|c| c.expectation == Some(Expectation::Fixed))
+            .collect();
+        if !fixed.is_empty() {
+            let _ = writeln!(out, "### Fixed (remove from the expectations file)\n");
+            for c in fixed {
+                let _ = writeln!(out, "- `{}`", c.id);
+            }
+            let _ = writeln!(out);
+        }
+        let _ = writeln!(out, "`{}`", self.counts_line());
+        out
+    }
+
+    /// The JUnit XML report: one test suite for the corpus, one for the
+    /// generated cases; failures as `failure`, errors as `error`.
+    pub fn junit(&self) -> String {
+        use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
+        let name = self
+            .engine
+            .as_ref()
+            .map_or("engine".to_string(), |e| e.name.clone());
+        let mut report = quick_junit::Report::new(format!("ptoracle gate: {name}"));
+        report.set_time(Duration::from_millis(self.elapsed_ms));
+        let mut corpus = TestSuite::new("corpus");
+        let mut generated = TestSuite::new("generated");
+        for c in &self.cases {
+            let mut status = match &c.outcome {
+                Outcome::Pass => TestCaseStatus::success(),
+                Outcome::Skip { reason } => {
+                    let mut s = TestCaseStatus::skipped();
+                    s.set_message(reason.as_str());
+                    s
+                }
+                Outcome::Fail { mismatches } => {
+                    let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                    s.set_message(c.outcome.summary());
+                    s.set_type("mismatch");
+                    let detail: Vec<String> = mismatches.iter().map(|m| m.to_string()).collect();
+                    s.set_description(format!(
+                        "{}\nrules: {}\nsource: {}",
+                        detail.join("\n"),
+                        c.rules.join(", "),
+                        c.source
+                    ));
+                    s
+                }
+                Outcome::Error { kind, message } => {
+                    let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
+                    s.set_message(message.as_str());
+                    s.set_type(kind.as_str());
+                    s
+                }
+            };
+            if c.expectation == Some(Expectation::Known) {
+                if let TestCaseStatus::NonSuccess { .. } = status {
+                    let mut s = TestCaseStatus::skipped();
+                    s.set_message(format!("known: {}", c.outcome.summary()));
+                    status = s;
+                }
+            }
+            let mut t = TestCase::new(c.id.as_str(), status);
+            t.set_classname(c.id.split('/').next().unwrap_or("ptoracle"));
+            t.set_time(Duration::from_millis(c.ms));
+            if !c.stderr.is_empty() {
+                t.set_system_err(c.stderr.as_str());
+            }
+            if c.generated.is_some() {
+                generated.add_test_case(t);
+            } else {
+                corpus.add_test_case(t);
+            }
+        }
+        report.add_test_suite(corpus);
+        if self.generated.is_some() {
+            report.add_test_suite(generated);
+        }
+        report
+            .to_string()
+            .unwrap_or_else(|e| format!("<!-- could not write the JUnit report: {e} -->\n"))
+    }
+}
+
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+fn last_lines(s: &str, n: usize) -> Vec<&str> {
+    let lines: Vec<&str> = s.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines[lines.len().saturating_sub(n)..].to_vec()
+}

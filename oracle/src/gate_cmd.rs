@@ -1,0 +1,345 @@
+//! `ptoracle gate`, `ptoracle baseline` and `ptoracle export`: the command
+//! line around [`ptoracle::gate`].
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use ptoracle::corpus::{self, Loaded};
+use ptoracle::engine::{
+    Engine, EngineFault, FaultKind, ProcessConfig, ProcessEngine, Unusable, split_command,
+};
+use ptoracle::gate::expectations::Expectations;
+use ptoracle::gate::{self, Live, Plan, Report, baseline};
+use ptoracle::protocol::{self, Capabilities};
+
+use crate::{GateArgs, cli};
+
+/// Exit status: the gate passes.
+const PASS: u8 = 0;
+/// Exit status: a failure or error the expectations do not list.
+const FAIL: u8 = 1;
+/// Exit status: bad arguments or input (corpus, expectations file).
+const BAD_INPUT: u8 = 2;
+/// Exit status: the engine could not be used at all.
+const UNUSABLE: u8 = 3;
+/// Exit status: interrupted (Ctrl-C); the reports hold what was done.
+const INTERRUPTED: u8 = 130;
+
+pub fn gate(args: GateArgs) -> ExitCode {
+    match gate_inner(args) {
+        Ok(code) | Err(code) => ExitCode::from(code),
+    }
+}
+
+fn bad(msg: impl std::fmt::Display) -> u8 {
+    eprintln!("error: {msg}");
+    BAD_INPUT
+}
+
+fn gate_inner(args: GateArgs) -> Result<u8, u8> {
+    let edition = cli::edition(args.edition.clone()).map_err(|_| BAD_INPUT)?;
+    let command = split_command(&args.engine).map_err(bad)?;
+    let timeout = cli::parse_duration(&args.timeout).map_err(bad)?;
+    let handshake_timeout = cli::parse_duration(&args.handshake_timeout).map_err(bad)?;
+    if timeout.is_zero() || handshake_timeout.is_zero() {
+        return Err(bad("a timeout must be longer than 0"));
+    }
+    if args.generated.is_some() && args.seed.is_none() {
+        return Err(bad(
+            "--generated needs --seed, so that the run can be reproduced",
+        ));
+    }
+    let corpus = load_corpus(&args)?;
+    let expectations = match &args.expectations {
+        Some(p) => Some(Expectations::load(p).map_err(|e| {
+            eprintln!("{e}");
+            BAD_INPUT
+        })?),
+        None => None,
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = Arc::clone(&stop);
+        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst));
+    }
+    let config = ProcessConfig {
+        command,
+        timeout,
+        handshake_timeout,
+        max_line: args.max_line,
+        process_per_case: args.process_per_case,
+        stop: Arc::clone(&stop),
+    };
+    let mut out = std::io::stdout().lock();
+    // One handshake first: to know what the engine is before planning, and
+    // to stop early, with every case in error, if it can't be used at all.
+    let first = ProcessEngine::new(config.clone()).capabilities();
+    let dead: Option<EngineFault> = match &first {
+        Err(f) => Some(f.clone()),
+        Ok(c) if !c.editions.iter().any(|e| e == edition.id()) => Some(EngineFault::new(
+            FaultKind::Unusable,
+            format!(
+                "the engine implements editions [{}], not {edition} (choose one with --edition)",
+                c.editions.join(", ")
+            ),
+        )),
+        Ok(_) => None,
+    };
+    match (&first, &dead) {
+        (Ok(c), None) => header(&mut out, c, edition, &corpus, &args),
+        (_, Some(f)) => {
+            let _ = writeln!(
+                out,
+                "gate: the engine `{}` cannot be used: {f}",
+                args.engine
+            );
+            for line in f.stderr.lines().filter(|l| !l.trim().is_empty()).take(10) {
+                let _ = writeln!(out, "    stderr: {line}");
+            }
+        }
+        _ => {}
+    }
+    if let Ok(c) = &first {
+        if !c.unknown_features.is_empty() {
+            let _ = writeln!(
+                out,
+                "note: the engine declares features this ptoracle does not know (ignored): {}",
+                c.unknown_features.join(", ")
+            );
+        }
+    }
+    let _ = out.flush();
+    let plan = Plan {
+        corpus,
+        generated: args.generated.map(|n| (n, args.seed.unwrap_or(0))),
+        edition,
+        jobs: args.jobs.unwrap_or_else(gate::default_jobs).max(1),
+        out: Some(args.out.clone()),
+        shrink_budget: args.shrink_budget,
+        keep_shrunk: 20,
+    };
+    let make = |config: &ProcessConfig| -> Box<dyn Engine + Send> {
+        match &dead {
+            Some(f) => Box::new(Unusable(EngineFault::new(
+                f.kind,
+                format!("not sent: the engine cannot be used ({})", f.message),
+            ))),
+            None => Box::new(ProcessEngine::new(config.clone())),
+        }
+    };
+    let live = Live::default();
+    let done = AtomicBool::new(false);
+    let total = plan.corpus.len() as u64 + plan.generated.map_or(0, |g| g.0);
+    let mut report = std::thread::scope(|scope| {
+        if std::io::stderr().is_terminal() && dead.is_none() {
+            scope.spawn(|| progress(total, &live, &done));
+        }
+        let r = gate::run(&plan, &|| make(&config), &stop, &live);
+        done.store(true, Ordering::SeqCst);
+        r
+    });
+    let stale = match &expectations {
+        Some(e) => e.apply(&mut report),
+        None => Vec::new(),
+    };
+    let _ = write!(out, "{}", report.human());
+    if !stale.is_empty() && args.filter.is_empty() && args.generated.is_none() {
+        let _ = writeln!(
+            out,
+            "note: the expectations file lists {} case(s) this run did not play: {}",
+            stale.len(),
+            stale.join(", ")
+        );
+    }
+    let _ = out.flush();
+    drop(out);
+    let wrote = write_reports(&args, &report, expectations.as_ref());
+    let code = if report.interrupted {
+        INTERRUPTED
+    } else if dead.is_some() {
+        UNUSABLE
+    } else if report.gate_fails(args.strict) {
+        FAIL
+    } else {
+        PASS
+    };
+    if !wrote {
+        return Err(BAD_INPUT.max(code));
+    }
+    Ok(code)
+}
+
+fn load_corpus(args: &GateArgs) -> Result<Vec<Loaded>, u8> {
+    if args.no_corpus {
+        if args.generated.is_none() {
+            return Err(bad(
+                "--no-corpus leaves nothing to play: add --generated N --seed S",
+            ));
+        }
+        return Ok(Vec::new());
+    }
+    let mut paths = args.paths.clone();
+    if paths.is_empty() {
+        let default = PathBuf::from("rulings");
+        if !default.is_dir() {
+            return Err(bad(
+                "no rulings/ directory here; run from the repository root or name the rulings to play",
+            ));
+        }
+        paths.push(default);
+    }
+    let loaded = corpus::load(&paths);
+    if !loaded.errors.is_empty() {
+        for e in &loaded.errors {
+            eprintln!("{e}");
+        }
+        return Err(BAD_INPUT);
+    }
+    let cases: Vec<Loaded> = loaded
+        .cases
+        .into_iter()
+        .filter(|c| args.filter.is_empty() || gate::matches_filter(&c.case, &args.filter))
+        .collect();
+    if cases.is_empty() && args.generated.is_none() {
+        return Err(bad("no case matches the --filter patterns"));
+    }
+    Ok(cases)
+}
+
+fn header(
+    out: &mut impl Write,
+    caps: &Capabilities,
+    edition: ptoracle::Edition,
+    corpus: &[Loaded],
+    args: &GateArgs,
+) {
+    let generated = match (args.generated, args.seed) {
+        (Some(n), Some(s)) => format!(" + {n} generated (seed {s})"),
+        _ => String::new(),
+    };
+    let unobserved: Vec<&str> = caps.unobserved.iter().map(|o| o.name()).collect();
+    let _ = writeln!(
+        out,
+        "gate: {} {} · protocol {} · edition {edition} · {} corpus cases{generated} · {} features{}",
+        caps.info.name,
+        caps.info.version,
+        protocol::VERSION,
+        corpus.len(),
+        caps.features.len(),
+        if unobserved.is_empty() {
+            String::new()
+        } else {
+            format!(" · not observed: {}", unobserved.join(", "))
+        }
+    );
+}
+
+/// Writes the requested report files; false if one could not be written.
+fn write_reports(args: &GateArgs, report: &Report, previous: Option<&Expectations>) -> bool {
+    let mut ok = true;
+    let mut write = |path: &Option<PathBuf>, text: String, what: &str| {
+        if let Some(p) = path {
+            if let Err(e) = write_file(p, &text) {
+                eprintln!("error: could not write the {what} to {}: {e}", p.display());
+                ok = false;
+            }
+        }
+    };
+    write(
+        &args.json,
+        serde_json::to_string_pretty(report).unwrap_or_default() + "\n",
+        "JSON report",
+    );
+    write(&args.junit, report.junit(), "JUnit report");
+    write(&args.markdown, report.markdown(), "Markdown report");
+    write(
+        &args.write_expectations,
+        Expectations::from_report(report, previous).to_text(),
+        "expectations file",
+    );
+    ok
+}
+
+/// Writes through a temporary file and a rename, so a reader (a CI step
+/// after a timeout) never sees half a report.
+fn write_file(path: &Path, text: &str) -> std::io::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let name = path
+        .file_name()
+        .map_or("report".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = path.with_file_name(format!(".{name}.tmp"));
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
+}
+
+fn progress(total: u64, live: &Live, done: &AtomicBool) {
+    let bar = indicatif::ProgressBar::new(total);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{bar:30} {pos}/{len} cases · {per_sec} · {elapsed_precise} · {msg}",
+    ) {
+        bar.set_style(style);
+    }
+    while !done.load(Ordering::SeqCst) {
+        bar.set_position(live.done.load(Ordering::Relaxed));
+        bar.set_message(format!(
+            "{} failed, {} errored",
+            live.failed.load(Ordering::Relaxed),
+            live.errored.load(Ordering::Relaxed)
+        ));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    bar.finish_and_clear();
+}
+
+/// `ptoracle baseline OLD NEW`.
+pub fn baseline(old: &Path, new: &Path) -> ExitCode {
+    let (a, b) = match (baseline::load(old), baseline::load(new)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(BAD_INPUT);
+        }
+    };
+    let changes = baseline::compare(&a, &b);
+    print!("{}", baseline::render(&changes));
+    if changes.worse() {
+        ExitCode::from(FAIL)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// `ptoracle export DIR [PATHS]`.
+pub fn export(dir: &Path, paths: Vec<PathBuf>, edition: Option<String>) -> ExitCode {
+    let Ok(edition) = cli::edition(edition) else {
+        return ExitCode::from(BAD_INPUT);
+    };
+    let paths = if paths.is_empty() {
+        vec![PathBuf::from("rulings")]
+    } else {
+        paths
+    };
+    let loaded = corpus::load(&paths);
+    if !loaded.errors.is_empty() {
+        for e in &loaded.errors {
+            eprintln!("{e}");
+        }
+        return ExitCode::from(BAD_INPUT);
+    }
+    match ptoracle::export::export(dir, &loaded.cases, edition) {
+        Ok(summary) => {
+            println!("{summary}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: could not export to {}: {e}", dir.display());
+            ExitCode::from(1)
+        }
+    }
+}
