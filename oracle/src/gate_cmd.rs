@@ -77,7 +77,19 @@ fn gate_inner(args: GateArgs) -> Result<u8, u8> {
     let mut out = std::io::stdout().lock();
     // One handshake first: to know what the engine is before planning, and
     // to stop early, with every case in error, if it can't be used at all.
-    let first = ProcessEngine::new(config.clone()).capabilities();
+    let mut probe = ProcessEngine::new(config.clone());
+    let mut failed_handshakes = Vec::new();
+    let first = loop {
+        match probe.capabilities() {
+            Ok(c) => break Ok(c),
+            Err(f) => match probe.given_up() {
+                Some(g) => break Err(g.clone()),
+                None if f.kind == FaultKind::Interrupted => break Err(f),
+                None => failed_handshakes.push(f),
+            },
+        }
+    };
+    drop(probe);
     let dead: Option<EngineFault> = match &first {
         Err(f) => Some(f.clone()),
         Ok(c) if !c.editions.iter().any(|e| e == edition.id()) => Some(EngineFault::new(
@@ -103,6 +115,11 @@ fn gate_inner(args: GateArgs) -> Result<u8, u8> {
         }
         _ => {}
     }
+    if first.is_ok() {
+        for f in &failed_handshakes {
+            let _ = writeln!(out, "note: a handshake failed before one succeeded: {f}");
+        }
+    }
     if let Ok(c) = &first {
         if !c.unknown_features.is_empty() {
             let _ = writeln!(
@@ -126,7 +143,11 @@ fn gate_inner(args: GateArgs) -> Result<u8, u8> {
         match &dead {
             Some(f) => Box::new(Unusable(EngineFault::new(
                 f.kind,
-                format!("not sent: the engine cannot be used ({})", f.message),
+                format!(
+                    "{} the engine cannot be used ({})",
+                    gate::report::NOT_SENT,
+                    f.message
+                ),
             ))),
             None => Box::new(ProcessEngine::new(config.clone())),
         }

@@ -161,7 +161,10 @@ impl ProcessEngine {
         if let Some(f) = &self.given_up {
             return Err(EngineFault {
                 kind: FaultKind::Unusable,
-                message: format!("not sent: the engine was given up on ({f})"),
+                message: format!(
+                    "{} the engine was given up on ({f})",
+                    crate::gate::report::NOT_SENT
+                ),
                 stderr: String::new(),
             });
         }

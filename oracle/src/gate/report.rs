@@ -14,6 +14,9 @@ use crate::resolver::Run;
 use crate::scenario::Case;
 use crate::verdict::{EngineCheck, Mismatch, Problem, Verdict};
 
+/// How the message of a case never sent to an engine starts.
+pub const NOT_SENT: &str = "not sent:";
+
 /// The version of the JSON report's layout.
 pub const REPORT_VERSION: u32 = 1;
 
@@ -435,7 +438,13 @@ impl Report {
         const GENERATED_SHOWN: usize = 20;
         let mut generated_shown = 0;
         let mut generated_hidden = 0;
+        // Cases never sent to an engine given up on: one line for all.
+        let not_sent = |c: &Record| matches!(&c.outcome, Outcome::Error { message, .. } if message.starts_with(NOT_SENT));
+        let unsent = self.cases.iter().filter(|c| not_sent(c)).count();
         for c in &self.cases {
+            if not_sent(c) {
+                continue;
+            }
             if c.generated.is_some() && matches!(c.outcome.kind(), Kind::Fail | Kind::Error) {
                 if generated_shown == GENERATED_SHOWN {
                     generated_hidden += 1;
@@ -493,6 +502,18 @@ impl Report {
             for n in &c.notes {
                 let _ = writeln!(out, "    note: {n}");
             }
+        }
+        if unsent > 0 {
+            let first = self
+                .cases
+                .iter()
+                .find(|c| not_sent(c))
+                .map(|c| c.outcome.summary());
+            let _ = writeln!(
+                out,
+                "ERROR {unsent} cases were not sent: {}",
+                first.unwrap_or_default()
+            );
         }
         if generated_hidden > 0 {
             let _ = writeln!(

@@ -23,10 +23,12 @@ fn walk(value: &Value, path: &mut String) -> Result<(), String> {
     match value {
         Value::Number(n) if n.is_f64() => {
             let f = n.as_f64().unwrap_or(f64::NAN);
-            let what = if f.fract() == 0.0 && f.is_finite() {
+            let what = if f.fract() != 0.0 || !f.is_finite() {
+                "not an integer"
+            } else if f.abs() >= 9.2e18 {
                 "an integer too large for 64 bits"
             } else {
-                "not an integer"
+                "written as a float"
             };
             Err(format!(
                 "`{}` is {n}: {what}; every number in the protocol is a 64-bit integer (107.1a)",

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""A misbehaving engine, for testing the gate: it passes every request to
+`ptoracle serve` (the binary named by $PTORACLE_BIN) and misbehaves on the
+request with sequence number 2, in the way MODE says:
+
+  crash          exits with status 3 before answering
+  hang           never answers
+  garbage        answers a line that is not JSON
+  floats         answers with every integer written as a float (2.0)
+  fraction       answers with a power of 2.5
+  omit           answers without the `damage` field of every object
+  wrong-seq      answers with sequence number 99
+  stderr-flood   writes 20 MB to stderr, then answers correctly
+  huge-line      writes 100 MB on one line
+  engine-error   answers {"type": "error"} with a message
+  unsupported    answers {"type": "unsupported"}
+  handshake-exit exits as soon as it reads the hello
+  handshake-flaky exits on its first hello only (the file $FLAKY_MARK
+                  remembers it), then behaves
+  version        answers the hello with protocol version 2
+  ok             behaves
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+mode = sys.argv[1]
+serve = subprocess.Popen(
+    [os.environ["PTORACLE_BIN"], "serve"],
+    stdin=subprocess.PIPE,
+    stdout=subprocess.PIPE,
+    text=True,
+    bufsize=1,
+)
+
+
+def ask(line):
+    serve.stdin.write(line)
+    serve.stdin.flush()
+    return serve.stdout.readline()
+
+
+def floats(v):
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, int):
+        return float(v)
+    if isinstance(v, list):
+        return [floats(x) for x in v]
+    if isinstance(v, dict):
+        return {k: floats(x) for k, x in v.items()}
+    return v
+
+
+def say(text):
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        if mode == "handshake-exit":
+            sys.exit(4)
+        if mode == "handshake-flaky":
+            mark = os.environ["FLAKY_MARK"]
+            if not os.path.exists(mark):
+                open(mark, "w").close()
+                sys.exit(4)
+        reply = json.loads(ask(line))
+        reply["engine"]["name"] = "misbehave-" + mode
+        if mode == "version":
+            reply["protocol"] = 2
+        say(json.dumps(reply) + "\n")
+        continue
+    if message["type"] == "bye":
+        break
+    answer = ask(line)
+    if message.get("seq") != 2:
+        say(answer)
+        continue
+    if mode == "crash":
+        sys.stderr.write("misbehave: crashing on purpose\n")
+        sys.stderr.flush()
+        os._exit(3)
+    elif mode == "hang":
+        time.sleep(3600)
+    elif mode == "garbage":
+        say("Exception in thread main: java.lang.NullPointerException\n")
+    elif mode == "floats":
+        reply = json.loads(answer)
+        reply["steps"] = floats(reply["steps"])
+        say(json.dumps(reply) + "\n")
+    elif mode == "fraction":
+        reply = json.loads(answer)
+        for step in reply["steps"]:
+            for obj in step["objects"].values():
+                if obj["power"] is not None:
+                    obj["power"] = 2.5
+        say(json.dumps(reply) + "\n")
+    elif mode == "omit":
+        reply = json.loads(answer)
+        for step in reply["steps"]:
+            for obj in step["objects"].values():
+                obj.pop("damage", None)
+        say(json.dumps(reply) + "\n")
+    elif mode == "wrong-seq":
+        reply = json.loads(answer)
+        reply["seq"] = 99
+        say(json.dumps(reply) + "\n")
+    elif mode == "stderr-flood":
+        chunk = "x" * 1023 + "\n"
+        for _ in range(20 * 1024):
+            sys.stderr.write(chunk)
+        sys.stderr.flush()
+        say(answer)
+    elif mode == "huge-line":
+        block = "y" * (1 << 20)
+        for _ in range(100):
+            sys.stdout.write(block)
+        say("\n")
+    elif mode == "engine-error":
+        say(json.dumps({"type": "error", "seq": 2, "message": "NotImplementedError: layer 7d"}) + "\n")
+    elif mode == "unsupported":
+        say(json.dumps({"type": "unsupported", "seq": 2, "reason": "no switch effects yet"}) + "\n")
+    else:
+        say(answer)

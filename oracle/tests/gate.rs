@@ -1,0 +1,661 @@
+//! The gate, run as a user runs it: `ptoracle gate --engine CMD` against
+//! `ptoracle serve`, its mutants, and misbehaving engines (real
+//! subprocesses: `tests/engines/misbehave.py`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_ptoracle");
+
+/// The repository root (where `rulings/` is).
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the crate sits in the workspace")
+        .to_path_buf()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("ptoracle-gate-{}-{n}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+struct Ran {
+    code: i32,
+    stdout: String,
+    stderr: String,
+    took: Duration,
+}
+
+/// Runs ptoracle with `args` from the repository root; fails the test if
+/// it takes longer than `limit` (the gate must never hang).
+fn ptoracle(args: &[&str], env: &[(&str, &str)], limit: Duration) -> Ran {
+    let start = Instant::now();
+    let out_dir = scratch("out");
+    let (stdout_path, stderr_path) = (out_dir.join("stdout"), out_dir.join("stderr"));
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(root())
+        .env("PTORACLE_BIN", BIN)
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&stdout_path).unwrap())
+        .stderr(std::fs::File::create(&stderr_path).unwrap())
+        .spawn()
+        .expect("ptoracle starts");
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            panic!("ptoracle {args:?} did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Ran {
+        code: status.code().unwrap_or(-1),
+        stdout: std::fs::read_to_string(&stdout_path).unwrap(),
+        stderr: std::fs::read_to_string(&stderr_path).unwrap(),
+        took: start.elapsed(),
+    }
+}
+
+fn last_line(s: &str) -> &str {
+    s.lines().last().unwrap_or("")
+}
+
+fn misbehave(mode: &str) -> String {
+    format!("python3 oracle/tests/engines/misbehave.py {mode}")
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// A small slice of the corpus for the misbehaving engines: the second
+/// case is the one they misbehave on.
+const FILTER: &str = "613.4d";
+
+#[test]
+fn serve_passes_the_corpus_and_generated_cases() {
+    let serve = format!("{BIN} serve");
+    let r = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &serve,
+            "--generated",
+            "300",
+            "--seed",
+            "11",
+        ],
+        &[],
+        Duration::from_secs(120),
+    );
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    let last = last_line(&r.stdout);
+    assert!(
+        last.ends_with(" passed, 0 failed, 0 errored, 0 skipped"),
+        "{last}"
+    );
+}
+
+/// Each misbehaviour gives its own error verdict on the second case, the
+/// engine is restarted, and every other case passes.
+#[test]
+fn misbehaving_engines_give_error_verdicts_and_the_gate_goes_on() {
+    let cases = [
+        ("crash", "crash", "exited with status 3"),
+        ("hang", "timeout", "no answer within 2s"),
+        ("garbage", "garbage", "NullPointerException"),
+        ("floats", "non-integer", "written as a float"),
+        ("fraction", "non-integer", "2.5: not an integer"),
+        ("omit", "protocol", "missing field `damage`"),
+        ("wrong-seq", "protocol", "sequence number 99"),
+        ("huge-line", "too-long", "more than 16777216 bytes"),
+        ("engine-error", "engine-error", "NotImplementedError"),
+    ];
+    for (mode, kind, words) in cases {
+        let dir = scratch(mode);
+        let report = dir.join("report.json");
+        let r = ptoracle(
+            &[
+                "gate",
+                "--engine",
+                &misbehave(mode),
+                "--filter",
+                FILTER,
+                "--jobs",
+                "1",
+                "--timeout",
+                "2s",
+                "--json",
+                report.to_str().unwrap(),
+            ],
+            &[],
+            Duration::from_secs(60),
+        );
+        assert_eq!(r.code, 1, "{mode}: {}\n{}", r.stdout, r.stderr);
+        let v = json(&report);
+        let cases = v["cases"].as_array().unwrap();
+        let errors: Vec<&serde_json::Value> =
+            cases.iter().filter(|c| c["verdict"] == "error").collect();
+        assert_eq!(errors.len(), 1, "{mode}: {}", r.stdout);
+        assert_eq!(errors[0]["kind"], kind, "{mode}: {}", errors[0]);
+        let message = errors[0]["message"].as_str().unwrap();
+        assert!(message.contains(words), "{mode}: {message}");
+        assert_eq!(cases[1]["verdict"], "error", "{mode}: the second case");
+        let passed = cases.iter().filter(|c| c["verdict"] == "pass").count();
+        assert_eq!(passed, cases.len() - 1, "{mode}: the others pass");
+        assert!(
+            last_line(&r.stdout).ends_with("0 failed, 1 errored, 0 skipped"),
+            "{mode}: {}",
+            r.stdout
+        );
+    }
+}
+
+#[test]
+fn a_crash_keeps_the_end_of_stderr() {
+    let r = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &misbehave("crash"),
+            "--filter",
+            FILTER,
+            "--jobs",
+            "1",
+        ],
+        &[],
+        Duration::from_secs(60),
+    );
+    assert!(
+        r.stdout.contains("stderr: misbehave: crashing on purpose"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn a_flood_of_stderr_does_not_block_the_engine() {
+    let r = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &misbehave("stderr-flood"),
+            "--filter",
+            FILTER,
+            "--jobs",
+            "1",
+        ],
+        &[],
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, 0, "{}", r.stdout);
+}
+
+#[test]
+fn unsupported_is_a_skip() {
+    let r = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &misbehave("unsupported"),
+            "--filter",
+            FILTER,
+            "--jobs",
+            "1",
+        ],
+        &[],
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stdout.contains("unsupported: no switch effects yet"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        last_line(&r.stdout).ends_with("0 errored, 1 skipped"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn an_engine_that_cannot_shake_hands_errs_every_case_and_exits_3() {
+    for (mode, kind, words) in [
+        (
+            "handshake-exit",
+            "handshake",
+            "exited with status 4 during the handshake",
+        ),
+        (
+            "version",
+            "version",
+            "speaks protocol 2; this ptoracle speaks protocol 1",
+        ),
+    ] {
+        let dir = scratch(mode);
+        let report = dir.join("report.json");
+        let junit = dir.join("junit.xml");
+        let r = ptoracle(
+            &[
+                "gate",
+                "--engine",
+                &misbehave(mode),
+                "--filter",
+                FILTER,
+                "--json",
+                report.to_str().unwrap(),
+                "--junit",
+                junit.to_str().unwrap(),
+            ],
+            &[],
+            Duration::from_secs(60),
+        );
+        assert_eq!(r.code, 3, "{mode}: {}", r.stdout);
+        assert!(r.stdout.contains(words), "{mode}: {}", r.stdout);
+        let v = json(&report);
+        assert!(
+            v["cases"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|c| c["verdict"] == "error" && c["kind"] == kind),
+            "{mode}"
+        );
+        let xml = std::fs::read_to_string(&junit).unwrap();
+        let parsed = quick_junit::Report::deserialize_from_str(&xml).unwrap();
+        assert_eq!(
+            parsed.errors,
+            v["summary"]["errored"].as_u64().unwrap() as usize
+        );
+    }
+}
+
+#[test]
+fn a_handshake_that_fails_once_is_retried() {
+    let dir = scratch("flaky");
+    let mark = dir.join("mark");
+    let r = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &misbehave("handshake-flaky"),
+            "--filter",
+            FILTER,
+        ],
+        &[("FLAKY_MARK", mark.to_str().unwrap())],
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stdout.contains("a handshake failed before one succeeded"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn an_engine_that_does_not_exist_exits_3() {
+    let r = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            "no-such-engine-anywhere --flag",
+            "--filter",
+            FILTER,
+        ],
+        &[],
+        Duration::from_secs(30),
+    );
+    assert_eq!(r.code, 3, "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("cannot start `no-such-engine-anywhere --flag`"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    for args in [
+        vec!["gate", "--engine", "python3 'unclosed"],
+        vec!["gate", "--engine", "x", "--timeout", "soon"],
+        vec!["gate", "--engine", "x", "--generated", "10"],
+        vec!["gate", "--engine", "x", "--edition", "1066-10-14"],
+        vec!["gate", "--engine", "x", "--filter", "no-such-case-or-rule"],
+        vec![
+            "gate",
+            "--engine",
+            "x",
+            "--expectations",
+            "no/such/file.yaml",
+        ],
+    ] {
+        let r = ptoracle(&args, &[], Duration::from_secs(30));
+        assert_eq!(r.code, 2, "{args:?}: {}{}", r.stdout, r.stderr);
+        assert!(
+            r.stderr.contains("error") || r.stderr.contains(':'),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+}
+
+/// Ctrl-C stops the gate at once (even in the middle of a hanging case)
+/// and the reports hold what was done.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_writes_what_was_gathered() {
+    let dir = scratch("ctrl-c");
+    let report = dir.join("report.json");
+    let start = Instant::now();
+    let mut child = Command::new(BIN)
+        .args([
+            "gate",
+            "--engine",
+            &misbehave("hang"),
+            "--filter",
+            FILTER,
+            "--jobs",
+            "1",
+            "--timeout",
+            "60s",
+            "--json",
+            report.to_str().unwrap(),
+        ])
+        .current_dir(root())
+        .env("PTORACLE_BIN", BIN)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // The first case passes; the second hangs for a minute.
+    std::thread::sleep(Duration::from_millis(1500));
+    let pid = child.id().to_string();
+    let killed = Command::new("kill").args(["-INT", &pid]).status().unwrap();
+    assert!(killed.success());
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the gate ignored Ctrl-C"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130));
+    let v = json(&report);
+    assert_eq!(v["interrupted"], true);
+    assert_eq!(v["cases"][0]["verdict"], "pass");
+    assert!(v["summary"]["not_run"].as_u64().unwrap() > 0);
+}
+
+/// The adoption ratchet: the current failures written as expectations make
+/// the gate pass; when they are fixed the gate says so (and fails under
+/// --strict).
+#[test]
+fn expectations_ratchet() {
+    let dir = scratch("expectations");
+    let file = dir.join("expectations.yaml");
+    let mutant = format!("{BIN} serve --mutant counters-after-switch");
+    let serve = format!("{BIN} serve");
+    let first = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &mutant,
+            "--write-expectations",
+            file.to_str().unwrap(),
+        ],
+        &[],
+        Duration::from_secs(60),
+    );
+    assert_eq!(first.code, 1, "{}", first.stdout);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("613.4d/switch-swaps-counters-too"), "{text}");
+    assert!(text.contains("verdict: fail"), "{text}");
+    let with = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &mutant,
+            "--expectations",
+            file.to_str().unwrap(),
+        ],
+        &[],
+        Duration::from_secs(60),
+    );
+    assert_eq!(
+        with.code, 0,
+        "known failures pass the gate: {}",
+        with.stdout
+    );
+    assert!(
+        with.stdout.contains("expectations: 1 known"),
+        "{}",
+        with.stdout
+    );
+    let fixed = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &serve,
+            "--expectations",
+            file.to_str().unwrap(),
+        ],
+        &[],
+        Duration::from_secs(60),
+    );
+    assert_eq!(fixed.code, 0, "{}", fixed.stdout);
+    assert!(
+        fixed
+            .stdout
+            .contains("FIXED 613.4d/switch-swaps-counters-too"),
+        "{}",
+        fixed.stdout
+    );
+    let strict = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &serve,
+            "--expectations",
+            file.to_str().unwrap(),
+            "--strict",
+        ],
+        &[],
+        Duration::from_secs(60),
+    );
+    assert_eq!(strict.code, 1, "{}", strict.stdout);
+}
+
+#[test]
+fn baseline_names_what_got_fixed_and_what_broke() {
+    let dir = scratch("baseline");
+    let (good, bad) = (dir.join("good.json"), dir.join("bad.json"));
+    for (engine, file) in [
+        (format!("{BIN} serve"), &good),
+        (format!("{BIN} serve --mutant lethal-is-greater"), &bad),
+    ] {
+        let r = ptoracle(
+            &[
+                "gate",
+                "--engine",
+                &engine,
+                "--json",
+                file.to_str().unwrap(),
+            ],
+            &[],
+            Duration::from_secs(60),
+        );
+        assert!(r.code == 0 || r.code == 1, "{}", r.stdout);
+    }
+    let worse = ptoracle(
+        &["baseline", good.to_str().unwrap(), bad.to_str().unwrap()],
+        &[],
+        Duration::from_secs(30),
+    );
+    assert_eq!(worse.code, 1, "{}", worse.stdout);
+    assert!(worse.stdout.contains("BROKE 704.5g/"), "{}", worse.stdout);
+    let better = ptoracle(
+        &["baseline", bad.to_str().unwrap(), good.to_str().unwrap()],
+        &[],
+        Duration::from_secs(30),
+    );
+    assert_eq!(better.code, 0, "{}", better.stdout);
+    assert!(better.stdout.contains("FIXED 704.5g/"), "{}", better.stdout);
+    assert!(
+        last_line(&better.stdout).contains(" fixed, 0 broke, 0 new errors"),
+        "{}",
+        better.stdout
+    );
+}
+
+/// A generated disagreement is shrunk against the engine to a ruling that
+/// the reference passes and the mutant fails; the reports name it.
+#[test]
+fn generated_failures_shrink_to_rulings_that_check_replays() {
+    let dir = scratch("shrink");
+    let out = dir.join("rulings");
+    let markdown = dir.join("report.md");
+    let mutant = format!("{BIN} serve --mutant counters-after-switch");
+    let r = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &mutant,
+            "--no-corpus",
+            "--generated",
+            "400",
+            "--seed",
+            "3",
+            "--out",
+            out.to_str().unwrap(),
+            "--markdown",
+            markdown.to_str().unwrap(),
+        ],
+        &[],
+        Duration::from_secs(120),
+    );
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(r.stdout.contains("shrunk from"), "{}", r.stdout);
+    let files: Vec<PathBuf> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(!files.is_empty());
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        assert!(text.contains("invariant: agrees-with-reference"), "{text}");
+        let steps = text.matches("\n- do:").count();
+        assert!(steps <= 4, "{} has {steps} steps:\n{text}", f.display());
+        let f = f.to_str().unwrap();
+        let on_reference = ptoracle(&["check", f], &[], Duration::from_secs(30));
+        assert_eq!(on_reference.code, 0, "{}", on_reference.stdout);
+        let on_mutant = ptoracle(
+            &["check", f, "--mutant", "counters-after-switch"],
+            &[],
+            Duration::from_secs(30),
+        );
+        assert_eq!(on_mutant.code, 1, "{}", on_mutant.stdout);
+    }
+    let md = std::fs::read_to_string(&markdown).unwrap();
+    assert!(
+        md.contains("| case | verdict | first difference | rules |"),
+        "{md}"
+    );
+    assert!(md.contains("<details><summary>Shrunk ruling"), "{md}");
+}
+
+/// The kill matrix: every mutant `serve` offers fails the gate, on the
+/// corpus or within 10,000 generated cases.
+#[test]
+fn every_mutant_fails_the_gate() {
+    let list = ptoracle(&["serve", "--list-mutants"], &[], Duration::from_secs(10));
+    let mutants: Vec<&str> = list.stdout.lines().collect();
+    assert!(mutants.len() >= 15, "{mutants:?}");
+    let mut survivors = Vec::new();
+    for m in &mutants {
+        let engine = format!("{BIN} serve --mutant {m}");
+        let corpus = ptoracle(&["gate", "--engine", &engine], &[], Duration::from_secs(60));
+        if corpus.code == 1 {
+            continue;
+        }
+        let generated = ptoracle(
+            &[
+                "gate",
+                "--engine",
+                &engine,
+                "--no-corpus",
+                "--generated",
+                "10000",
+                "--seed",
+                "1",
+            ],
+            &[],
+            Duration::from_secs(600),
+        );
+        if generated.code != 1 {
+            survivors.push(*m);
+        }
+    }
+    assert!(
+        survivors.is_empty(),
+        "mutants the gate does not kill: {survivors:?}"
+    );
+}
+
+#[test]
+fn export_writes_json_and_a_transcript_serve_reproduces() {
+    let dir = scratch("export");
+    let r = ptoracle(
+        &["export", dir.to_str().unwrap()],
+        &[],
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let index = json(&dir.join("index.json"));
+    let n = index.as_array().unwrap().len();
+    assert!(n > 100);
+    let requests = std::fs::read(dir.join("session/requests.jsonl")).unwrap();
+    let replies = std::fs::read_to_string(dir.join("session/replies.jsonl")).unwrap();
+    let mut serve = Command::new(BIN)
+        .arg("serve")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = serve.stdin.take().unwrap();
+    // Written from another thread: serve answers while it reads.
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        stdin.write_all(&requests).unwrap();
+    });
+    let out = serve.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let fresh: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let saved: Vec<serde_json::Value> = replies
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(fresh, saved);
+    assert!(dir.join("schemas/protocol/reply.schema.json").exists());
+    assert!(dir.join("corpus/613-layers").is_dir());
+    let _ = r.took;
+}
