@@ -65,8 +65,7 @@ pub fn export(dir: &Path, cases: &[Loaded], edition: Edition) -> io::Result<Stri
         &dir.join("schemas").join("ruling.schema.json"),
         &crate::schema::ruling_schema(),
     )?;
-    for (name, schema) in crate::schema::protocol_schemas() {
-        let text = serde_json::to_string_pretty(&schema).unwrap_or_default() + "\n";
+    for (name, text) in crate::schema::protocol_schemas() {
         write(&dir.join("schemas").join("protocol").join(name), &text)?;
     }
     // The session: requests, then the reference engine's replies to them.

@@ -59,7 +59,12 @@ enum Command {
         edition: Option<String>,
     },
     /// Print the JSON Schema (draft-07) of the ruling format.
-    Schema,
+    Schema {
+        /// Instead, write the schemas of the protocol's messages into DIR
+        /// (docs/protocol/ holds them).
+        #[arg(long, value_name = "DIR")]
+        protocol: Option<PathBuf>,
+    },
     /// Run an engine against the corpus (and generated cases) and compare
     /// every observation with the reference resolver's: a CI gate.
     ///
@@ -258,8 +263,22 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Schema => {
+        Command::Schema { protocol: None } => {
             print!("{}", schema::ruling_schema());
+            ExitCode::SUCCESS
+        }
+        Command::Schema {
+            protocol: Some(dir),
+        } => {
+            for (name, text) in schema::protocol_schemas() {
+                let path = dir.join(name);
+                let written =
+                    std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, text));
+                if let Err(e) = written {
+                    eprintln!("error: could not write {}: {e}", path.display());
+                    return ExitCode::from(1);
+                }
+            }
             ExitCode::SUCCESS
         }
     }

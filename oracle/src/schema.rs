@@ -26,9 +26,25 @@ pub fn ruling_schema() -> String {
     text
 }
 
-/// The JSON Schemas (draft-07) of the protocol's messages, by file name:
-/// what `docs/protocol/` holds.
-pub fn protocol_schemas() -> Vec<(&'static str, serde_json::Value)> {
+/// The JSON Schemas (draft-07) of the protocol's messages, by file name,
+/// pretty-printed and ending with a newline: what `docs/protocol/` holds.
+///
+/// ```
+/// let names: Vec<&str> = ptoracle::schema::protocol_schemas().iter().map(|(n, _)| *n).collect();
+/// assert_eq!(names, ["hello.schema.json", "engine-hello.schema.json", "request.schema.json", "reply.schema.json"]);
+/// ```
+pub fn protocol_schemas() -> Vec<(&'static str, String)> {
+    protocol_schema_values()
+        .into_iter()
+        .map(|(name, v)| {
+            let mut text = serde_json::to_string_pretty(&v).unwrap_or_default();
+            text.push('\n');
+            (name, text)
+        })
+        .collect()
+}
+
+fn protocol_schema_values() -> Vec<(&'static str, serde_json::Value)> {
     use crate::protocol::{EngineHello, Hello, Reply, Request};
     let generator = || SchemaSettings::draft07().into_generator();
     vec![

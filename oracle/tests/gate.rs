@@ -659,3 +659,91 @@ fn export_writes_json_and_a_transcript_serve_reproduces() {
     assert!(dir.join("corpus/613-layers").is_dir());
     let _ = r.took;
 }
+
+const PYTHON_EXAMPLE: &str = "python3 ci/adapters/python-example/adapter.py";
+
+/// The template adapter and its tiny engine pass the gate, corpus and
+/// generated cases (skipping what they do not declare).
+#[test]
+fn the_python_example_passes_the_gate() {
+    let r = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            PYTHON_EXAMPLE,
+            "--generated",
+            "2000",
+            "--seed",
+            "1",
+        ],
+        &[],
+        Duration::from_secs(300),
+    );
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    let last = last_line(&r.stdout);
+    assert!(last.contains(" passed, 0 failed, 0 errored, "), "{last}");
+    let passed: usize = last.split(' ').next().unwrap().parse().unwrap();
+    assert!(passed > 1500, "{last}");
+}
+
+/// `ci/gate.sh` runs the gate and writes every report.
+#[cfg(unix)]
+#[test]
+fn gate_sh_writes_the_reports() {
+    let dir = scratch("gate-sh");
+    let reports = dir.join("reports");
+    let status = Command::new("bash")
+        .arg(root().join("ci/gate.sh"))
+        .args([
+            "--engine",
+            PYTHON_EXAMPLE,
+            "--reports",
+            reports.to_str().unwrap(),
+        ])
+        .args(["--", "--filter", "613.4"])
+        .current_dir(root())
+        .env("PTORACLE_BIN", BIN)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    for f in ["report.json", "junit.xml", "report.md"] {
+        assert!(reports.join(f).exists(), "{f}");
+    }
+}
+
+/// The GitHub action's script, run as the runner would run it.
+#[cfg(unix)]
+#[test]
+fn the_github_action_runs_the_gate() {
+    let text = std::fs::read_to_string(root().join("ci/action.yml")).unwrap();
+    let action: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
+    assert_eq!(action["runs"]["using"].as_str(), Some("composite"));
+    assert_eq!(action["inputs"]["engine"]["required"].as_bool(), Some(true));
+    let step = &action["runs"]["steps"][0];
+    let script = step["run"].as_str().unwrap();
+    let dir = scratch("action");
+    let summary = dir.join("summary.md");
+    let reports = dir.join("reports");
+    let status = Command::new("bash")
+        .args(["-c", script])
+        .current_dir(root())
+        .env("GITHUB_ACTION_PATH", root().join("ci"))
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .env("PTORACLE_BIN", BIN)
+        .env("ENGINE", PYTHON_EXAMPLE)
+        .env("EXPECTATIONS", "")
+        .env("GENERATED", "50")
+        .env("SEED", "2")
+        .env("EDITION", "")
+        .env("REPORTS", &reports)
+        .env("ARGS", "--filter 704.5 --jobs 1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    let md = std::fs::read_to_string(&summary).unwrap();
+    assert!(md.contains("ptoracle gate: tiny-engine 1.0"), "{md}");
+}

@@ -19,6 +19,72 @@ fn checked_in_schema_is_current() {
     );
 }
 
+#[test]
+fn checked_in_protocol_schemas_are_current() {
+    for (name, text) in ptoracle::schema::protocol_schemas() {
+        let path = root().join("docs/protocol").join(name);
+        let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            on_disk == text,
+            "docs/protocol/{name} is stale: run `cargo run -- schema --protocol docs/protocol`"
+        );
+    }
+}
+
+/// Every message `serve` writes validates against the protocol's schemas.
+#[test]
+fn serve_replies_validate_against_the_protocol_schemas() {
+    let schemas: Vec<(&str, serde_json::Value)> = ptoracle::schema::protocol_schemas()
+        .into_iter()
+        .map(|(n, t)| (n, serde_json::from_str(&t).unwrap()))
+        .collect();
+    let schema = |name: &str| schemas.iter().find(|(n, _)| *n == name).unwrap().1.clone();
+    let mut compiler = boon::Compiler::new();
+    let mut sch = boon::Schemas::new();
+    for name in [
+        "engine-hello.schema.json",
+        "reply.schema.json",
+        "request.schema.json",
+    ] {
+        compiler.add_resource(name, schema(name)).unwrap();
+    }
+    let hello = compiler
+        .compile("engine-hello.schema.json", &mut sch)
+        .unwrap();
+    let reply = compiler.compile("reply.schema.json", &mut sch).unwrap();
+    let request = compiler.compile("request.schema.json", &mut sch).unwrap();
+    let corpus = ptoracle::corpus::load(&[root().join("rulings")]);
+    let mut input = serde_json::to_string(&ptoracle::protocol::hello()).unwrap() + "\n";
+    for (i, c) in corpus.cases.iter().enumerate() {
+        let r = ptoracle::protocol::Request::Run {
+            seq: i as u64 + 1,
+            edition: ptoracle::Edition::current().id().into(),
+            case: Box::new(ptoracle::protocol::without_expectations(&c.case)),
+        };
+        let v = serde_json::to_value(&r).unwrap();
+        assert!(
+            sch.validate(&v, request).is_ok(),
+            "request for {}",
+            c.case.id
+        );
+        input += &(serde_json::to_string(&r).unwrap() + "\n");
+    }
+    let mut out = Vec::new();
+    ptoracle::serve::serve(input.as_bytes(), &mut out, None).unwrap();
+    let lines: Vec<serde_json::Value> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(sch.validate(&lines[0], hello).is_ok());
+    for l in &lines[1..] {
+        if let Err(e) = sch.validate(l, reply) {
+            panic!("{e}");
+        }
+    }
+    assert_eq!(lines.len(), corpus.cases.len() + 1);
+}
+
 fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("readable")
@@ -115,6 +181,44 @@ steps:
         assert!(
             ptoracle::corpus::parse_str("bad", &bad).is_err(),
             "the loader accepts:\n{bad}"
+        );
+    }
+}
+
+/// docs/protocol.md names every feature and every observation field.
+#[test]
+fn the_protocol_document_lists_every_feature_and_field() {
+    let doc = std::fs::read_to_string(root().join("docs/protocol.md")).unwrap();
+    for f in ptoracle::protocol::Feature::ALL {
+        assert!(
+            doc.contains(&format!("| `{}` |", f.name())),
+            "docs/protocol.md lacks feature {}",
+            f.name()
+        );
+    }
+    for o in ptoracle::protocol::Observable::ALL {
+        assert!(
+            doc.contains(&format!("`{}`", o.name())),
+            "docs/protocol.md lacks field {}",
+            o.name()
+        );
+    }
+    for k in [
+        "spawn",
+        "handshake",
+        "version",
+        "crash",
+        "timeout",
+        "garbage",
+        "non-integer",
+        "protocol",
+        "too-long",
+        "engine-error",
+        "unusable",
+    ] {
+        assert!(
+            doc.contains(&format!("| `{k}` |")),
+            "docs/protocol.md lacks error kind {k}"
         );
     }
 }

@@ -27,6 +27,19 @@ pub trait Engine {
 
     /// Plays `case` (expectations are not sent) under `edition`.
     fn run(&mut self, case: &Case, edition: Edition) -> Answer;
+
+    /// [`Engine::run`], calling `meanwhile` once while the engine works
+    /// (an engine in another process plays the case while the caller
+    /// computes the reference's run).
+    fn run_alongside(
+        &mut self,
+        case: &Case,
+        edition: Edition,
+        meanwhile: &mut dyn FnMut(),
+    ) -> Answer {
+        meanwhile();
+        self.run(case, edition)
+    }
 }
 
 /// An engine's answer to one case.

@@ -1,20 +1,20 @@
 //! An external engine: a long-lived process speaking the protocol on its
 //! stdin and stdout.
 //!
-//! Nothing the process does can hang or crash the caller: its stdout is
-//! read by a thread that cuts lines at a length limit, its stderr is
-//! drained by another into a bounded tail, its stdin is written by a third,
-//! and the caller only ever waits on a channel with a deadline. A process
+//! Nothing the process does can hang or crash the caller: its stdin and
+//! stdout are non-blocking pipes, written and read with `poll(2)` against a
+//! deadline (and a line-length limit), and its stderr is drained by a
+//! thread into a bounded tail, so a flood there never blocks it. A process
 //! that breaks the protocol, times out or dies is killed with its whole
 //! process group and started again for the next case; one that cannot
 //! complete a handshake three times in a row, or speaks another protocol
 //! version, is given up on.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, Command, Stdio};
+use std::io::{ErrorKind, Read, Write};
+use std::os::fd::{AsRawFd, RawFd};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -96,16 +96,17 @@ pub struct ProcessEngine {
 
 struct Running {
     child: Child,
-    input: Option<Sender<Vec<u8>>>,
-    lines: Receiver<Event>,
+    pipes: Pipes,
     stderr: Arc<Mutex<Tail>>,
     caps: Capabilities,
 }
 
-enum Event {
-    Line(Vec<u8>),
-    TooLong(usize),
+/// Why a read or a write did not complete.
+enum Wait {
+    TimedOut,
+    Stopped,
     Closed,
+    TooLong(usize),
     Failed(String),
 }
 
@@ -224,18 +225,22 @@ impl ProcessEngine {
                 "the engine's pipes could not be opened",
             ));
         };
+        let pipes = match Pipes::new(stdin, stdout, self.config.max_line) {
+            Ok(p) => p,
+            Err(e) => {
+                kill(&mut child);
+                return Err(EngineFault::new(
+                    FaultKind::Spawn,
+                    format!("the engine's pipes could not be set up: {e}"),
+                ));
+            }
+        };
         let tail = Arc::new(Mutex::new(Tail::default()));
-        let (line_tx, lines) = mpsc::channel();
-        let max_line = self.config.max_line;
-        thread::spawn(move || read_lines(stdout, max_line, &line_tx));
         let drain = Arc::clone(&tail);
         thread::spawn(move || drain_stderr(stderr, &drain));
-        let (input, input_rx) = mpsc::channel::<Vec<u8>>();
-        thread::spawn(move || write_input(stdin, &input_rx));
         let mut running = Running {
             child,
-            input: Some(input),
-            lines,
+            pipes,
             stderr: tail,
             caps: Capabilities::default(),
         };
@@ -284,62 +289,58 @@ impl ProcessEngine {
         timeout: Duration,
         during: &str,
     ) -> Result<Vec<u8>, EngineFault> {
-        if let Some(input) = &running.input {
-            // A closed channel means the writer saw the pipe break: the
-            // reader will report the exit.
-            let _ = input.send(line);
-        }
         let deadline = Instant::now() + timeout;
-        loop {
-            if self.config.stop.load(Ordering::Relaxed) {
-                return Err(EngineFault::new(
-                    FaultKind::Interrupted,
-                    format!("interrupted during {during}"),
-                ));
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return Err(EngineFault::new(
-                    FaultKind::Timeout,
-                    format!("no answer within {} during {during}", show(timeout)),
-                ));
-            }
-            match running
-                .lines
-                .recv_timeout(left.min(Duration::from_millis(100)))
-            {
-                Ok(Event::Line(l)) => return Ok(l),
-                Ok(Event::TooLong(n)) => {
-                    return Err(EngineFault::new(
-                        FaultKind::TooLong,
-                        format!(
-                            "a line of more than {n} bytes during {during} (the limit; see --max-line)"
-                        ),
-                    ));
-                }
-                Ok(Event::Failed(e)) => {
-                    return Err(EngineFault::new(
-                        FaultKind::Crash,
-                        format!("reading the engine's output failed during {during}: {e}"),
-                    ));
-                }
-                Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
-                    let status = exit_status(&mut running.child);
-                    return Err(EngineFault::new(
-                        FaultKind::Crash,
-                        format!("the engine {status} during {during}"),
-                    ));
-                }
-                Err(RecvTimeoutError::Timeout) => {}
+        let stop = &*self.config.stop;
+        let answer = running
+            .pipes
+            .send(&line, deadline, stop)
+            .and_then(|()| running.pipes.line(deadline, stop));
+        answer.map_err(|w| self.fault(running, w, during))
+    }
+
+    /// The fault a failed read or write means.
+    fn fault(&self, running: &mut Running, w: Wait, during: &str) -> EngineFault {
+        let timeout = if during == "the handshake" {
+            self.config.handshake_timeout
+        } else {
+            self.config.timeout
+        };
+        match w {
+            Wait::Stopped => EngineFault::new(
+                FaultKind::Interrupted,
+                format!("interrupted during {during}"),
+            ),
+            Wait::TimedOut => EngineFault::new(
+                FaultKind::Timeout,
+                format!("no answer within {} during {during}", show(timeout)),
+            ),
+            Wait::TooLong(n) => EngineFault::new(
+                FaultKind::TooLong,
+                format!(
+                    "a line of more than {n} bytes during {during} (the limit; see --max-line)"
+                ),
+            ),
+            Wait::Failed(e) => EngineFault::new(
+                FaultKind::Crash,
+                format!("talking to the engine failed during {during}: {e}"),
+            ),
+            Wait::Closed => {
+                let status = exit_status(&mut running.child);
+                EngineFault::new(
+                    FaultKind::Crash,
+                    format!("the engine {status} during {during}"),
+                )
             }
         }
     }
 
-    fn ask(&mut self, case: &Case, edition: Edition) -> Answer {
+    fn ask(&mut self, case: &Case, edition: Edition, meanwhile: &mut dyn FnMut()) -> Answer {
         if let Err(f) = self.ensure_running() {
+            meanwhile();
             return Answer::Fault(f);
         }
         let Some(mut running) = self.running.take() else {
+            meanwhile();
             return Answer::Fault(EngineFault::new(
                 FaultKind::Spawn,
                 "the engine is not running",
@@ -353,13 +354,15 @@ impl ProcessEngine {
             edition: edition.id().to_string(),
             case: Box::new(protocol::without_expectations(case)),
         };
-        let reply = self
-            .exchange(
-                &mut running,
-                protocol::encode(&request),
-                self.config.timeout,
-                "the case",
-            )
+        let deadline = Instant::now() + self.config.timeout;
+        let sent = running
+            .pipes
+            .send(&protocol::encode(&request), deadline, &self.config.stop);
+        // The engine works; so can the caller.
+        meanwhile();
+        let reply = sent
+            .and_then(|()| running.pipes.line(deadline, &self.config.stop))
+            .map_err(|w| self.fault(&mut running, w, "the case"))
             .and_then(|line| {
                 protocol::decode_reply(&line, &running.caps.unobserved).map_err(EngineFault::from)
             });
@@ -437,7 +440,16 @@ impl Engine for ProcessEngine {
     }
 
     fn run(&mut self, case: &Case, edition: Edition) -> Answer {
-        self.ask(case, edition)
+        self.ask(case, edition, &mut || {})
+    }
+
+    fn run_alongside(
+        &mut self,
+        case: &Case,
+        edition: Edition,
+        meanwhile: &mut dyn FnMut(),
+    ) -> Answer {
+        self.ask(case, edition, meanwhile)
     }
 }
 
@@ -451,16 +463,23 @@ impl Drop for ProcessEngine {
 /// or not, and always with a kill of its group at the end, then reaps it.
 fn stop(mut r: Running, politely: bool) {
     if politely {
-        if let Some(input) = r.input.take() {
-            let _ = input.send(protocol::encode(&Request::Bye));
-            drop(input);
-        }
+        let soon = Instant::now() + Duration::from_millis(200);
+        let _ = r.pipes.send(
+            &protocol::encode(&Request::Bye),
+            soon,
+            &AtomicBool::new(false),
+        );
+        r.pipes.close_input();
+        // Polls with a growing pause: a prompt exit is seen at once (what
+        // makes --process-per-case a fair measure), a slow one costs little.
         let deadline = Instant::now() + Duration::from_secs(1);
+        let mut pause = Duration::from_micros(50);
         while Instant::now() < deadline {
             if let Ok(Some(_)) = r.child.try_wait() {
                 break;
             }
-            thread::sleep(Duration::from_millis(5));
+            thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(10));
         }
     }
     kill(&mut r.child);
@@ -514,51 +533,136 @@ fn show(d: Duration) -> String {
     }
 }
 
-/// Reads lines of at most `max` bytes; stops at the first longer one.
-fn read_lines(stdout: impl Read, max: usize, out: &Sender<Event>) {
-    let mut reader = BufReader::with_capacity(64 * 1024, stdout);
-    let mut line = Vec::new();
-    loop {
-        let (done, used) = match reader.fill_buf() {
-            Ok([]) => {
-                if !line.is_empty() {
-                    let _ = out.send(Event::Line(std::mem::take(&mut line)));
-                }
-                let _ = out.send(Event::Closed);
-                return;
-            }
-            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
-                Some(i) => {
-                    line.extend_from_slice(&buf[..i]);
-                    (true, i + 1)
-                }
-                None => {
-                    line.extend_from_slice(buf);
-                    (false, buf.len())
-                }
-            },
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                let _ = out.send(Event::Failed(e.to_string()));
-                return;
-            }
+/// The engine's stdin and stdout, non-blocking, with a read buffer.
+struct Pipes {
+    stdin: Option<ChildStdin>,
+    stdout: ChildStdout,
+    buf: Vec<u8>,
+    /// Where to look for the next newline in `buf`.
+    scanned: usize,
+    max: usize,
+}
+
+impl Pipes {
+    fn new(stdin: ChildStdin, stdout: ChildStdout, max: usize) -> std::io::Result<Pipes> {
+        nonblocking(stdin.as_raw_fd())?;
+        nonblocking(stdout.as_raw_fd())?;
+        Ok(Pipes {
+            stdin: Some(stdin),
+            stdout,
+            buf: Vec::with_capacity(64 * 1024),
+            scanned: 0,
+            max,
+        })
+    }
+
+    fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Writes all of `bytes`. A closed pipe is not an error here: the
+    /// engine has exited, and reading its answer says so.
+    fn send(&mut self, bytes: &[u8], deadline: Instant, stop: &AtomicBool) -> Result<(), Wait> {
+        let Some(stdin) = &mut self.stdin else {
+            return Ok(());
         };
-        reader.consume(used);
-        if line.len() > max {
-            let _ = out.send(Event::TooLong(max));
-            return;
+        let mut done = 0;
+        while done < bytes.len() {
+            match stdin.write(&bytes[done..]) {
+                Ok(n) => done += n,
+                Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                    wait_for(stdin.as_raw_fd(), libc::POLLOUT, deadline, stop)?;
+                }
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(_) => return Ok(()),
+            }
         }
-        if done {
-            if line.last() == Some(&b'\r') {
+        Ok(())
+    }
+
+    /// The next non-blank line, without its newline.
+    fn line(&mut self, deadline: Instant, stop: &AtomicBool) -> Result<Vec<u8>, Wait> {
+        loop {
+            if let Some(i) = self.buf[self.scanned..].iter().position(|&b| b == b'\n') {
+                let end = self.scanned + i;
+                let mut line: Vec<u8> = self.buf.drain(..=end).collect();
+                self.scanned = 0;
                 line.pop();
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                if line.len() > self.max {
+                    return Err(Wait::TooLong(self.max));
+                }
+                // Blank lines between messages are tolerated.
+                if line.iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
+                return Ok(line);
             }
-            let l = std::mem::take(&mut line);
-            // Blank lines between messages are tolerated.
-            if l.iter().all(u8::is_ascii_whitespace) {
-                continue;
+            self.scanned = self.buf.len();
+            if self.buf.len() > self.max {
+                return Err(Wait::TooLong(self.max));
             }
-            if out.send(Event::Line(l)).is_err() {
-                return;
+            let len = self.buf.len();
+            self.buf.resize(len + 64 * 1024, 0);
+            let read = self.stdout.read(&mut self.buf[len..]);
+            self.buf.truncate(len + *read.as_ref().unwrap_or(&0));
+            match read {
+                Ok(0) => return Err(Wait::Closed),
+                Ok(_) => {}
+                Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                    wait_for(self.stdout.as_raw_fd(), libc::POLLIN, deadline, stop)?;
+                }
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) => return Err(Wait::Failed(e.to_string())),
+            }
+        }
+    }
+}
+
+fn nonblocking(fd: RawFd) -> std::io::Result<()> {
+    // SAFETY: fcntl(2) on a file descriptor this process owns (a pipe end
+    // of its child), with flags only; no memory is handed over.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) } < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Waits until `fd` is ready for `events`, the deadline passes, or `stop`
+/// is set (checked every 100 ms).
+fn wait_for(
+    fd: RawFd,
+    events: libc::c_short,
+    deadline: Instant,
+    stop: &AtomicBool,
+) -> Result<(), Wait> {
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return Err(Wait::Stopped);
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(Wait::TimedOut);
+        }
+        let ms = left.min(Duration::from_millis(100)).as_millis().max(1) as libc::c_int;
+        let mut p = libc::pollfd {
+            fd,
+            events,
+            revents: 0,
+        };
+        // SAFETY: poll(2) on one pollfd that lives on this stack frame.
+        let n = unsafe { libc::poll(&mut p, 1, ms) };
+        if n > 0 {
+            // Ready, or hung up / in error: the next read or write says which.
+            return Ok(());
+        }
+        if n < 0 {
+            let e = std::io::Error::last_os_error();
+            if e.kind() != ErrorKind::Interrupted {
+                return Err(Wait::Failed(e.to_string()));
             }
         }
     }
@@ -576,14 +680,6 @@ fn drain_stderr(mut stderr: impl Read, tail: &Mutex<Tail>) {
             }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(_) => return,
-        }
-    }
-}
-
-fn write_input(mut stdin: impl Write, lines: &Receiver<Vec<u8>>) {
-    while let Ok(line) = lines.recv() {
-        if stdin.write_all(&line).and_then(|()| stdin.flush()).is_err() {
-            return;
         }
     }
 }

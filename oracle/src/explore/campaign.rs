@@ -396,7 +396,7 @@ fn shrink_one(
     let shrunk = shrink(
         config.seed,
         index,
-        super::generate::Features::ALL,
+        &super::generate::Scope::ALL,
         config.shrink_budget,
         stop,
         &mut fails,

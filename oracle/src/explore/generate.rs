@@ -156,22 +156,61 @@ impl Features {
 /// [`crate::scenario::validate`]; a step may still act on an object that has
 /// died by then, which the campaign handles by cutting the case there.
 pub fn generate(u: &mut Unstructured<'_>) -> Result<Case> {
-    generate_within(u, Features::ALL)
+    generate_within(u, &Scope::ALL)
 }
 
-/// [`generate`] with only the features in `mask` ever switched on.
-pub fn generate_within(u: &mut Unstructured<'_>, mask: u32) -> Result<Case> {
+/// What part of the scenario space to draw from: for an engine that
+/// implements only some features. [`Scope::ALL`] draws exactly what
+/// [`generate`] draws; a narrower scope reads the same bytes and leaves out
+/// what it must.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scope {
+    /// The swarm features that may be switched on.
+    pub mask: u32,
+    /// No `move_counters` step.
+    pub no_move_counters: bool,
+    /// No `destroy` step.
+    pub no_destroy: bool,
+    /// No effect that lasts while its source remains.
+    pub no_source_durations: bool,
+}
+
+impl Scope {
+    /// The whole space.
+    pub const ALL: Scope = Scope {
+        mask: Features::ALL,
+        no_move_counters: false,
+        no_destroy: false,
+        no_source_durations: false,
+    };
+
+    /// The part of the space an engine with the protocol features
+    /// `supported` can play (see [`Features::within`]).
+    pub fn within(supported: &std::collections::BTreeSet<crate::protocol::Feature>) -> Scope {
+        use crate::protocol::Feature as P;
+        Scope {
+            mask: Features::within(supported),
+            no_move_counters: !supported.contains(&P::MoveCounters),
+            no_destroy: !supported.contains(&P::Destroy),
+            no_source_durations: !supported.contains(&P::SourceDurations),
+        }
+    }
+}
+
+/// [`generate`] within `scope`.
+pub fn generate_within(u: &mut Unstructured<'_>, scope: &Scope) -> Result<Case> {
     let features = Features(
         u32::from_le_bytes([
             u.arbitrary()?,
             u.arbitrary()?,
             u.arbitrary()?,
             u.arbitrary()?,
-        ]) & mask,
+        ]) & scope.mask,
     );
     let mut g = Gen {
         u,
         f: features,
+        scope: *scope,
         kinds: Vec::new(),
         actions: Vec::new(),
         objects: Vec::new(),
@@ -193,6 +232,7 @@ enum Kind {
 }
 
 struct Gen<'u, 'a> {
+    scope: Scope,
     u: &'u mut Unstructured<'a>,
     f: Features,
     /// The kinds of object and action the features allow (drawn once).
@@ -733,7 +773,11 @@ impl Gen<'_, '_> {
             1,
         );
         add(&mut a, self.on(Features::COUNTERS), 2);
-        add(&mut a, self.on(Features::COUNTERS), 3);
+        add(
+            &mut a,
+            self.on(Features::COUNTERS) && !self.scope.no_move_counters,
+            3,
+        );
         add(
             &mut a,
             self.on(Features::MODIFY)
@@ -755,7 +799,8 @@ impl Gen<'_, '_> {
         add(&mut a, self.on(Features::REGENERATION), 9);
         add(
             &mut a,
-            self.on(Features::REGENERATION) || self.on(Features::INDESTRUCTIBLE),
+            (self.on(Features::REGENERATION) || self.on(Features::INDESTRUCTIBLE))
+                && !self.scope.no_destroy,
             10,
         );
         add(
@@ -989,7 +1034,7 @@ impl Gen<'_, '_> {
         if self.one_in(4)? {
             let s = self.any_object()?;
             e.source = Some(object_handle(s));
-            if self.one_in(2)? {
+            if self.one_in(2)? && !self.scope.no_source_durations {
                 e.until = Some(Until::SourceLeaves);
             }
         }

@@ -148,23 +148,26 @@ pub(crate) fn play<'c>(
 
 /// A generated case as far as it can be played: cut before its first step
 /// that acts on an object no longer there (a generated step may name one
-/// that died earlier). `None` if not even its first step can be played.
+/// that died earlier), with the reference resolver's run of it. `None` if
+/// not even its first step can be played.
 ///
 /// ```
 /// let case = ptoracle::explore::case_at(1, 2).unwrap();
 /// let edition = ptoracle::Edition::current();
-/// if let Some(c) = ptoracle::explore::playable(case.clone(), edition) {
+/// if let Some((c, run)) = ptoracle::explore::playable(case.clone(), edition) {
 ///     assert!(c.steps.len() <= case.steps.len());
+///     assert!(run.steps.len() <= c.steps.len());
 /// }
 /// ```
-pub fn playable(mut case: Case, edition: Edition) -> Option<Case> {
-    let run = crate::resolver::resolve(&case, edition, Options::default());
+pub fn playable(mut case: Case, edition: Edition) -> Option<(Case, Run)> {
+    let mut run = crate::resolver::resolve(&case, edition, Options::default());
     match run.error {
         Some(ResolveError::Invalid(_)) if run.steps.is_empty() => None,
         Some(ResolveError::Invalid(_)) => {
             case.steps.truncate(run.steps.len());
-            Some(case)
+            run.error = None;
+            Some((case, run))
         }
-        _ => Some(case),
+        _ => Some((case, run)),
     }
 }

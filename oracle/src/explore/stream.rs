@@ -14,7 +14,7 @@ use proptest::prelude::any;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
-use super::generate::{Features, generate_within};
+use super::generate::{Scope, generate_within};
 use crate::scenario::{Action, Case};
 
 /// At most this many bytes of choices per case: more than a case of five
@@ -58,8 +58,8 @@ fn tree(seed: u64, index: u64) -> Option<impl ValueTree<Value = Vec<u8>>> {
     })
 }
 
-fn from_bytes(bytes: &[u8], mask: u32) -> Option<Case> {
-    generate_within(&mut Unstructured::new(bytes), mask).ok()
+fn from_bytes(bytes: &[u8], scope: &Scope) -> Option<Case> {
+    generate_within(&mut Unstructured::new(bytes), scope).ok()
 }
 
 /// Case `index` of the campaign with seed `seed`.
@@ -71,16 +71,16 @@ fn from_bytes(bytes: &[u8], mask: u32) -> Option<Case> {
 /// assert!(ptoracle::scenario::validate(&a).is_empty());
 /// ```
 pub fn case_at(seed: u64, index: u64) -> Option<Case> {
-    case_within(seed, index, Features::ALL)
+    case_within(seed, index, &Scope::ALL)
 }
 
-/// Case `index` of seed `seed`, drawn with only the generator features in
-/// `mask` (see [`Features`]): for an engine that implements only some.
-pub fn case_within(seed: u64, index: u64, mask: u32) -> Option<Case> {
-    from_bytes(&tree(seed, index)?.current(), mask)
+/// Case `index` of seed `seed`, drawn within `scope`: for an engine that
+/// implements only some features.
+pub fn case_within(seed: u64, index: u64, scope: &Scope) -> Option<Case> {
+    from_bytes(&tree(seed, index)?.current(), scope)
 }
 
-/// Shrinks case `index` of campaign `seed` (drawn within `mask`, see
+/// Shrinks case `index` of campaign `seed` (drawn within `scope`, see
 /// [`case_within`]) while `fails` holds, for at most
 /// `budget` attempts (or until `stop` is set), and returns the smallest
 /// failing case found (as `fails` returned it).
@@ -90,18 +90,18 @@ pub fn case_within(seed: u64, index: u64, mask: u32) -> Option<Case> {
 pub fn shrink(
     seed: u64,
     index: u64,
-    mask: u32,
+    scope: &Scope,
     budget: usize,
     stop: &AtomicBool,
     fails: &mut dyn FnMut(&Case) -> Option<Case>,
 ) -> Option<Case> {
     let mut tree = tree(seed, index)?;
-    let mut best = fails(&from_bytes(&tree.current(), mask)?)?;
+    let mut best = fails(&from_bytes(&tree.current(), scope)?)?;
     let mut tries = 0;
     if tree.simplify() {
         while tries < budget && !stop.load(Ordering::Relaxed) {
             tries += 1;
-            let failed = from_bytes(&tree.current(), mask).and_then(|c| fails(&c));
+            let failed = from_bytes(&tree.current(), scope).and_then(|c| fails(&c));
             let more = match failed {
                 Some(c) => {
                     if size(&c) <= size(&best) {

@@ -23,12 +23,12 @@ use crate::corpus::Loaded;
 use crate::edition::Edition;
 use crate::engine::{Engine, EngineFault, FaultKind};
 use crate::explore::campaign::{expectations_where, fnv, write_atomically};
-use crate::explore::generate::Features;
+use crate::explore::generate::Scope;
 use crate::explore::{case_within, playable, shape, shrink};
 use crate::protocol::{Capabilities, to_wire};
 use crate::resolver::{self, Options, Run};
 use crate::scenario::{Case, CaseId, Origin, RuleRef};
-use crate::verdict::{EngineCheck, Problem, Verdict, check_engine};
+use crate::verdict::{EngineCheck, Problem, Verdict, check_engine_given};
 
 pub use report::{Kind, Outcome, Record, Report, Summary};
 
@@ -155,18 +155,20 @@ impl Worker<'_> {
     /// `None` for a generated index that gives no playable case.
     fn one(&self, i: usize, engine: &mut dyn Engine) -> Option<Record> {
         let plan = self.plan;
-        let mask = self
+        let scope = self
             .caps
             .as_ref()
-            .map_or(Features::ALL, |c| Features::within(&c.features));
+            .map_or(Scope::ALL, |c| Scope::within(&c.features));
+        let mut reference = None;
         let (case, source, generated) = match plan.corpus.get(i) {
             Some(l) => (l.case.clone(), format!("{}#{}", l.file, l.doc + 1), None),
             None => {
                 let (_, seed) = plan.generated?;
                 let index = (i - plan.corpus.len()) as u64;
-                let case = case_within(seed, index, mask)?;
-                let mut case = playable(case, plan.edition)?;
+                let case = case_within(seed, index, &scope)?;
+                let (mut case, run) = playable(case, plan.edition)?;
                 case.id = CaseId(format!("generated/{seed}/{index}"));
+                reference = Some(run);
                 (
                     case,
                     format!("generated: --seed {seed}, case {index}"),
@@ -193,7 +195,7 @@ impl Worker<'_> {
                 }
             }
             Some(caps) => catch_unwind(AssertUnwindSafe(|| {
-                check_engine(&case, plan.edition, engine, caps)
+                check_engine_given(&case, plan.edition, engine, caps, reference)
             }))
             .unwrap_or_else(|_| EngineCheck {
                 verdict: Verdict::Error(Problem::Engine(EngineFault::new(
@@ -208,7 +210,7 @@ impl Worker<'_> {
         let mut record = Record::new(i, &case, source, generated, checked, ms);
         if let (Some((seed, index)), Kind::Fail) = (generated, record.outcome.kind()) {
             if !self.stop.load(Ordering::Relaxed) {
-                self.shrink_failure(seed, index, mask, engine, &mut record);
+                self.shrink_failure(seed, index, &scope, engine, &mut record);
             }
         }
         if generated.is_some() && record.outcome.kind() == Kind::Fail {
@@ -224,7 +226,7 @@ impl Worker<'_> {
         &self,
         seed: u64,
         index: u64,
-        mask: u32,
+        scope: &Scope,
         engine: &mut dyn Engine,
         record: &mut Record,
     ) {
@@ -237,8 +239,8 @@ impl Worker<'_> {
         }
         let mut last: Option<(Case, Run, Run)> = None;
         let mut fails = |c: &Case| -> Option<Case> {
-            let c = playable(c.clone(), plan.edition)?;
-            let checked = check_engine(&c, plan.edition, &mut *engine, caps);
+            let (c, run) = playable(c.clone(), plan.edition)?;
+            let checked = check_engine_given(&c, plan.edition, &mut *engine, caps, Some(run));
             match (checked.verdict, checked.reference, checked.got) {
                 (Verdict::Fail(_), Some(r), Some(g)) => {
                     last = Some((c.clone(), r, g));
@@ -254,8 +256,14 @@ impl Worker<'_> {
                 .as_ref()
                 .map_or(0, |c| c.setup.objects.len()),
         );
-        let Some(best) = shrink(seed, index, mask, plan.shrink_budget, self.stop, &mut fails)
-        else {
+        let Some(best) = shrink(
+            seed,
+            index,
+            scope,
+            plan.shrink_budget,
+            self.stop,
+            &mut fails,
+        ) else {
             return;
         };
         // The last failing run seen may belong to a later, rejected

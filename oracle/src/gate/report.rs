@@ -560,6 +560,15 @@ impl Report {
         if self.interrupted {
             let _ = writeln!(out, "interrupted: {} cases not run", s.not_run);
         }
+        let played = s.passed + s.failed + s.errored;
+        let secs = self.elapsed_ms as f64 / 1000.0;
+        let _ = writeln!(
+            out,
+            "played {played} cases in {secs:.2}s ({:.0} cases/s, {} job{})",
+            played as f64 / secs.max(1e-3),
+            self.jobs,
+            if self.jobs == 1 { "" } else { "s" }
+        );
         let _ = writeln!(out, "{}", self.counts_line());
         out
     }

@@ -9,6 +9,7 @@
 //! (107.1a), lacks a field or has an unknown one is a [`ProtocolError`]
 //! that says where.
 
+mod fast;
 mod features;
 mod json;
 
@@ -614,6 +615,9 @@ pub fn decode_reply(
     line: &[u8],
     unobserved: &BTreeSet<Observable>,
 ) -> Result<Reply, ProtocolError> {
+    if let Some(r) = fast::reply(line, unobserved) {
+        return Ok(r);
+    }
     let value = parse_line(line)?;
     let (tag, body) = envelope(value, "the reply", &["result", "unsupported", "error"])?;
     Ok(match tag.as_str() {
@@ -717,6 +721,9 @@ pub fn decode_hello(line: &[u8]) -> Result<Hello, ProtocolError> {
 
 /// Decodes a request line (what an engine reads after the handshake).
 pub fn decode_request(line: &[u8]) -> Result<Request, ProtocolError> {
+    if let Some(r) = fast::request(line) {
+        return Ok(r);
+    }
     let (tag, body) = envelope(parse_line(line)?, "the request", &["run", "bye"])?;
     if tag == "bye" {
         if body.as_object().is_some_and(|m| !m.is_empty()) {

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Runs the ptoracle gate against an engine, for any CI system.
+#
+#   ci/gate.sh --engine "CMD ARGS" [--expectations FILE] [--reports DIR] [-- MORE GATE OPTIONS]
+#
+# Builds ptoracle from this checkout (unless $PTORACLE_BIN names a binary),
+# plays the corpus of this checkout against the engine, and writes into the
+# reports directory (default: ptoracle-reports):
+#   report.json  every case (what `ptoracle baseline` compares)
+#   junit.xml    for the CI's test view
+#   report.md    for a pull-request comment
+#   rulings/     shrunk rulings of generated failures
+# Exit status: the gate's (0 pass, 1 fail, 2 bad input, 3 unusable engine,
+# 130 interrupted); see `ptoracle gate --help`.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(dirname "$here")"
+engine=""
+expectations=""
+reports="ptoracle-reports"
+extra=()
+
+usage() {
+    sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    exit 2
+}
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --engine) engine="${2:?--engine needs a command}"; shift 2 ;;
+        --expectations) expectations="${2:?--expectations needs a file}"; shift 2 ;;
+        --reports) reports="${2:?--reports needs a directory}"; shift 2 ;;
+        --) shift; extra=("$@"); break ;;
+        -h|--help) usage ;;
+        *) echo "gate.sh: unknown option $1" >&2; usage ;;
+    esac
+done
+[ -n "$engine" ] || { echo "gate.sh: --engine is required" >&2; usage; }
+
+if [ -n "${PTORACLE_BIN:-}" ]; then
+    bin="$PTORACLE_BIN"
+else
+    if ! command -v cargo >/dev/null; then
+        echo "gate.sh: cargo is needed to build ptoracle (https://rustup.rs), or set PTORACLE_BIN" >&2
+        exit 2
+    fi
+    echo "gate.sh: building ptoracle in $repo" >&2
+    cargo build --release --locked --quiet --manifest-path "$repo/Cargo.toml" --bin ptoracle
+    bin="$repo/target/release/ptoracle"
+fi
+
+mkdir -p "$reports"
+args=(gate --engine "$engine" "$repo/rulings"
+      --json "$reports/report.json" --junit "$reports/junit.xml"
+      --markdown "$reports/report.md" --out "$reports/rulings")
+if [ -n "$expectations" ]; then
+    args+=(--expectations "$expectations")
+fi
+set +e
+"$bin" "${args[@]}" ${extra[@]+"${extra[@]}"}
+status=$?
+set -e
+echo "gate.sh: reports in $reports (exit status $status)" >&2
+exit "$status"
