@@ -203,19 +203,8 @@ fn the_protocol_document_lists_every_feature_and_field() {
             o.name()
         );
     }
-    for k in [
-        "spawn",
-        "handshake",
-        "version",
-        "crash",
-        "timeout",
-        "garbage",
-        "non-integer",
-        "protocol",
-        "too-long",
-        "engine-error",
-        "unusable",
-    ] {
+    for k in ptoracle::engine::FaultKind::VERDICTS {
+        let k = k.name();
         assert!(
             doc.contains(&format!("| `{k}` |")),
             "docs/protocol.md lacks error kind {k}"

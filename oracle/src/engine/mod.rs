@@ -126,6 +126,22 @@ pub enum FaultKind {
 }
 
 impl FaultKind {
+    /// Every kind that can be a case's verdict (all but `Interrupted`,
+    /// whose case is counted as not run).
+    pub const VERDICTS: &'static [FaultKind] = &[
+        FaultKind::Spawn,
+        FaultKind::Handshake,
+        FaultKind::Version,
+        FaultKind::Crash,
+        FaultKind::Timeout,
+        FaultKind::Garbage,
+        FaultKind::NonInteger,
+        FaultKind::Protocol,
+        FaultKind::TooLong,
+        FaultKind::Reported,
+        FaultKind::Unusable,
+    ];
+
     /// Its name in reports.
     pub fn name(self) -> &'static str {
         match self {
