@@ -289,7 +289,10 @@ impl Worker<'_> {
             });
             return;
         }
-        self.shrunk_kept.fetch_add(1, Ordering::Relaxed);
+        // Reserved only now, so that racing workers never write more.
+        if self.shrunk_kept.fetch_add(1, Ordering::Relaxed) >= plan.keep_shrunk {
+            return;
+        }
         let name = format!("{}-{:08x}.yaml", slug(&caps.info.name), fnv(&kind));
         let file = plan.out.as_ref().and_then(|dir| {
             write_atomically(dir, &name, &crate::corpus::to_yaml(&ruling))
