@@ -61,7 +61,7 @@ pub fn serve(
 }
 
 /// The answer to one line, or `None` for `bye`.
-fn answer(line: &[u8], engine: &mut Reference) -> Option<Vec<u8>> {
+pub(crate) fn answer(line: &[u8], engine: &mut Reference) -> Option<Vec<u8>> {
     let is_hello = serde_json::from_slice::<serde_json::Value>(line)
         .ok()
         .is_some_and(|v| v.get("type").and_then(|t| t.as_str()) == Some("hello"));
@@ -164,7 +164,10 @@ impl<R: BufRead> Lines<R> {
                 Err(e) => return Err(e),
             };
             if buf.is_empty() {
-                return Ok(match (line.is_empty() && !too_long, too_long) {
+                // A blank last line without its newline is as blank as any
+                // (found by the protocol fuzz target: it got an error reply).
+                let blank = line.iter().all(u8::is_ascii_whitespace);
+                return Ok(match (blank && !too_long, too_long) {
                     (true, _) => None,
                     (_, true) => Some(Line::TooLong),
                     _ => Some(Line::Text(line)),

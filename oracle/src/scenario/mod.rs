@@ -323,9 +323,17 @@ impl ErrorCode {
 }
 
 /// The mana in a pool, by type (106.4).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(transparent)]
 pub struct ManaPool(pub BTreeMap<Mana, Count>);
+
+// Read without its zero entries: `{G: 0}` is the empty pool, and written
+// as such (found by the protocol fuzz target, where it did not read back).
+impl<'de> Deserialize<'de> for ManaPool {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ManaPool, D::Error> {
+        BTreeMap::<Mana, Count>::deserialize(d).map(|m| ManaPool(m).normalized())
+    }
+}
 
 impl ManaPool {
     /// Whether it holds no mana.
