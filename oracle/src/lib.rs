@@ -37,6 +37,7 @@ pub mod error;
 pub mod explain;
 pub mod explore;
 pub mod export;
+pub mod fuzzing;
 pub mod gate;
 pub mod number;
 pub mod observation;

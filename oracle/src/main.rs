@@ -11,6 +11,7 @@ use ptoracle::resolver::Mutant;
 
 mod cli;
 mod explore_cmd;
+mod fuzz_cmd;
 mod gate_cmd;
 use ptoracle::verdict::check_with;
 use ptoracle::{Verdict, coverage, explain, schema};
@@ -109,6 +110,41 @@ enum Command {
     /// invariants, in parallel; every violation is shrunk and written as a
     /// ruling. Exit status 1 if any invariant fails.
     Explore(ExploreArgs),
+    /// Helpers for the libFuzzer targets in fuzz/ (see fuzz/README.md).
+    Fuzz {
+        #[command(subcommand)]
+        command: FuzzCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum FuzzCommand {
+    /// Write the fuzz targets' seed corpora (fuzz/seeds/) and dictionaries
+    /// (fuzz/dicts/) from the rulings, removing stale seeds.
+    Seeds {
+        /// The rulings to make seeds of.
+        #[arg(long, value_name = "DIR", default_value = "rulings")]
+        rulings: PathBuf,
+        /// The fuzz crate's directory.
+        #[arg(long, value_name = "DIR", default_value = "fuzz")]
+        out: PathBuf,
+        /// Write nothing; list what is out of date and exit 1 if anything is.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Run inputs (seeds, crash artifacts) through a target without
+    /// libFuzzer, and say what each finds. Exit status 1 if any input fails.
+    Replay {
+        /// The target: resolve, ruling_yaml, protocol, roundtrip, differential.
+        target: String,
+        /// Input files, or directories of them.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// The differential target's engine (default: $PTORACLE_FUZZ_ENGINE,
+        /// else `serve --mutant set-wipes-counters`).
+        #[arg(long, value_name = "SPEC")]
+        engine: Option<String>,
+    },
 }
 
 #[derive(clap::Args)]
@@ -236,6 +272,22 @@ fn main() -> ExitCode {
         }
         Command::Explain { target, edition } => run_explain(&target, edition),
         Command::Explore(args) => explore_cmd::run(args),
+        Command::Fuzz {
+            command:
+                FuzzCommand::Seeds {
+                    rulings,
+                    out,
+                    check,
+                },
+        } => fuzz_cmd::seeds(&rulings, &out, check),
+        Command::Fuzz {
+            command:
+                FuzzCommand::Replay {
+                    target,
+                    inputs,
+                    engine,
+                },
+        } => fuzz_cmd::replay(&target, &inputs, engine.as_deref()),
         Command::Gate(args) => gate_cmd::gate(args),
         Command::Baseline { old, new } => gate_cmd::baseline(&old, &new),
         Command::Export {

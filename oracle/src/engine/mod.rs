@@ -4,6 +4,7 @@
 //! and the differential fuzz target see them through [`Engine`] alone.
 
 mod process;
+mod served;
 
 use std::fmt;
 
@@ -14,11 +15,12 @@ use crate::error::ResolveError;
 use crate::error::{NodePath, ScenarioError};
 use crate::number::Overflow;
 use crate::protocol::StepError;
-use crate::protocol::{Capabilities, EngineInfo, ErrorKind, ProtocolError, WireError};
+use crate::protocol::{self, Capabilities, EngineInfo, ErrorKind, ProtocolError, Reply, WireError};
 use crate::resolver::{self, Mutant, Options, Run, StepOutcome};
 use crate::scenario::Case;
 
 pub use process::{ProcessConfig, ProcessEngine, split_command};
+pub use served::Served;
 
 /// Something that plays cases.
 pub trait Engine {
@@ -261,6 +263,46 @@ pub(crate) fn run_from_wire(
             .collect(),
         error,
     })
+}
+
+/// An engine's reply to request `seq` (a case of `case_steps` steps), as
+/// the answer it gives: the same reading for every engine behind the
+/// protocol.
+pub(crate) fn answer_from_reply(reply: Reply, seq: u64, case_steps: usize) -> Answer {
+    match reply {
+        Reply::Result {
+            seq: s,
+            steps,
+            error,
+        } if s == seq => {
+            let observed: Result<Vec<_>, _> = steps.into_iter().map(protocol::from_wire).collect();
+            match observed {
+                Ok(obs) => match run_from_wire(obs, error, case_steps) {
+                    Ok(run) => Answer::Ran(run),
+                    Err(f) => Answer::Fault(f),
+                },
+                Err(e) => Answer::Fault(e.into()),
+            }
+        }
+        Reply::Unsupported { seq: s, reason } if s == seq => Answer::Unsupported(reason),
+        Reply::Error { seq: s, message } if s.is_none_or(|s| s == seq) => {
+            Answer::Fault(EngineFault::new(
+                FaultKind::Reported,
+                format!("the engine reports: {message}"),
+            ))
+        }
+        Reply::Result { seq: s, .. }
+        | Reply::Unsupported { seq: s, .. }
+        | Reply::Error { seq: Some(s), .. } => Answer::Fault(wrong_seq(s, seq)),
+        Reply::Error { seq: None, .. } => Answer::Fault(wrong_seq(0, seq)),
+    }
+}
+
+fn wrong_seq(got: u64, want: u64) -> EngineFault {
+    EngineFault::new(
+        FaultKind::Protocol,
+        format!("the reply has sequence number {got}; the request had {want}"),
+    )
 }
 
 /// A run's error as the protocol states it.

@@ -19,9 +19,9 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::{Answer, Engine, EngineFault, FaultKind, run_from_wire};
+use super::{Answer, Engine, EngineFault, FaultKind};
 use crate::edition::Edition;
-use crate::protocol::{self, Capabilities, Reply, Request};
+use crate::protocol::{self, Capabilities, Request};
 use crate::scenario::Case;
 
 /// How many handshakes in a row may fail before the engine is given up on.
@@ -367,31 +367,7 @@ impl ProcessEngine {
                 protocol::decode_reply(&line, &running.caps.unobserved).map_err(EngineFault::from)
             });
         let answer = match reply {
-            Ok(Reply::Result {
-                seq: s,
-                steps,
-                error,
-            }) if s == seq => {
-                let observed: Result<Vec<_>, _> =
-                    steps.into_iter().map(protocol::from_wire).collect();
-                match observed {
-                    Ok(obs) => match run_from_wire(obs, error, case.steps.len()) {
-                        Ok(run) => Answer::Ran(run),
-                        Err(f) => Answer::Fault(f),
-                    },
-                    Err(e) => Answer::Fault(e.into()),
-                }
-            }
-            Ok(Reply::Unsupported { seq: s, reason }) if s == seq => Answer::Unsupported(reason),
-            Ok(Reply::Error { seq: s, message }) if s.is_none_or(|s| s == seq) => {
-                Answer::Fault(EngineFault::new(
-                    FaultKind::Reported,
-                    format!("the engine reports: {message}"),
-                ))
-            }
-            Ok(Reply::Result { seq: s, .. } | Reply::Unsupported { seq: s, .. })
-            | Ok(Reply::Error { seq: Some(s), .. }) => Answer::Fault(wrong_seq(s, seq)),
-            Ok(Reply::Error { seq: None, .. }) => Answer::Fault(wrong_seq(0, seq)),
+            Ok(r) => super::answer_from_reply(r, seq, case.steps.len()),
             Err(f) => Answer::Fault(f),
         };
         let keep = match &answer {
@@ -516,13 +492,6 @@ fn exit_status(child: &mut Child) -> String {
             _ => return "closed its output".into(),
         }
     }
-}
-
-fn wrong_seq(got: u64, want: u64) -> EngineFault {
-    EngineFault::new(
-        FaultKind::Protocol,
-        format!("the reply has sequence number {got}; the request had {want}"),
-    )
 }
 
 fn show(d: Duration) -> String {

@@ -21,6 +21,7 @@ use crate::scenario::Case;
 
 pub use campaign::{Config, Failure, Live, Report, Shard, run};
 pub use invariants::{Invariant, Violation};
+pub(crate) use stream::case_bytes;
 pub(crate) use stream::shape;
 pub use stream::{case_at, case_within, shrink};
 

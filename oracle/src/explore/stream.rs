@@ -62,6 +62,12 @@ fn from_bytes(bytes: &[u8], scope: &Scope) -> Option<Case> {
     generate_within(&mut Unstructured::new(bytes), scope).ok()
 }
 
+/// The choice bytes case `index` of seed `seed` is generated from: what
+/// the fuzz targets' seeds start from.
+pub(crate) fn case_bytes(seed: u64, index: u64) -> Option<Vec<u8>> {
+    Some(tree(seed, index)?.current())
+}
+
 /// Case `index` of the campaign with seed `seed`.
 ///
 /// ```

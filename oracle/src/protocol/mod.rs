@@ -9,7 +9,7 @@
 //! (107.1a), lacks a field or has an unknown one is a [`ProtocolError`]
 //! that says where.
 
-mod fast;
+pub(crate) mod fast;
 mod features;
 mod json;
 
@@ -618,6 +618,15 @@ pub fn decode_reply(
     if let Some(r) = fast::reply(line, unobserved) {
         return Ok(r);
     }
+    decode_reply_slow(line, unobserved)
+}
+
+/// [`decode_reply`] without its fast path: the general decoder, which the
+/// fast path must agree with wherever it answers (a fuzz target checks).
+pub(crate) fn decode_reply_slow(
+    line: &[u8],
+    unobserved: &BTreeSet<Observable>,
+) -> Result<Reply, ProtocolError> {
     let value = parse_line(line)?;
     let (tag, body) = envelope(value, "the reply", &["result", "unsupported", "error"])?;
     Ok(match tag.as_str() {
@@ -724,6 +733,11 @@ pub fn decode_request(line: &[u8]) -> Result<Request, ProtocolError> {
     if let Some(r) = fast::request(line) {
         return Ok(r);
     }
+    decode_request_slow(line)
+}
+
+/// [`decode_request`] without its fast path.
+pub(crate) fn decode_request_slow(line: &[u8]) -> Result<Request, ProtocolError> {
     let (tag, body) = envelope(parse_line(line)?, "the request", &["run", "bye"])?;
     if tag == "bye" {
         if body.as_object().is_some_and(|m| !m.is_empty()) {

@@ -1,0 +1,145 @@
+//! `ptoracle fuzz seeds` and `ptoracle fuzz replay`: the fuzz crate's
+//! seed corpora, and its inputs replayed without libFuzzer.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use ptoracle::fuzzing::{self, Target, seeds};
+
+pub fn seeds(rulings: &Path, out: &Path, check: bool) -> ExitCode {
+    let files = match seeds::ruling_files(rulings) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!(
+                "error: cannot read the rulings in {}: {e}",
+                rulings.display()
+            );
+            return ExitCode::from(2);
+        }
+    };
+    let made = seeds::seeds(&files);
+    let changes = seeds::differences(out, &made, &seeds::dictionaries());
+    if check {
+        for (path, bytes) in &changes {
+            let what = if bytes.is_some() {
+                "out of date"
+            } else {
+                "stale"
+            };
+            println!("{what}: {}", path.display());
+        }
+        if changes.is_empty() {
+            println!("{} seeds and the dictionaries are up to date", made.len());
+            return ExitCode::SUCCESS;
+        }
+        println!("run `cargo run -- fuzz seeds` to bring them up to date");
+        return ExitCode::from(1);
+    }
+    let (mut written, mut removed) = (0, 0);
+    for (path, bytes) in changes {
+        let done = match bytes {
+            Some(b) => path
+                .parent()
+                .map_or(Ok(()), std::fs::create_dir_all)
+                .and_then(|()| std::fs::write(&path, b))
+                .map(|()| written += 1),
+            None => std::fs::remove_file(&path).map(|()| removed += 1),
+        };
+        if let Err(e) = done {
+            eprintln!("error: {}: {e}", path.display());
+            return ExitCode::from(1);
+        }
+    }
+    println!(
+        "{} seeds from {} ruling files: {written} files written, {removed} removed",
+        made.len(),
+        files.len()
+    );
+    ExitCode::SUCCESS
+}
+
+pub fn replay(target: &str, inputs: &[PathBuf], engine: Option<&str>) -> ExitCode {
+    let target = match Target::parse(target) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if target == Target::Differential {
+        let named = match engine {
+            Some(spec) => fuzzing::engine_named(spec).map(|e| (spec.to_string(), e)),
+            None => fuzzing::engine_from_env(),
+        };
+        match named {
+            Ok((spec, e)) => {
+                eprintln!("differential engine: {spec}");
+                fuzzing::install_engine(e);
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    for p in inputs {
+        if p.is_dir() {
+            match std::fs::read_dir(p) {
+                Ok(entries) => {
+                    let mut found: Vec<PathBuf> = entries
+                        .filter_map(|e| e.ok().map(|e| e.path()))
+                        .filter(|p| p.is_file())
+                        .collect();
+                    found.sort();
+                    files.extend(found);
+                }
+                Err(e) => {
+                    eprintln!("error: {}: {e}", p.display());
+                    return ExitCode::from(2);
+                }
+            }
+        } else {
+            files.push(p.clone());
+        }
+    }
+    let (mut ok, mut failed) = (0, 0);
+    for f in &files {
+        let data = match std::fs::read(f) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("error: {}: {e}", f.display());
+                return ExitCode::from(2);
+            }
+        };
+        match std::panic::catch_unwind(|| target.run(&data)) {
+            Ok(Ok(())) => ok += 1,
+            Ok(Err(finding)) => {
+                failed += 1;
+                println!("FAIL {}: {finding}", f.display());
+                if let Some(case) = &finding.case {
+                    println!("  the scenario, as a ruling to complete:");
+                    for line in ptoracle::corpus::to_yaml(case).lines() {
+                        println!("    {line}");
+                    }
+                }
+            }
+            Err(_) => {
+                failed += 1;
+                println!("PANIC {} (the panic message is above)", f.display());
+                if let Some(case) = fuzzing::scenario(&data).filter(|_| target.takes_scenario()) {
+                    println!("  the scenario, as a ruling to complete:");
+                    for line in ptoracle::corpus::to_yaml(&case).lines() {
+                        println!("    {line}");
+                    }
+                }
+            }
+        }
+    }
+    println!("{ok} passed, {failed} failed ({target})");
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
