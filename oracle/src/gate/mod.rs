@@ -12,7 +12,7 @@ pub mod baseline;
 pub mod expectations;
 pub mod report;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -76,6 +76,7 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
     let engines: Mutex<Vec<Capabilities>> = Mutex::new(Vec::new());
     let shrunk_kept = AtomicUsize::new(0);
     let shapes: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
+    let kinds: Mutex<BTreeMap<String, usize>> = Mutex::new(BTreeMap::new());
     let jobs = plan.jobs.clamp(1, total.max(1));
     std::thread::scope(|scope| {
         for _ in 0..jobs {
@@ -87,6 +88,7 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
                     stop,
                     shrunk_kept: &shrunk_kept,
                     shapes: &shapes,
+                    kinds: &kinds,
                 };
                 loop {
                     if stop.load(Ordering::Relaxed) {
@@ -148,6 +150,8 @@ struct Worker<'a> {
     stop: &'a AtomicBool,
     shrunk_kept: &'a AtomicUsize,
     shapes: &'a Mutex<BTreeSet<String>>,
+    /// Failures shrunk so far, by kind (see [`failure_kind`]).
+    kinds: &'a Mutex<BTreeMap<String, usize>>,
 }
 
 impl Worker<'_> {
@@ -237,6 +241,21 @@ impl Worker<'_> {
         if self.shrunk_kept.load(Ordering::Relaxed) >= plan.keep_shrunk {
             return;
         }
+        // One engine bug can fail hundreds of generated cases; shrinking
+        // each costs up to `shrink_budget` engine requests and mostly ends
+        // in a shape already written (found against phase.rs: 500 cases
+        // took 10 minutes). A few of each kind are enough.
+        if let Some(kind) = failure_kind(record) {
+            let mut kinds = self.kinds.lock().unwrap_or_else(|p| p.into_inner());
+            let n = kinds.entry(kind.clone()).or_default();
+            if *n >= SHRINK_PER_KIND {
+                record.notes.push(format!(
+                    "not shrunk: {SHRINK_PER_KIND} failures that first differ in {kind} were shrunk already"
+                ));
+                return;
+            }
+            *n += 1;
+        }
         let mut last: Option<(Case, Run, Run)> = None;
         let mut fails = |c: &Case| -> Option<Case> {
             let (c, run) = playable(c.clone(), plan.edition)?;
@@ -313,6 +332,26 @@ impl Worker<'_> {
         });
         record.ruling_text = Some(crate::corpus::to_yaml(&ruling));
     }
+}
+
+/// How many generated failures of one kind are shrunk (see [`failure_kind`]).
+const SHRINK_PER_KIND: usize = 5;
+
+/// The kind of a failure, for deciding whether to shrink it: the action of
+/// the step that differs and the field that differs first, without the
+/// object (`damage -> damage`, `put_counters -> pt`, `effect -> error`).
+fn failure_kind(record: &Record) -> Option<String> {
+    let Outcome::Fail { mismatches } = &record.outcome else {
+        return None;
+    };
+    let m = mismatches.first()?;
+    let field = m.field.split_once('.').map_or(m.field.as_str(), |(_, f)| f);
+    let action = record
+        .scenario
+        .as_ref()
+        .and_then(|c| c.steps.get(m.step))
+        .map_or("?", |s| s.action.key());
+    Some(format!("`{field}` after a `{action}` step"))
 }
 
 /// A name for files and ids: lowercase letters and digits, single dashes.

@@ -524,7 +524,7 @@ impl Report {
         let mut reasons: std::collections::BTreeMap<String, usize> = Default::default();
         for c in &self.cases {
             if let Outcome::Skip { reason } = &c.outcome {
-                *reasons.entry(reason.clone()).or_default() += 1;
+                *reasons.entry(step_free(reason)).or_default() += 1;
             }
         }
         if !reasons.is_empty() {
@@ -741,4 +741,39 @@ fn cell(s: &str) -> String {
 fn last_lines(s: &str, n: usize) -> Vec<&str> {
     let lines: Vec<&str> = s.lines().filter(|l| !l.trim().is_empty()).collect();
     lines[lines.len().saturating_sub(n)..].to_vec()
+}
+
+/// A skip reason with the step it names replaced by `step N`, so that one
+/// reason counts once in the summary whatever step it was met at (an
+/// adapter's "step 3: the step `crew`" and "step 5: ..." are one reason).
+fn step_free(reason: &str) -> String {
+    let Some(at) = reason.find("step ") else {
+        return reason.to_string();
+    };
+    let digits = reason[at + 5..]
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .count();
+    if digits == 0 {
+        return reason.to_string();
+    }
+    format!("{}step N{}", &reason[..at], &reason[at + 5 + digits..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::step_free;
+
+    #[test]
+    fn skip_reasons_count_once_whatever_the_step() {
+        assert_eq!(
+            step_free("unsupported: step 12: the step `crew`"),
+            "unsupported: step N: the step `crew`"
+        );
+        assert_eq!(
+            step_free("the engine does not implement zones"),
+            "the engine does not implement zones"
+        );
+        assert_eq!(step_free("a step without number"), "a step without number");
+    }
 }
