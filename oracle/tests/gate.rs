@@ -747,3 +747,45 @@ fn the_github_action_runs_the_gate() {
     let md = std::fs::read_to_string(&summary).unwrap();
     assert!(md.contains("ptoracle gate: tiny-engine 1.0"), "{md}");
 }
+
+/// phase.rs, a real engine, through `ci/adapters/phase/`: its corpus run
+/// and its confirmed bugs (`findings/`) must match the committed
+/// expectations exactly (`--strict`), so a fix or a regression in the
+/// engine, the adapter or ptoracle shows. Skipped, and said so, when
+/// `ci/adapters/phase/setup.sh` has not installed phase-python; `.ci/run`
+/// installs it and sets `PTORACLE_REQUIRE_PHASE=1`, so CI never skips.
+#[test]
+fn phase_matches_its_expectations() {
+    let python = root().join("ci/adapters/phase/.venv/bin/python");
+    if !python.exists() {
+        assert!(
+            std::env::var_os("PTORACLE_REQUIRE_PHASE").is_none(),
+            "PTORACLE_REQUIRE_PHASE is set but phase-python is not installed: run ci/adapters/phase/setup.sh"
+        );
+        eprintln!(
+            "SKIPPED phase_matches_its_expectations: phase-python is not installed (run ci/adapters/phase/setup.sh)"
+        );
+        return;
+    }
+    let engine = format!("{} ci/adapters/phase/adapter.py", python.display());
+    let r = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &engine,
+            "--expectations",
+            "ci/adapters/phase/expectations.yaml",
+            "--strict",
+            "rulings",
+            "ci/adapters/phase/findings",
+        ],
+        &[],
+        Duration::from_secs(300),
+    );
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        last_line(&r.stdout).contains(" passed, 4 failed, 0 errored, "),
+        "{}",
+        r.stdout
+    );
+}
