@@ -593,6 +593,8 @@ fn every_mutant_fails_the_gate() {
         if corpus.code == 1 {
             continue;
         }
+        // Shrunk rulings go to a scratch directory, not the repository.
+        let out = scratch("mutant-failures");
         let generated = ptoracle(
             &[
                 "gate",
@@ -603,6 +605,8 @@ fn every_mutant_fails_the_gate() {
                 "10000",
                 "--seed",
                 "1",
+                "--out",
+                out.to_str().unwrap(),
             ],
             &[],
             Duration::from_secs(600),
