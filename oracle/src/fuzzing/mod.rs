@@ -456,7 +456,7 @@ pub const ENGINE_VAR: &str = "PTORACLE_FUZZ_ENGINE";
 /// The differential target's engine when [`ENGINE_VAR`] is not set: a
 /// deliberately broken reference, so that a first campaign shows what a
 /// finding looks like (the mutant loses a creature's counters when its
-/// base P/T is set, 613.4b/122.1a). Set the variable to test a real engine.
+/// base P/T is set, against 613.4b and 613.4c). Set the variable to test a real engine.
 pub const DEFAULT_ENGINE: &str = "serve --mutant set-wipes-counters";
 
 /// The engine an [`ENGINE_VAR`] value names; see there.
