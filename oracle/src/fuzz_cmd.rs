@@ -118,20 +118,14 @@ pub fn replay(target: &str, inputs: &[PathBuf], engine: Option<&str>) -> ExitCod
                 failed += 1;
                 println!("FAIL {}: {finding}", f.display());
                 if let Some(case) = &finding.case {
-                    println!("  the scenario, as a ruling to complete:");
-                    for line in ptoracle::corpus::to_yaml(case).lines() {
-                        println!("    {line}");
-                    }
+                    show_scenario(case);
                 }
             }
             Err(_) => {
                 failed += 1;
                 println!("PANIC {} (the panic message is above)", f.display());
                 if let Some(case) = fuzzing::scenario(&data).filter(|_| target.takes_scenario()) {
-                    println!("  the scenario, as a ruling to complete:");
-                    for line in ptoracle::corpus::to_yaml(&case).lines() {
-                        println!("    {line}");
-                    }
+                    show_scenario(&case);
                 }
             }
         }
@@ -141,5 +135,12 @@ pub fn replay(target: &str, inputs: &[PathBuf], engine: Option<&str>) -> ExitCod
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    }
+}
+
+fn show_scenario(case: &ptoracle::Case) {
+    println!("  the scenario, as a ruling to complete:");
+    for line in ptoracle::corpus::to_yaml(case).lines() {
+        println!("    {line}");
     }
 }

@@ -508,13 +508,11 @@ pub fn engine_from_env() -> Result<(String, Box<dyn Engine + Send>), String> {
 
 fn with_engine(f: impl FnOnce(&mut dyn Engine) -> Result<(), Finding>) -> Found {
     let mut slot = ENGINE.lock().unwrap_or_else(|p| p.into_inner());
-    if slot.is_none() {
-        *slot = Some(engine_from_env().map_err(|e| (e, None))?.1);
-    }
-    match slot.as_deref_mut() {
-        Some(engine) => f(engine).map_err(|f| (f.message, f.case)),
-        None => Ok(()),
-    }
+    let engine = match slot.as_mut() {
+        Some(engine) => engine,
+        None => slot.insert(engine_from_env().map_err(|e| (e, None))?.1),
+    };
+    f(engine.as_mut()).map_err(|f| (f.message, f.case))
 }
 
 #[cfg(test)]

@@ -238,12 +238,9 @@ pub fn differences(
         wanted.insert(fuzz_dir.join("dicts").join(name), text.as_bytes());
     }
     let mut present = BTreeSet::new();
-    let dirs = [
-        fuzz_dir.join("dicts"),
-        fuzz_dir.join("seeds/scenario"),
-        fuzz_dir.join("seeds/ruling_yaml"),
-        fuzz_dir.join("seeds/protocol"),
-    ];
+    let seed_dirs: BTreeSet<&str> = super::Target::ALL.iter().map(|t| t.seed_dir()).collect();
+    let dirs = std::iter::once(fuzz_dir.join("dicts"))
+        .chain(seed_dirs.iter().map(|d| fuzz_dir.join("seeds").join(d)));
     for d in dirs {
         if let Ok(entries) = std::fs::read_dir(&d) {
             present.extend(entries.filter_map(|e| e.ok().map(|e| e.path())));
