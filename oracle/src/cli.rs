@@ -32,6 +32,41 @@ pub fn mutant_arg(
     }
 }
 
+/// The ruling files or directories to read: those given, or `rulings/`
+/// (an error message naming what the command does when there is none).
+pub fn rulings_paths(
+    mut paths: Vec<std::path::PathBuf>,
+    to: &str,
+) -> Result<Vec<std::path::PathBuf>, String> {
+    if paths.is_empty() {
+        let default = std::path::PathBuf::from("rulings");
+        if !default.is_dir() {
+            return Err(format!(
+                "no rulings/ directory here; run from the repository root or name the rulings to {to}"
+            ));
+        }
+        paths.push(default);
+    }
+    Ok(paths)
+}
+
+/// Loads the rulings of `paths` (default `rulings/`), printing each problem
+/// found in them; `Err` (exit status 2) when there is nothing to read.
+pub fn load_rulings(
+    paths: Vec<std::path::PathBuf>,
+    to: &str,
+) -> Result<ptoracle::corpus::Corpus, ExitCode> {
+    let paths = rulings_paths(paths, to).map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(2)
+    })?;
+    let loaded = ptoracle::corpus::load(&paths);
+    for e in &loaded.errors {
+        eprintln!("{e}");
+    }
+    Ok(loaded)
+}
+
 /// `--edition NAME`, the current edition by default.
 pub fn edition(name: Option<String>) -> Result<Edition, ExitCode> {
     match name {

@@ -44,7 +44,7 @@ pub fn explain(case: &Case, edition: Edition) -> String {
     }
     let _ = writeln!(out, "\nsetup:");
     write_lines(&mut out, &run.setup, 1);
-    let verdict = compare(case, &run);
+    let verdict = compare(case, edition, &run);
     let mismatches = match &verdict {
         Verdict::Fail(m) => m.clone(),
         _ => Vec::new(),
@@ -69,9 +69,10 @@ pub fn explain(case: &Case, edition: Edition) -> String {
             break;
         };
         write_lines(&mut out, &outcome.explanation, 0);
-        if !step.expect.is_empty() {
+        let expect = step.expect_for(edition);
+        if !expect.is_empty() {
             let mine: Vec<_> = mismatches.iter().filter(|m| m.step == i).collect();
-            let expected = serde_json::to_value(&step.expect).unwrap_or_default();
+            let expected = serde_json::to_value(expect).unwrap_or_default();
             let _ = writeln!(out, "  expected: {}", compact(&expected));
             if mine.is_empty() {
                 let _ = writeln!(out, "  ✓ holds");
@@ -125,4 +126,36 @@ fn compact(v: &serde_json::Value) -> String {
         serde_json::Value::String(s) => s.clone(),
         other => other.to_string(),
     }
+}
+
+/// The rules that explanation lines cite (in their `[...]` brackets), in
+/// order of first citation: CR numbers such as `613.4c`, and the 1999
+/// rulings summary's `K.10.2`.
+///
+/// ```
+/// use ptoracle::resolver::Line;
+/// let lines = [Line { depth: 0, text: "7c: +1/+1 → 3/3 [613.4c, 122.1a]; then [K.10.2]".into() }];
+/// assert_eq!(ptoracle::explain::rules_cited(&lines), ["613.4c", "122.1a", "K.10.2"]);
+/// ```
+pub fn rules_cited<'a>(lines: impl IntoIterator<Item = &'a Line>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in lines {
+        let mut rest = line.text.as_str();
+        while let Some(open) = rest.find('[') {
+            let Some(close) = rest[open..].find(']') else {
+                break;
+            };
+            for part in rest[open + 1..open + close].split([',', ';']) {
+                let r = part.trim();
+                let numbered =
+                    r.chars().next().is_some_and(|c| c.is_ascii_digit()) || r.starts_with("K.");
+                let is_rule = numbered && r.chars().all(|c| c.is_ascii_alphanumeric() || c == '.');
+                if is_rule && !out.iter().any(|o| o == r) {
+                    out.push(r.to_string());
+                }
+            }
+            rest = &rest[open + close + 1..];
+        }
+    }
+    out
 }

@@ -203,16 +203,7 @@ fn load_corpus(args: &GateArgs) -> Result<Vec<Loaded>, u8> {
         }
         return Ok(Vec::new());
     }
-    let mut paths = args.paths.clone();
-    if paths.is_empty() {
-        let default = PathBuf::from("rulings");
-        if !default.is_dir() {
-            return Err(bad(
-                "no rulings/ directory here; run from the repository root or name the rulings to play",
-            ));
-        }
-        paths.push(default);
-    }
+    let paths = cli::rulings_paths(args.paths.clone(), "play").map_err(|e| bad(&e))?;
     let loaded = corpus::load(&paths);
     if !loaded.errors.is_empty() {
         for e in &loaded.errors {

@@ -31,6 +31,7 @@
 
 pub mod corpus;
 pub mod coverage;
+pub mod diff;
 pub mod edition;
 pub mod engine;
 pub mod error;

@@ -59,6 +59,29 @@ enum Command {
         #[arg(long, value_name = "EDITION")]
         edition: Option<String>,
     },
+    /// Replay every case under two editions of the rules and report exactly
+    /// what changes: case, step, object, field, old → new, and the rules
+    /// involved. What a rules maintainer runs when a new edition comes out.
+    ///
+    /// Cases compared are those that hold in both editions. Exit status: 0
+    /// (whatever changed), 1 if a change is not pinned by per-edition
+    /// expectations (`expect_in`) of its ruling, 2 bad arguments or input.
+    Diff {
+        /// The baseline edition.
+        #[arg(long, value_name = "EDITION")]
+        from: String,
+        /// The edition compared with it.
+        #[arg(long, value_name = "EDITION")]
+        to: String,
+        /// Ruling files or directories (default: rulings/).
+        paths: Vec<PathBuf>,
+        /// Print the report as JSON.
+        #[arg(long, conflicts_with = "markdown")]
+        json: bool,
+        /// Print the report as Markdown.
+        #[arg(long)]
+        markdown: bool,
+    },
     /// Print the JSON Schema (draft-07) of the ruling format.
     Schema {
         /// Instead, write the schemas of the protocol's messages into DIR
@@ -271,6 +294,13 @@ fn main() -> ExitCode {
             run_check(paths, edition, rules, mutant)
         }
         Command::Explain { target, edition } => run_explain(&target, edition),
+        Command::Diff {
+            from,
+            to,
+            paths,
+            json,
+            markdown,
+        } => run_diff(&from, &to, paths, json, markdown),
         Command::Explore(args) => explore_cmd::run(args),
         Command::Fuzz {
             command:
@@ -337,7 +367,7 @@ fn main() -> ExitCode {
 }
 
 fn run_check(
-    mut paths: Vec<PathBuf>,
+    paths: Vec<PathBuf>,
     edition_name: Option<String>,
     rules: bool,
     mutant: Option<Mutant>,
@@ -346,20 +376,10 @@ fn run_check(
         Ok(e) => e,
         Err(code) => return code,
     };
-    if paths.is_empty() {
-        let default = PathBuf::from("rulings");
-        if !default.is_dir() {
-            eprintln!(
-                "error: no rulings/ directory here; run from the repository root or name the rulings to check"
-            );
-            return ExitCode::from(2);
-        }
-        paths.push(default);
-    }
-    let loaded = corpus::load(&paths);
-    for e in &loaded.errors {
-        eprintln!("{e}");
-    }
+    let loaded = match cli::load_rulings(paths, "check") {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
     let bad_input = !loaded.errors.is_empty();
     if rules {
         return print_coverage(&loaded.cases, bad_input);
@@ -410,6 +430,38 @@ fn run_check(
     if invalid > 0 || bad_input {
         ExitCode::from(2)
     } else if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn run_diff(from: &str, to: &str, paths: Vec<PathBuf>, json: bool, markdown: bool) -> ExitCode {
+    let (from, to) = match (
+        cli::edition(Some(from.to_string())),
+        cli::edition(Some(to.to_string())),
+    ) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(code), _) | (_, Err(code)) => return code,
+    };
+    let loaded = match cli::load_rulings(paths, "compare") {
+        Ok(l) if l.errors.is_empty() => l,
+        Ok(_) => return ExitCode::from(2),
+        Err(code) => return code,
+    };
+    let report = ptoracle::diff::diff(&loaded.cases, from, to);
+    let text = if json {
+        let mut t = serde_json::to_string_pretty(&report).unwrap_or_default();
+        t.push('\n');
+        t
+    } else if markdown {
+        report.markdown()
+    } else {
+        report.text()
+    };
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    if report.unpinned().next().is_some() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

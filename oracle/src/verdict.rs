@@ -93,12 +93,12 @@ pub fn check_with(case: &Case, edition: Edition, mutant: Option<Mutant>) -> Verd
         ..Options::default()
     };
     let run = resolver::resolve(case, edition, options);
-    compare(case, &run)
+    compare(case, edition, &run)
 }
 
-/// Compares a case's expectations with a run of it (from the reference
-/// resolver or from an engine).
-pub fn compare(case: &Case, run: &Run) -> Verdict {
+/// Compares a case's expectations in `edition` with a run of it (from the
+/// reference resolver or from an engine).
+pub fn compare(case: &Case, edition: Edition, run: &Run) -> Verdict {
     let mut out = Vec::new();
     for (i, step) in case.steps.iter().enumerate() {
         match run.steps.get(i) {
@@ -111,7 +111,7 @@ pub fn compare(case: &Case, run: &Run) -> Verdict {
                         got: "no error".into(),
                     });
                 }
-                compare_step(i, &step.expect, &outcome.observation, &mut out);
+                compare_step(i, step.expect_for(edition), &outcome.observation, &mut out);
             }
             None => {
                 let Some(err) = &run.error else {
@@ -247,7 +247,10 @@ pub(crate) fn check_engine_given(
         Answer::Fault(f) => (Verdict::Error(Problem::Engine(f)), None),
         Answer::Ran(mut got) => {
             fill_unobserved(&mut got, &reference, &caps.unobserved);
-            (compare_with_reference(case, &reference, &got), Some(got))
+            (
+                compare_with_reference(case, edition, &reference, &got),
+                Some(got),
+            )
         }
     };
     EngineCheck {
@@ -260,11 +263,16 @@ pub(crate) fn check_engine_given(
 /// Compares an engine's run with the reference's and with the case's
 /// expectations: the expectations' mismatches first, then the other
 /// fields that differ at the first step that differs.
-pub fn compare_with_reference(case: &Case, reference: &Run, got: &Run) -> Verdict {
+pub fn compare_with_reference(
+    case: &Case,
+    edition: Edition,
+    reference: &Run,
+    got: &Run,
+) -> Verdict {
     // The expectations count where the reference meets them: a generated
     // case has none, and its silence on errors is no expectation.
-    let stated = compare(case, reference) == Verdict::Pass;
-    let mut out = match compare(case, got) {
+    let stated = compare(case, edition, reference) == Verdict::Pass;
+    let mut out = match compare(case, edition, got) {
         Verdict::Fail(m) if stated => m,
         _ => Vec::new(),
     };
@@ -285,13 +293,44 @@ pub fn compare_with_reference(case: &Case, reference: &Run, got: &Run) -> Verdic
 
 /// The mismatches at the first step where two runs differ.
 pub fn first_difference(reference: &Run, got: &Run) -> Vec<Mismatch> {
+    let all = differences(reference, got);
+    let first = all.first().map(|m| m.step);
+    all.into_iter().filter(|m| Some(m.step) == first).collect()
+}
+
+/// Every field that differs between two runs of one case, step by step:
+/// `expected` is `reference`'s value, `got` the other's. A run that stopped
+/// with an error differs in `error` at the step it could not complete.
+///
+/// ```
+/// use ptoracle::{Edition, corpus, resolver, verdict};
+/// let case = corpus::parse_str("x.yaml", r#"
+/// id: x/y
+/// title: a pump, then a setting effect
+/// rules: ["613.4b"]
+/// setup: { objects: [ { id: c, types: [Creature], pt: 2/2 } ] }
+/// steps:
+///   - do: { effect: { affects: [c], modify: +3/+3, until: forever } }
+///   - do: { effect: { affects: [c], set: 0/1, until: forever } }
+/// "#).unwrap().remove(0).case;
+/// let run = |e| resolver::resolve(&case, Edition::parse(e).unwrap(), Default::default());
+/// let d = verdict::differences(&run("2007-05"), &run("2009-07"));
+/// // Its P/T, and what follows from it: the total and the combat damage.
+/// let fields: Vec<&str> = d.iter().map(|m| m.field.as_str()).collect();
+/// assert_eq!(fields, ["c.pt", "c.total", "c.combat_damage"]);
+/// assert!(d.iter().all(|m| m.step == 1));
+/// assert_eq!((d[0].expected.as_str(), d[0].got.as_str()), ("0/1", "3/4"));
+/// ```
+pub fn differences(reference: &Run, got: &Run) -> Vec<Mismatch> {
+    let mut out = Vec::new();
     let n = reference.steps.len().max(got.steps.len());
     for k in 0..=n {
-        let mut out = Vec::new();
         match (reference.steps.get(k), got.steps.get(k)) {
             (Some(r), Some(g)) if r.observation == g.observation => {}
             (Some(r), Some(g)) => {
-                observation_mismatches(k, &r.observation, &g.observation, &mut out)
+                let mut step = Vec::new();
+                observation_mismatches(k, &r.observation, &g.observation, &mut step);
+                out.append(&mut step);
             }
             (Some(_), None) => out.push(Mismatch {
                 step: k,
@@ -324,14 +363,11 @@ pub fn first_difference(reference: &Run, got: &Run) -> Vec<Mismatch> {
                             .map_or("no error".into(), |e| e.to_string()),
                     });
                 }
-                return out;
+                break;
             }
         }
-        if !out.is_empty() {
-            return out;
-        }
     }
-    Vec::new()
+    out
 }
 
 /// Every field that differs between two observations of one step.

@@ -443,7 +443,8 @@ fn expectations_ratchet() {
         with.stdout
     );
     assert!(
-        with.stdout.contains("expectations: 1 known"),
+        with.stdout
+            .contains(" known, 0 fixed, 0 changed, 0 unexpected"),
         "{}",
         with.stdout
     );

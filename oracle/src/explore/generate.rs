@@ -364,6 +364,7 @@ impl Gen<'_, '_> {
                     action: Action::Effect(Box::new(e)),
                     sba: true,
                     expect: BTreeMap::new(),
+                    expect_in: BTreeMap::new(),
                     expect_error: None,
                     note: None,
                 });
@@ -982,6 +983,7 @@ impl Gen<'_, '_> {
             action,
             sba,
             expect: BTreeMap::new(),
+            expect_in: BTreeMap::new(),
             expect_error: None,
             note: None,
         })

@@ -273,6 +273,7 @@ impl Subject<'_> {
             action: Action::StateBasedActions,
             sba: true,
             expect: BTreeMap::new(),
+            expect_in: BTreeMap::new(),
             expect_error: None,
             note: None,
         };
@@ -551,6 +552,16 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::SingleSbaPass,
         sampling: RECHECK,
         check: sba_fixpoint,
+    },
+    Invariant {
+        name: "edition-neutral",
+        rules: &[
+            "613.4c", "613.4d", "107.1b", "701.10c", "701.11c", "122.1b", "122.1j", "704.5q",
+        ],
+        statement: "where the rules digest calls an edition change neutral, both editions give the same run: the counter merge of 2020-04-17 (without keyword counters), 2017-07-14 and the current rules (without doubling, tripling, keyword or hone counters), 2026-01-16 and the current rules (without hone counters), 2018-04-27 and 2020-01-22 (no P/T rule changed), 2007-05 and 2009-07 (without setting effects or -1/-1 counters); where the sublayer plan changed, only without effects whose affected set tests P/T",
+        caught_by: Mutant::CountersInFourthSublayer,
+        sampling: (4, 1),
+        check: edition_neutral,
     },
     Invariant {
         name: "deterministic",
@@ -1071,6 +1082,7 @@ fn quiet(action: Action) -> Step {
         action,
         sba: false,
         expect: BTreeMap::new(),
+        expect_in: BTreeMap::new(),
         expect_error: None,
         note: None,
     }
@@ -1455,6 +1467,131 @@ fn sba_fixpoint(s: &Subject<'_>) -> Option<Found> {
             )
             .expect_all(diff(mine, theirs)),
         );
+    }
+    None
+}
+
+/// What a case uses that some edition reads differently.
+#[derive(Default)]
+struct EditionSensitive {
+    double: bool,
+    triple: bool,
+    keyword_counters: bool,
+    hone_counters: bool,
+    /// -1/-1 counters, or what makes them (wither, infect, persist).
+    minus_counters: bool,
+    /// Setting effects, including level up.
+    set: bool,
+    /// Effects whose affected set depends on power or toughness: which
+    /// objects they affect is decided in the sublayer they apply in (613.6),
+    /// so moving counters to another sublayer can change it.
+    pt_conditions: bool,
+}
+
+impl EditionSensitive {
+    fn of(case: &Case) -> EditionSensitive {
+        let mut u = EditionSensitive::default();
+        let kind = |u: &mut EditionSensitive, k: &CounterKind| match k {
+            CounterKind::Keyword(_) => u.keyword_counters = true,
+            CounterKind::Named(n) if n == "hone" => u.hone_counters = true,
+            CounterKind::Pt { power, toughness } if *power < 0 || *toughness < 0 => {
+                u.minus_counters = true
+            }
+            _ => {}
+        };
+        let keywords = |u: &mut EditionSensitive, ks: &[Keyword]| {
+            if ks
+                .iter()
+                .any(|k| matches!(k, Keyword::Wither | Keyword::Infect | Keyword::Persist))
+            {
+                u.minus_counters = true;
+            }
+        };
+        let effect = |u: &mut EditionSensitive, e: &EffectSpec| {
+            u.set |= e.set.is_some();
+            u.pt_conditions |= matches!(&e.affects, Affects::Filter(f) if f.tests_pt());
+            keywords(u, &e.add_keywords);
+        };
+        for o in &case.setup.objects {
+            for k in o.counters.keys() {
+                kind(&mut u, k);
+            }
+            keywords(&mut u, &o.keywords);
+            for a in &o.abilities {
+                effect(&mut u, a);
+            }
+            u.set |= !o.level_up.is_empty();
+        }
+        for step in &case.steps {
+            match &step.action {
+                Action::PutCounters(c) => kind(&mut u, &c.kind),
+                Action::MoveCounters(c) => kind(&mut u, &c.kind),
+                Action::Move(m) => m.counters.keys().for_each(|k| kind(&mut u, k)),
+                Action::Effect(e) => effect(&mut u, e),
+                Action::Double(_) => u.double = true,
+                Action::Triple(_) => u.triple = true,
+                _ => {}
+            }
+        }
+        u
+    }
+}
+
+/// Whether a case is in the domain where two editions agree.
+type Domain = fn(&EditionSensitive) -> bool;
+
+/// Pairs of editions the digest says agree on a domain, and the domain.
+const NEUTRAL: &[(&str, &str, Domain)] = &[
+    // 613.4 (2020-04-17): counters join 7c, switch becomes 7d; 122.1b
+    // keyword counters arrive in the same edition.
+    ("2020-01-22", "2020-04-17", |u| {
+        !(u.keyword_counters || u.pt_conditions)
+    }),
+    // 701.10c, 701.11c, 122.1b, 122.1j: what changed after 2017-07-14.
+    ("2017-07-14", "2026-09-25", |u| {
+        !(u.double || u.triple || u.keyword_counters || u.hone_counters || u.pt_conditions)
+    }),
+    // 122.1j: hone counters (2026-09-25).
+    ("2026-01-16", "2026-09-25", |u| !u.hone_counters),
+    // No rule of P/T changed between these two.
+    ("2018-04-27", "2020-01-22", |_| true),
+    // 613.4 (2009-07): 6b set and pumps in one order; 704.5q annihilation.
+    ("2007-05", "2009-07", |u| {
+        !(u.set || u.minus_counters || u.pt_conditions)
+    }),
+];
+
+fn edition_neutral(s: &Subject<'_>) -> Option<Found> {
+    let sensitive = EditionSensitive::of(s.case);
+    let options = Options {
+        mutant: s.mutant,
+        ..Options::default()
+    };
+    for (a, b, neutral_on) in NEUTRAL {
+        if !neutral_on(&sensitive) {
+            continue;
+        }
+        let (ea, eb) = (Edition::parse(a).ok()?, Edition::parse(b).ok()?);
+        let (ra, rb) = (
+            resolver::resolve(s.case, ea, options),
+            resolver::resolve(s.case, eb, options),
+        );
+        if let Some(m) = crate::verdict::differences(&ra, &rb).first() {
+            let mut f = found(
+                m.step.min(s.case.steps.len().saturating_sub(1)),
+                format!(
+                    "editions {a} and {b} should agree here, but after step {} {} is {} under {a} and {} under {b} (check the ruling with --edition {a})",
+                    m.step + 1,
+                    m.field,
+                    m.expected,
+                    m.got
+                ),
+            );
+            if let (Some(x), Some(y)) = (ra.steps.get(m.step), rb.steps.get(m.step)) {
+                f = f.expect_all(diff(&x.observation, &y.observation));
+            }
+            return Some(f);
+        }
     }
     None
 }

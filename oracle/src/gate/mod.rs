@@ -387,8 +387,7 @@ fn to_ruling(
     let mut c = case.clone();
     c.steps.truncate(step + 1);
     for s in &mut c.steps {
-        s.expect.clear();
-        s.expect_error = None;
+        s.clear_expectations();
     }
     let last = c.steps.last_mut()?;
     last.expect = expect;
@@ -442,26 +441,7 @@ pub fn rules_at(case: &Case, edition: Edition, step: Option<usize>) -> Vec<Strin
         .enumerate()
         .filter(|(k, _)| step.is_none_or(|s| s == *k))
         .flat_map(|(_, s)| s.explanation.iter());
-    let mut out: Vec<String> = Vec::new();
-    for line in lines {
-        let text = &line.text;
-        let mut rest = text.as_str();
-        while let Some(open) = rest.find('[') {
-            let Some(close) = rest[open..].find(']') else {
-                break;
-            };
-            for part in rest[open + 1..open + close].split([',', ';']) {
-                let r = part.trim();
-                let is_rule = r.chars().next().is_some_and(|c| c.is_ascii_digit())
-                    && r.chars().all(|c| c.is_ascii_alphanumeric() || c == '.');
-                if is_rule && !out.iter().any(|o| o == r) {
-                    out.push(r.to_string());
-                }
-            }
-            rest = &rest[open + close + 1..];
-        }
-    }
-    out
+    crate::explain::rules_cited(lines)
 }
 
 /// Whether a case matches one of the `--filter` patterns: its id contains

@@ -785,8 +785,7 @@ pub fn hello() -> Hello {
 pub fn without_expectations(case: &Case) -> Case {
     let mut c = case.clone();
     for s in &mut c.steps {
-        s.expect.clear();
-        s.expect_error = None;
+        s.clear_expectations();
     }
     c
 }

@@ -902,14 +902,18 @@ impl<'c> Game<'c> {
                 });
                 return Ok(());
             }
-            let power = info.map_or(0, |i| i.pt.power);
+            let mut power = info.map_or(0, |i| i.pt.power);
+            if self.rules.negative_counts_as_zero {
+                // K.10.3 (1999): a negative power counts as 0 but to change P/T.
+                power = power.max(0);
+            }
             total = add(total, power, || "the total power of the crew".into())?;
             tapped.push(c);
         }
         drop(eval);
         if total < crew_n {
             log.line(1, || {
-                format!("the crew's total power is {total}, less than {crew_n}: {vname} can't be crewed; negative powers count in the total [702.122a, 107.1b]")
+                format!("the crew's total power is {total}, less than {crew_n}: {vname} can't be crewed [702.122a, 107.1b]")
             });
             return Ok(());
         }

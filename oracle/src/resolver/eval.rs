@@ -699,9 +699,13 @@ impl<'g, 'c> Eval<'g, 'c> {
         let late_counters = g.bug(Mutant::CountersAfterSwitch);
         let mut switched = false;
         let mut set_applied = false;
+        let fourth = g.bug(Mutant::CountersInFourthSublayer) && rules.layer7.len() >= 4;
         for (si, sub) in rules.layer7.iter().enumerate() {
             let mut pending: Vec<usize> = (0..entries.len())
-                .filter(|&i| sub.holds.contains(&entries[i].0))
+                .filter(|&i| match entries[i].0 {
+                    PtClass::Counters if fourth => si == 3,
+                    class => sub.holds.contains(&class),
+                })
                 .filter(|&i| !(late_counters && entries[i].0 == PtClass::Counters))
                 .collect();
             while !pending.is_empty() {
@@ -747,6 +751,24 @@ impl<'g, 'c> Eval<'g, 'c> {
                     switched = true;
                 }
                 pt = self.apply_pt(c, entry, pt, sub, jumped, &who)?;
+                // 208.4b: base P/T is what CDAs and setting effects make of
+                // the printed values, whichever sublayers the edition puts
+                // them in (a setting effect's result does not depend on
+                // what came before it; a CDA's only on the value it leaves).
+                match entry {
+                    PtEntry::Set(_) => base = pt,
+                    PtEntry::Cda => {
+                        if let Some(cda) = &card.spec.cda {
+                            if cda.power.is_some() {
+                                base.power = pt.power;
+                            }
+                            if cda.toughness.is_some() {
+                                base.toughness = pt.toughness;
+                            }
+                        }
+                    }
+                    _ => {}
+                }
                 if g.bug(Mutant::ClampIntermediate)
                     && matches!(
                         entry,
@@ -759,12 +781,6 @@ impl<'g, 'c> Eval<'g, 'c> {
                     };
                 }
             }
-            if si + 1 == rules.base_sublayers {
-                base = pt;
-            }
-        }
-        if rules.base_sublayers == 0 {
-            base = start;
         }
         if late_counters {
             let mut late: Vec<&(PtClass, PtEntry, i64, u64)> = entries
@@ -1155,6 +1171,12 @@ impl<'g, 'c> Eval<'g, 'c> {
         let total = match pt {
             Some(p) if g.bug(Mutant::TotalClampsNegative) => {
                 p.power.max(0).checked_add(p.toughness)
+            }
+            // K.10.3 (1999): a negative value counts as 0 but to change P/T.
+            Some(p) if g.rules.negative_counts_as_zero => {
+                Some(add(p.power.max(0), p.toughness.max(0), || {
+                    format!("the total power and toughness of {}", card.spec.id)
+                })?)
             }
             Some(p) => Some(add(p.power, p.toughness, || {
                 format!("the total power and toughness of {}", card.spec.id)

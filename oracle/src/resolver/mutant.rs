@@ -51,6 +51,7 @@ mutants! {
     ClampIntermediate => "clamp-intermediate", "power and toughness are clamped at 0 after every modification (107.1b)";
     SwitchIsFlag => "switch-is-flag", "any number of switches switch once (613.4d)";
     CountersAfterSwitch => "counters-after-switch", "P/T counters are added after the switch instead of before it (613.4c)";
+    CountersInFourthSublayer => "counters-in-fourth-sublayer", "P/T counters apply in the fourth sublayer of layer 7 whatever it holds, as in the 2009–2020 plan (7d), so since 2020-04-17 they share the switch's timestamp order (613.4c, 613.4d)";
     DamageLowersToughness => "damage-lowers-toughness", "marked damage is subtracted from toughness (120.3e)";
     CleanupKeepsDamage => "cleanup-keeps-damage", "cleanup does not remove marked damage (514.2)";
     CleanupKeepsEffects => "cleanup-keeps-effects", "\"until end of turn\" effects outlive the cleanup step (514.2)";

@@ -294,12 +294,58 @@ pub struct Step {
     /// What must hold afterwards, by object or player handle. Only the fields given are compared.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub expect: BTreeMap<Handle, Expect>,
+    /// Expectations that replace `expect` in some editions, by edition range
+    /// (e.g. `"..2007-05"`): for a ruling whose outcome changed with the rules.
+    /// The ranges must not overlap.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub expect_in: BTreeMap<EditionRange, BTreeMap<Handle, Expect>>,
     /// The error this step must end with, instead of a state (only on the last step).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect_error: Option<ErrorCode>,
     /// A remark for readers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+}
+
+impl Step {
+    /// What must hold after this step under `edition`: the `expect_in` entry
+    /// whose range holds `edition`, or else `expect`.
+    ///
+    /// ```
+    /// let case = ptoracle::corpus::parse_str("x.yaml", r#"
+    /// id: x/y
+    /// title: t
+    /// rules: ["107.1b"]
+    /// setup: { objects: [ { id: c, types: [Creature], pt: 2/2 } ] }
+    /// steps:
+    ///   - do: state_based_actions
+    ///     expect: { c: { pt: 2/2 } }
+    ///     expect_in: { "..2007-05": { c: { pt: 2/2, total: 4 } } }
+    /// "#).unwrap().remove(0).case;
+    /// let old = ptoracle::Edition::parse("1999-04").unwrap();
+    /// assert_eq!(case.steps[0].expect_for(old).len(), 1);
+    /// let now = case.steps[0].expect_for(ptoracle::Edition::current());
+    /// assert!(now.values().all(|e| e.total.is_none()));
+    /// ```
+    pub fn expect_for(&self, edition: crate::Edition) -> &BTreeMap<Handle, Expect> {
+        self.expect_in
+            .iter()
+            .find(|(r, _)| r.contains(edition))
+            .map_or(&self.expect, |(_, e)| e)
+    }
+
+    /// Whether it expects anything, in any edition.
+    pub fn expects_anything(&self) -> bool {
+        !self.expect.is_empty() || !self.expect_in.is_empty() || self.expect_error.is_some()
+    }
+
+    /// Forgets every expectation (for a scenario sent to an engine, or a
+    /// ruling whose expectations are about to be written anew).
+    pub fn clear_expectations(&mut self) {
+        self.expect.clear();
+        self.expect_in.clear();
+        self.expect_error = None;
+    }
 }
 
 /// An error a step may be expected to end with.

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use super::{
     Action, Affects, Case, EffectSpec, Expect, Filter, Handle, ObjectSpec, Quantity, QuantityRef,
 };
+use crate::edition::EditionRange;
 use crate::error::{NodePath, ScenarioError};
 use crate::number::Printed;
 use crate::terms::{CounterKind, Zone};
@@ -82,7 +83,34 @@ impl<'a> Validator<'a> {
                     false,
                 );
             }
+            let ranges: Vec<&EditionRange> = step.expect_in.keys().collect();
+            for (r, expects) in &step.expect_in {
+                let at = path.key("expect_in").key(r.to_string());
+                for (handle, expect) in expects {
+                    self.expect(handle, expect, &at.key(handle.0.to_string()), false);
+                }
+                if let Some(other) = ranges.iter().find(|o| **o < r && o.overlaps(r)) {
+                    self.err(
+                        at.clone(),
+                        format!("editions {r} overlap editions {other}: each edition takes its expectations from one entry"),
+                    );
+                }
+                if let Some(whole) = &case.editions {
+                    if !whole.overlaps(r) {
+                        self.err(
+                            at,
+                            format!("the case holds in editions {whole} only, so expectations for {r} are never used"),
+                        );
+                    }
+                }
+            }
             if step.expect_error.is_some() {
+                if !step.expect_in.is_empty() {
+                    self.err(
+                        path.key("expect_in"),
+                        "a step that expects an error has no state to check",
+                    );
+                }
                 if i != last {
                     self.err(
                         path.key("expect_error"),
