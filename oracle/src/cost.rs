@@ -21,6 +21,10 @@ use std::str::FromStr;
 use crate::number::string_serde;
 use crate::terms::{Color, Mana};
 
+/// The most payments a `pay_cost` step counts: its `payments`
+/// observation is at most this, which stands for "this many or more".
+pub const PAYMENT_LIMIT: usize = 100;
+
 /// The most symbols a cost may have. Printed costs have a handful; the
 /// limit keeps the search over life and monocolored hybrid choices small.
 pub const MAX_SYMBOLS: usize = 64;
@@ -351,17 +355,25 @@ impl fmt::Display for Paid {
         match self {
             Paid::Life(n) => write!(f, "{n} life"),
             Paid::Mana(v) if v.is_empty() => f.write_str("nothing"),
-            Paid::Mana(v) => {
-                for (i, (k, n)) in v.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(" + ")?;
-                    }
-                    write!(f, "{n} {k}")?;
-                }
-                Ok(())
-            }
+            Paid::Mana(v) => joined(f, v, " + ", |f, (k, n)| write!(f, "{n} {k}")),
         }
     }
+}
+
+/// Writes `items` with `sep` between them.
+fn joined<T>(
+    f: &mut fmt::Formatter<'_>,
+    items: &[T],
+    sep: &str,
+    each: impl Fn(&mut fmt::Formatter<'_>, &T) -> fmt::Result,
+) -> fmt::Result {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            f.write_str(sep)?;
+        }
+        each(f, item)?;
+    }
+    Ok(())
 }
 
 /// One way to pay a cost.
@@ -377,13 +389,9 @@ pub struct Payment {
 
 impl fmt::Display for Payment {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, (s, p)) in self.symbols.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            write!(f, "{s} with {p}")?;
-        }
-        Ok(())
+        joined(f, &self.symbols, ", ", |f, (s, p)| {
+            write!(f, "{s} with {p}")
+        })
     }
 }
 

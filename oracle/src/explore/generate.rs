@@ -402,6 +402,7 @@ impl Gen<'_, '_> {
                 poison: Count(poison),
                 hand: Count(0),
                 mana: Default::default(),
+                snow_mana: Default::default(),
             });
         }
         Ok(out)
@@ -897,6 +898,7 @@ impl Gen<'_, '_> {
                     mana: Mana::G,
                     amount: Quantity::Ref(Box::new(QuantityRef::PowerOf(object_handle(i)))),
                     name: None,
+                    snow: false,
                 })
             }
             8 => {
