@@ -1157,4 +1157,21 @@ mod tests {
         let why = cost.payments(&p, 1, 0, 10).why_not.unwrap();
         assert!(why.contains("{W/P}") && why.contains("119.4"), "{why}");
     }
+
+    /// Many life and two-generic choices, a huge pool and no way to pay:
+    /// every choice is tried, each in a bounded number of flows.
+    #[test]
+    fn no_payment_among_many_choices_is_found_quickly() {
+        let text = format!("{}{}{{C}}", "{W/P}".repeat(32), "{2/B}".repeat(31));
+        let cost: ManaCost = text.parse().unwrap();
+        let mut pool = Pool::default();
+        for k in KINDS {
+            if k.mana != Mana::C {
+                pool.set(k, i64::MAX);
+            }
+        }
+        let found = cost.payments(&pool, i64::MAX, 0, PAYMENT_LIMIT);
+        assert!(found.list.is_empty());
+        assert!(found.why_not.unwrap().contains("{C}"));
+    }
 }
