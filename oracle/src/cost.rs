@@ -29,6 +29,9 @@ pub const PAYMENT_LIMIT: usize = 100;
 /// limit keeps the search over life and monocolored hybrid choices small.
 pub const MAX_SYMBOLS: usize = 64;
 
+const EMPTY: &str = "a cost has at least one symbol; a cost of nothing is {0}";
+const TOO_MANY: &str = "a cost has at most 64 symbols; this one has more";
+
 /// One symbol of a mana cost (107.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Symbol {
@@ -203,6 +206,24 @@ impl ManaCost {
         &self.symbols
     }
 
+    /// The cost with these symbols.
+    ///
+    /// ```
+    /// use ptoracle::cost::{ManaCost, Symbol};
+    /// let cost = ManaCost::from_symbols(vec![Symbol::Generic(1), Symbol::Colorless]).unwrap();
+    /// assert_eq!(cost.to_string(), "{1}{C}");
+    /// assert!(ManaCost::from_symbols(Vec::new()).is_err());
+    /// ```
+    pub fn from_symbols(symbols: Vec<Symbol>) -> Result<ManaCost, CostError> {
+        if symbols.is_empty() {
+            return Err(CostError::new("", EMPTY));
+        }
+        if symbols.len() > MAX_SYMBOLS {
+            return Err(CostError::new(&symbols[MAX_SYMBOLS].to_string(), TOO_MANY));
+        }
+        Ok(ManaCost { symbols })
+    }
+
     /// Whether it has an `{X}`.
     pub fn has_x(&self) -> bool {
         self.symbols.contains(&Symbol::X)
@@ -223,19 +244,13 @@ impl FromStr for ManaCost {
 
     fn from_str(s: &str) -> Result<ManaCost, CostError> {
         if s.is_empty() {
-            return Err(CostError::new(
-                s,
-                "a cost has at least one symbol; a cost of nothing is {0}",
-            ));
+            return Err(CostError::new(s, EMPTY));
         }
         let mut symbols = Vec::new();
         let mut rest = s;
         while !rest.is_empty() {
             if symbols.len() == MAX_SYMBOLS {
-                return Err(CostError::new(
-                    rest,
-                    "a cost has at most 64 symbols; this one has more",
-                ));
+                return Err(CostError::new(rest, TOO_MANY));
             }
             if !rest.starts_with('{') {
                 let end = rest.find('{').unwrap_or(rest.len());

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::{Effect, Eval, Fault, Game, Log, Mutant, ObjRef, Res, Stack, Trigger, Who, add};
-use crate::cost::{ManaKind, PAYMENT_LIMIT, Pool};
+use crate::cost::{ManaCost, ManaKind, PAYMENT_LIMIT, Pool, Symbol};
 use crate::error::{NodePath, ScenarioError};
 use crate::number::{Amount, Change, ModPt, checked};
 use crate::observation::ObjectState;
@@ -961,7 +961,11 @@ impl<'c> Game<'c> {
         let player = &self.players[p];
         let mut pool = Pool::default();
         for (m, all) in &player.mana {
-            let snow = player.snow.get(m).copied().unwrap_or(0);
+            let snow = if self.bug(Mutant::SnowIgnored) {
+                *all
+            } else {
+                player.snow.get(m).copied().unwrap_or(0)
+            };
             pool.set(
                 ManaKind {
                     mana: *m,
@@ -977,7 +981,23 @@ impl<'c> Game<'c> {
                 all.checked_sub(snow).unwrap_or(0),
             );
         }
-        let found = pc.cost.payments(&pool, player.life, pc.x.0, PAYMENT_LIMIT);
+        let life = if self.bug(Mutant::LifeAbovePayment) {
+            player.life.saturating_sub(1)
+        } else {
+            player.life
+        };
+        let mutated;
+        let cost = if self.bug(Mutant::ColorlessAsGeneric) {
+            let symbols = pc.cost.symbols().iter().map(|s| match s {
+                Symbol::Colorless => Symbol::Generic(1),
+                s => *s,
+            });
+            mutated = ManaCost::from_symbols(symbols.collect()).unwrap_or_else(|_| pc.cost.clone());
+            &mutated
+        } else {
+            &pc.cost
+        };
+        let found = cost.payments(&pool, life, pc.x.0, PAYMENT_LIMIT);
         let count = i64::try_from(found.list.len()).unwrap_or(i64::MAX);
         let (who, cost) = (player.handle.clone(), &pc.cost);
         let what = match (&pc.name, cost.has_x()) {
