@@ -1189,4 +1189,82 @@ mod tests {
         assert!(found.list.is_empty());
         assert!(found.why_not.unwrap().contains("{C}"));
     }
+
+    /// Whether `paid` is a way the rules allow to pay `symbol` (107.4).
+    fn allowed(symbol: Symbol, paid: &Paid, x: i64) -> bool {
+        let amount: i64 = match paid {
+            Paid::Mana(v) => v.iter().map(|(_, n)| n).sum(),
+            Paid::Life(_) => 0,
+        };
+        let one_of = |ok: &dyn Fn(ManaKind) -> bool| matches!(paid, Paid::Mana(v) if v.len() == 1 && v[0].1 == 1 && ok(v[0].0));
+        match symbol {
+            Symbol::Generic(n) => matches!(paid, Paid::Mana(_)) && amount == n,
+            Symbol::X => matches!(paid, Paid::Mana(_)) && amount == x,
+            Symbol::Colored(c) => one_of(&|k| k.mana == mana_of(c)),
+            Symbol::Colorless => one_of(&|k| k.mana == Mana::C),
+            Symbol::Hybrid(a, b) => one_of(&|k| k.mana == mana_of(a) || k.mana == mana_of(b)),
+            Symbol::TwoOr(c) => {
+                one_of(&|k| k.mana == mana_of(c)) || (matches!(paid, Paid::Mana(_)) && amount == 2)
+            }
+            Symbol::Phyrexian(c) => *paid == Paid::Life(2) || one_of(&|k| k.mana == mana_of(c)),
+            Symbol::Snow => one_of(&|k| k.snow),
+        }
+    }
+
+    use proptest::prelude::{Just, prop_assert, prop_assert_eq};
+
+    proptest::proptest! {
+        /// Whatever the cost, pool, life and X: no panic, at most the
+        /// limit, every payment distinct, within the pool and the life
+        /// total, and each symbol paid as the rules allow.
+        #[test]
+        fn every_payment_listed_is_legal(
+            picks in proptest::collection::vec(0usize..16, 1..8),
+            amounts in proptest::collection::vec(proptest::prop_oneof![0i64..4, Just(i64::MAX), Just(i64::MAX - 1)], 12),
+            life in proptest::prop_oneof![-3i64..7, Just(i64::MAX), Just(i64::MIN)],
+            x in proptest::prop_oneof![0i64..4, Just(i64::MAX)],
+        ) {
+            const MENU: [Symbol; 16] = [
+                Symbol::Generic(0), Symbol::Generic(1), Symbol::Generic(i64::MAX), Symbol::X,
+                Symbol::Colored(Color::Green), Symbol::Colored(Color::White), Symbol::Colorless,
+                Symbol::Hybrid(Color::Green, Color::White), Symbol::Hybrid(Color::Blue, Color::Black),
+                Symbol::TwoOr(Color::Black), Symbol::TwoOr(Color::Green),
+                Symbol::Phyrexian(Color::White), Symbol::Phyrexian(Color::Red),
+                Symbol::Snow, Symbol::Snow, Symbol::Colored(Color::Red),
+            ];
+            let cost = ManaCost::from_symbols(picks.iter().map(|i| MENU[*i]).collect()).unwrap();
+            prop_assert_eq!(cost.to_string().parse::<ManaCost>().unwrap(), cost.clone());
+            let mut pool = Pool::default();
+            for (k, a) in KINDS.iter().zip(&amounts) {
+                pool.set(*k, *a);
+            }
+            let found = cost.payments(&pool, life, x, 20);
+            prop_assert!(found.list.len() <= 20);
+            prop_assert_eq!(found.list.is_empty() && !found.capped, found.why_not.is_some());
+            let mut seen = std::collections::BTreeSet::new();
+            for p in &found.list {
+                prop_assert!(seen.insert((p.mana.clone(), p.life)), "listed twice: {}", p);
+                prop_assert!(p.life == 0 || p.life <= life, "{} life with {}", p.life, life);
+                let mut spent = [0i128; 12];
+                for (s, paid) in &p.symbols {
+                    prop_assert!(allowed(*s, paid, x), "{} with {}", s, paid);
+                    if let Paid::Mana(v) = paid {
+                        for (k, n) in v {
+                            spent[kind_index(*k)] += i128::from(*n);
+                        }
+                    }
+                }
+                let life_paid: i64 = p.symbols.iter().map(|(_, paid)| match paid {
+                    Paid::Life(n) => *n,
+                    Paid::Mana(_) => 0,
+                }).sum();
+                prop_assert_eq!(life_paid, p.life);
+                for (k, n) in &p.mana {
+                    prop_assert_eq!(spent[kind_index(*k)], i128::from(*n));
+                    prop_assert!(*n <= pool.get(*k));
+                }
+                prop_assert_eq!(spent.iter().sum::<i128>(), p.mana.iter().map(|(_, n)| i128::from(*n)).sum::<i128>());
+            }
+        }
+    }
 }
