@@ -30,6 +30,7 @@
 //! See `ARCHITECTURE.md` for the map of the crate.
 
 pub mod corpus;
+pub mod cost;
 pub mod coverage;
 pub mod diff;
 pub mod edition;

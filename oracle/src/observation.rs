@@ -77,4 +77,12 @@ pub struct PlayerState {
     pub mana: ManaPool,
     /// Whether the player has lost the game.
     pub lost: bool,
+    /// The part of `mana` that snow sources made (107.4h); empty when none.
+    #[serde(default, skip_serializing_if = "ManaPool::is_empty")]
+    pub snow_mana: ManaPool,
+    /// How many distinct ways there were to pay the cost of the player's
+    /// last `pay_cost` step, counted up to [`crate::cost::PAYMENT_LIMIT`]
+    /// (0: it could not be paid); none before any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payments: Option<i64>,
 }

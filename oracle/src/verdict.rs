@@ -463,6 +463,9 @@ fn field_rank(field: &str) -> (String, usize, String) {
         "poison",
         "mana",
         "lost",
+        "snow_mana",
+        "payments",
+        "can_pay",
     ];
     let (who, rest) = field.split_once('.').unwrap_or((field, ""));
     let name = rest.split('.').next().unwrap_or("");
@@ -492,6 +495,8 @@ fn fill_unobserved(got: &mut Run, reference: &Run, unobserved: &BTreeSet<Observa
                     Observable::Poison => gp.poison = rp.poison,
                     Observable::Mana => gp.mana = rp.mana.clone(),
                     Observable::Lost => gp.lost = rp.lost,
+                    Observable::SnowMana => gp.snow_mana = rp.snow_mana.clone(),
+                    Observable::Payments => gp.payments = rp.payments,
                     _ => {}
                 }
             }
@@ -517,7 +522,12 @@ fn fill_object(g: &mut ObjectState, r: &ObjectState, unobserved: &BTreeSet<Obser
             Observable::RegenerationShields => g.regeneration_shields = r.regeneration_shields,
             Observable::AttachedTo => g.attached_to = r.attached_to.clone(),
             Observable::Lki => g.lki = r.lki.clone(),
-            Observable::Life | Observable::Poison | Observable::Mana | Observable::Lost => {}
+            Observable::Life
+            | Observable::Poison
+            | Observable::Mana
+            | Observable::Lost
+            | Observable::SnowMana
+            | Observable::Payments => {}
         }
     }
     if let (Some(gl), Some(rl)) = (&mut g.lki, &r.lki) {
@@ -664,14 +674,31 @@ fn compare_player(
 ) {
     field(push, at, "life", e.life, p.life);
     field(push, at, "poison", e.poison, p.poison);
+    let pool = |m: &crate::scenario::ManaPool| m.normalized().to_string();
+    field(push, at, "mana", e.mana.as_ref().map(pool), pool(&p.mana));
+    field(push, at, "lost", e.lost, p.lost);
     field(
         push,
         at,
-        "mana",
-        e.mana.as_ref().map(|m| m.normalized().to_string()),
-        p.mana.normalized().to_string(),
+        "snow_mana",
+        e.snow_mana.as_ref().map(pool),
+        pool(&p.snow_mana),
     );
-    field(push, at, "lost", e.lost, p.lost);
+    field(
+        push,
+        at,
+        "payments",
+        e.payments.map(Shown::Some),
+        Shown::from(p.payments),
+    );
+    let can_pay = |v: Option<bool>| v.map_or("none (no cost paid)".to_string(), |b| b.to_string());
+    field(
+        push,
+        at,
+        "can_pay",
+        e.can_pay.map(|b| can_pay(Some(b))),
+        can_pay(p.payments.map(|n| n > 0)),
+    );
 }
 
 /// An optional number, shown as `none` when absent.
@@ -804,6 +831,12 @@ pub(crate) fn diff(actual: &Observation, target: &Observation) -> BTreeMap<Handl
         }
         if a.lost != t.lost {
             e.lost = Some(t.lost);
+        }
+        if a.snow_mana.normalized() != t.snow_mana.normalized() {
+            e.snow_mana = Some(t.snow_mana.normalized());
+        }
+        if a.payments != t.payments {
+            e.payments = t.payments;
         }
         if e != Expect::default() {
             out.insert(h.clone(), e);

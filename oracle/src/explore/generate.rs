@@ -403,6 +403,7 @@ impl Gen<'_, '_> {
                 poison: Count(poison),
                 hand: Count(0),
                 mana: Default::default(),
+                snow_mana: Default::default(),
             });
         }
         Ok(out)
@@ -898,6 +899,7 @@ impl Gen<'_, '_> {
                     mana: Mana::G,
                     amount: Quantity::Ref(Box::new(QuantityRef::PowerOf(object_handle(i)))),
                     name: None,
+                    snow: false,
                 })
             }
             8 => {

@@ -113,6 +113,10 @@ struct Player {
     mana: Present<BTreeMap<Mana, i64>>,
     #[serde(default)]
     lost: Present<bool>,
+    #[serde(default)]
+    snow_mana: Option<BTreeMap<Mana, i64>>,
+    #[serde(default)]
+    payments: Option<i64>,
 }
 
 fn object(o: Obj, u: &BTreeSet<Observable>) -> Result<WireObject, ()> {
@@ -148,6 +152,8 @@ fn player(p: Player, u: &BTreeSet<Observable>) -> Result<WirePlayer, ()> {
         poison: p.poison.take(F::Poison, u)?,
         mana: p.mana.take(F::Mana, u)?,
         lost: p.lost.take(F::Lost, u)?,
+        snow_mana: p.snow_mana,
+        payments: p.payments,
     })
 }
 

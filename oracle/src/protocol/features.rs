@@ -89,6 +89,7 @@ features! {
     Persist => "persist", "persist (702.79)";
     Planeswalkers => "planeswalkers", "planeswalkers, loyalty and damage to them (306, 704.5i)";
     Battles => "battles", "battles and defense counters (310, 120.3h)";
+    Costs => "costs", "the pay_cost step, snow mana and the payments of a cost (107.4, 119.4)";
     HugeValues => "huge-values", "numbers beyond 32 bits, and overflow reported as an error (107.1)";
 }
 
@@ -148,6 +149,9 @@ pub fn required_features(case: &Case) -> BTreeSet<Feature> {
         }
         if !p.mana.is_empty() {
             f.insert(Feature::Mana);
+        }
+        if !p.snow_mana.is_empty() {
+            f.insert(Feature::Costs);
         }
     }
     for o in &case.setup.objects {
@@ -355,7 +359,14 @@ fn step(s: &Step, f: &mut BTreeSet<Feature>) {
         }
         Action::AddMana(m) => {
             f.insert(Feature::Mana);
+            if m.snow {
+                f.insert(Feature::Costs);
+            }
             quantity(&m.amount, f);
+        }
+        Action::PayCost(_) => {
+            f.insert(Feature::Mana);
+            f.insert(Feature::Costs);
         }
         Action::Double(_) => {
             f.insert(Feature::Double);

@@ -232,6 +232,14 @@ pub struct WirePlayer {
     pub mana: Option<BTreeMap<Mana, i64>>,
     /// Whether the player has lost the game.
     pub lost: Option<bool>,
+    /// The part of `mana` that snow sources made, by type (107.4h).
+    /// Optional: omitted, it is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snow_mana: Option<BTreeMap<Mana, i64>>,
+    /// How many distinct payments the cost of the player's last `pay_cost`
+    /// step had, up to 100. Optional: omitted, no cost was paid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payments: Option<i64>,
 }
 
 macro_rules! observables {
@@ -280,6 +288,8 @@ observables! {
     Poison => "poison", "a player's poison counters";
     Mana => "mana", "a player's mana pool";
     Lost => "lost", "whether a player has lost";
+    SnowMana => "snow_mana", "the part of a player's mana pool that snow sources made";
+    Payments => "payments", "how many ways there were to pay a player's last cost";
 }
 
 impl Observable {
@@ -315,7 +325,15 @@ impl Observable {
             Observable::Poison => &["poison"],
             Observable::Mana => &["mana"],
             Observable::Lost => &["lost"],
+            Observable::SnowMana => &["snow_mana"],
+            Observable::Payments => &["payments"],
         }
+    }
+
+    /// Whether a reply may leave it out, meaning "none": the fields added
+    /// with the `costs` feature, so that replies without them stay valid.
+    fn optional(self) -> bool {
+        matches!(self, Observable::SnowMana | Observable::Payments)
     }
 
     /// Whether `null` is a value of it ("has none").
@@ -334,7 +352,12 @@ impl Observable {
     fn of_player(self) -> bool {
         matches!(
             self,
-            Observable::Life | Observable::Poison | Observable::Mana | Observable::Lost
+            Observable::Life
+                | Observable::Poison
+                | Observable::Mana
+                | Observable::Lost
+                | Observable::SnowMana
+                | Observable::Payments
         )
     }
 }
@@ -678,7 +701,7 @@ fn require_fields(
             return Ok(()); // The typed decoding names the wrong type.
         };
         for o in Observable::ALL {
-            if o.of_player() != players || unobserved.contains(o) {
+            if o.of_player() != players || unobserved.contains(o) || o.optional() {
                 continue;
             }
             for key in o.keys() {
@@ -807,20 +830,29 @@ pub fn to_wire(o: &Observation) -> WireObservation {
                     WirePlayer {
                         life: Some(p.life),
                         poison: Some(p.poison),
-                        mana: Some(
-                            p.mana
-                                .normalized()
-                                .0
-                                .iter()
-                                .map(|(m, n)| (*m, n.0))
-                                .collect(),
-                        ),
+                        mana: Some(wire_pool(&p.mana)),
                         lost: Some(p.lost),
+                        snow_mana: (!p.snow_mana.is_empty()).then(|| wire_pool(&p.snow_mana)),
+                        payments: p.payments,
                     },
                 )
             })
             .collect(),
     }
+}
+
+fn wire_pool(p: &ManaPool) -> BTreeMap<Mana, i64> {
+    p.normalized().0.iter().map(|(m, n)| (*m, n.0)).collect()
+}
+
+fn core_pool(p: Option<BTreeMap<Mana, i64>>) -> ManaPool {
+    ManaPool(
+        p.unwrap_or_default()
+            .into_iter()
+            .filter(|(_, n)| *n != 0)
+            .map(|(m, n)| (m, crate::scenario::Count(n)))
+            .collect(),
+    )
 }
 
 fn object_to_wire(s: &ObjectState) -> WireObject {
@@ -862,15 +894,10 @@ pub fn from_wire(w: WireObservation) -> Result<Observation, ProtocolError> {
                 PlayerState {
                     life: p.life.unwrap_or(0),
                     poison: p.poison.unwrap_or(0),
-                    mana: ManaPool(
-                        p.mana
-                            .unwrap_or_default()
-                            .into_iter()
-                            .filter(|(_, n)| *n != 0)
-                            .map(|(m, n)| (m, crate::scenario::Count(n)))
-                            .collect(),
-                    ),
+                    mana: core_pool(p.mana),
                     lost: p.lost.unwrap_or(false),
+                    snow_mana: core_pool(p.snow_mana),
+                    payments: p.payments,
                 },
             )
         })

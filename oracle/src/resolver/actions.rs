@@ -4,12 +4,13 @@
 use std::collections::BTreeMap;
 
 use super::{Effect, Eval, Fault, Game, Log, Mutant, ObjRef, Res, Stack, Trigger, Who, add};
+use crate::cost::{ManaCost, ManaKind, PAYMENT_LIMIT, Pool, Symbol};
 use crate::error::{NodePath, ScenarioError};
 use crate::number::{Amount, Change, ModPt, checked};
 use crate::observation::ObjectState;
 use crate::scenario::{
-    Action, Affects, Count, CounterMove, CounterPut, CounterRemove, Crew, Damage, EffectSpec,
-    Quantity, Scale, ScaleWhat, Until,
+    Action, Affects, CostPayment, Count, CounterMove, CounterPut, CounterRemove, Crew, Damage,
+    EffectSpec, Quantity, Scale, ScaleWhat, Until,
 };
 use crate::terms::{CardType, CounterKind, Keyword, Zone};
 
@@ -53,17 +54,26 @@ impl<'c> Game<'c> {
                 drop(eval);
                 let p = m.player.as_ref().map_or(0, |h| self.player_index(h));
                 let name = m.name.clone().unwrap_or_else(|| "a mana ability".into());
-                let pool = self.players[p].mana.entry(m.mana).or_insert(0);
+                let player = &mut self.players[p];
+                let pool = player.mana.entry(m.mana).or_insert(0);
                 *pool = add(*pool, amount, || "a mana pool".into())?;
-                let who = self.players[p].handle.clone();
+                if m.snow {
+                    // 107.4h: mana from a snow source can pay {S}; it
+                    // stays apart from the rest of the pool.
+                    let snow = player.snow.entry(m.mana).or_insert(0);
+                    *snow = add(*snow, amount, || "a mana pool".into())?;
+                }
+                let who = player.handle.clone();
+                let from_snow = if m.snow { " from a snow source" } else { "" };
                 log.line(1, || {
                     format!(
-                        "{name} adds {amount} {{{}}} to {who}'s mana pool [106.4, 608.2h]",
+                        "{name} adds {amount} {{{}}}{from_snow} to {who}'s mana pool [106.4, 608.2h]",
                         m.mana
                     )
                 });
                 Ok(())
             }
+            Action::PayCost(c) => self.pay_cost(c, path, log),
             Action::Double(s) => self.scale(s, 1, path, log),
             Action::Triple(s) => self.scale(s, 2, path, log),
             Action::Regenerate(h) => {
@@ -947,6 +957,114 @@ impl<'c> Game<'c> {
         Ok(())
     }
 
+    /// 118.3: a cost is paid only with the resources to pay it fully; the
+    /// ways to pay it are in [`crate::cost`]. Paying mana removes it from
+    /// the pool (118.3a); paying life loses it (119.4).
+    fn pay_cost(&mut self, pc: &CostPayment, path: &NodePath, log: &mut Log) -> Res<()> {
+        let p = pc.player.as_ref().map_or(0, |h| self.player_index(h));
+        let player = &self.players[p];
+        let mut pool = Pool::default();
+        for (m, all) in &player.mana {
+            let snow = if self.bug(Mutant::SnowIgnored) {
+                *all
+            } else {
+                player.snow.get(m).copied().unwrap_or(0)
+            };
+            pool.set(
+                ManaKind {
+                    mana: *m,
+                    snow: true,
+                },
+                snow,
+            );
+            pool.set(
+                ManaKind {
+                    mana: *m,
+                    snow: false,
+                },
+                all.checked_sub(snow).unwrap_or(0),
+            );
+        }
+        let life = if self.bug(Mutant::LifeAbovePayment) {
+            player.life.saturating_sub(1)
+        } else {
+            player.life
+        };
+        let mutated;
+        let cost = if self.bug(Mutant::ColorlessAsGeneric) {
+            let symbols = pc.cost.symbols().iter().map(|s| match s {
+                Symbol::Colorless => Symbol::Generic(1),
+                s => *s,
+            });
+            mutated = ManaCost::from_symbols(symbols.collect()).unwrap_or_else(|_| pc.cost.clone());
+            &mutated
+        } else {
+            &pc.cost
+        };
+        let found = cost.payments(&pool, life, pc.x.0, PAYMENT_LIMIT);
+        let count = i64::try_from(found.list.len()).unwrap_or(i64::MAX);
+        let (who, cost) = (player.handle.clone(), &pc.cost);
+        let what = match (&pc.name, cost.has_x()) {
+            (Some(n), true) => format!("{cost} for {n}, with X = {}", pc.x.0),
+            (Some(n), false) => format!("{cost} for {n}"),
+            (None, true) => format!("{cost} with X = {} [107.3a]", pc.x.0),
+            (None, false) => cost.to_string(),
+        };
+        self.players[p].payments = Some(count);
+        if let Some(why) = &found.why_not {
+            log.line(1, || {
+                format!("{who} can't pay {what}: {why}; nothing is paid [118.3]")
+            });
+            return Ok(());
+        }
+        let chosen = usize::try_from(pc.payment.0)
+            .ok()
+            .and_then(|i| found.list.get(i));
+        let Some(payment) = chosen else {
+            return Err(invalid(
+                path.key("payment"),
+                format!(
+                    "{what} has {count}{} distinct payments, numbered from 0; there is no payment {}",
+                    if found.capped { " or more" } else { "" },
+                    pc.payment.0
+                ),
+            ));
+        };
+        let more = if found.capped { " or more" } else { "" };
+        log.line(1, || {
+            format!(
+                "{what} can be paid in {count}{more} distinct way{} (by the mana of each kind spent and the life paid) [107.4]",
+                s(count)
+            )
+        });
+        let player = &mut self.players[p];
+        for (kind, n) in &payment.mana {
+            let all = player.mana.entry(kind.mana).or_insert(0);
+            *all = crate::number::checked(all.checked_sub(*n), || "a mana pool".into())?;
+            if kind.snow {
+                let snow = player.snow.entry(kind.mana).or_insert(0);
+                *snow = crate::number::checked(snow.checked_sub(*n), || "a mana pool".into())?;
+            }
+        }
+        player.mana.retain(|_, n| *n != 0);
+        player.snow.retain(|_, n| *n != 0);
+        player.life = crate::number::checked(player.life.checked_sub(payment.life), || {
+            format!("the life total of {who}")
+        })?;
+        let life = if payment.life > 0 {
+            format!("; {who} pays {} life [107.4f, 119.4]", payment.life)
+        } else {
+            String::new()
+        };
+        log.line(1, || {
+            format!(
+                "{who} pays {what} (payment {}): {payment} [107.4, 118.3a]{life}",
+                pc.payment.0
+            )
+        });
+        Ok(())
+    }
+
     /// 514.2: simultaneously, all damage is removed and "until end of turn"
     /// effects end. Regeneration shields ("this turn", 701.19a) and mana
     /// (500.5) go too.
@@ -967,6 +1085,7 @@ impl<'c> Game<'c> {
         }
         for p in &mut self.players {
             p.mana.clear();
+            p.snow.clear();
         }
         log.line(1, || {
             format!("cleanup: all marked damage is removed and {ended} \"until end of turn\" effect{} end, at the same time [514.2]; regeneration shields expire [701.19a]; mana empties [500.5]", if ended == 1 { "" } else { "s" })

@@ -259,6 +259,10 @@ pub(crate) struct Player {
     pub poison: i64,
     pub hand: i64,
     pub mana: BTreeMap<Mana, i64>,
+    /// The part of `mana` that snow sources made (107.4h).
+    pub snow: BTreeMap<Mana, i64>,
+    /// The number of payments the last cost the player paid had.
+    pub payments: Option<i64>,
     pub lost: bool,
 }
 
@@ -369,6 +373,8 @@ impl<'c> Game<'c> {
                 poison: p.poison.0,
                 hand: p.hand.0,
                 mana: p.mana.0.iter().map(|(m, c)| (*m, c.0)).collect(),
+                snow: p.snow_mana.0.iter().map(|(m, c)| (*m, c.0)).collect(),
+                payments: None,
                 lost: false,
             });
         }
@@ -559,6 +565,14 @@ impl<'c> Game<'c> {
             if p.poison > 0 {
                 text.push_str(&format!(", {} poison", p.poison));
             }
+            let mana = pool(&p.mana);
+            if !mana.is_empty() {
+                text.push_str(&format!(", mana {mana}"));
+            }
+            let snow = pool(&p.snow);
+            if !snow.is_empty() {
+                text.push_str(&format!(" ({snow} from snow sources) [107.4h]"));
+            }
             log.line(0, || text);
         }
         for c in &self.cards {
@@ -669,19 +683,25 @@ impl<'c> Game<'c> {
                 PlayerState {
                     life: p.life,
                     poison: p.poison,
-                    mana: crate::scenario::ManaPool(
-                        p.mana
-                            .iter()
-                            .filter(|(_, n)| **n != 0)
-                            .map(|(m, n)| (*m, crate::scenario::Count(*n)))
-                            .collect(),
-                    ),
+                    mana: pool(&p.mana),
                     lost: p.lost,
+                    snow_mana: pool(&p.snow),
+                    payments: p.payments,
                 },
             );
         }
         Ok(obs)
     }
+}
+
+/// A pool as observed: no zero entries.
+fn pool(m: &BTreeMap<Mana, i64>) -> crate::scenario::ManaPool {
+    crate::scenario::ManaPool(
+        m.iter()
+            .filter(|(_, n)| **n != 0)
+            .map(|(m, n)| (*m, crate::scenario::Count(*n)))
+            .collect(),
+    )
 }
 
 fn band_label(band: &crate::scenario::LevelBand) -> String {

@@ -69,6 +69,9 @@ mutants! {
     WitherMarksDamage => "wither-marks-damage", "damage from a source with wither or infect is marked on a creature instead of becoming -1/-1 counters (120.3d)";
     PumpsFollowSource => "pumps-follow-source", "a resolved effect stops applying when its source loses its abilities, as a static ability would (611.2a, 113.7a)";
     CdaOnlyOnBattlefield => "cda-only-on-battlefield", "a characteristic-defining ability works only on the battlefield, so `*` is 0 in other zones (604.3)";
+    ColorlessAsGeneric => "colorless-as-generic", "{C} in a cost is paid with mana of any type, as {1} is (107.4c)";
+    LifeAbovePayment => "life-above-payment", "a player pays life only with more life than the payment, not as much (119.4)";
+    SnowIgnored => "snow-ignored", "any mana pays {S}, not only mana from snow sources (107.4h)";
     XReread => "x-reread", "an X read as an effect resolves is read again whenever the effect applies instead of staying locked in (608.2h)";
 }
 

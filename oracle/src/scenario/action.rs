@@ -9,6 +9,7 @@ use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
 use serde::{Deserialize, Serialize};
 
 use super::{Count, Filter, Handle, Quantity, Timestamp};
+use crate::cost::ManaCost;
 use crate::number::{ModPt, SetPt};
 use crate::terms::{CardType, Color, CounterKind, Keyword, Mana, Zone};
 
@@ -31,6 +32,9 @@ pub enum Action {
     CombatDamage(Vec<CombatAssignment>),
     /// A mana ability adds mana; its amount is read as it resolves (608.2h, 107.1b).
     AddMana(ManaAbility),
+    /// A player pays a mana cost with mana from their pool and, for
+    /// Phyrexian symbols, life (107.4, 118.3, 119.4).
+    PayCost(CostPayment),
     /// Double a creature's power and/or toughness (701.10).
     Double(Scale),
     /// Triple a creature's power and/or toughness (701.11).
@@ -62,6 +66,7 @@ impl Action {
             Action::Damage(_) => "damage",
             Action::CombatDamage(_) => "combat_damage",
             Action::AddMana(_) => "add_mana",
+            Action::PayCost(_) => "pay_cost",
             Action::Double(_) => "double",
             Action::Triple(_) => "triple",
             Action::Regenerate(_) => "regenerate",
@@ -388,6 +393,32 @@ pub struct ManaAbility {
     /// How much: read as it resolves; a negative amount adds none (107.1b).
     pub amount: Quantity,
     /// The ability's name, for explanations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Whether its source is a snow permanent: its mana can pay `{S}` (107.4h).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub snow: bool,
+}
+
+/// A player pays a mana cost (107.4): mana from the pool and, for
+/// Phyrexian symbols, life (119.4). When nothing pays it, nothing happens.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CostPayment {
+    /// The player who pays (default: the first player).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<Handle>,
+    /// The cost, as card text: `{2}{G}{G}`, `{W/U}`, `{2/B}`, `{W/P}`, `{S}`, `{X}{R}`.
+    pub cost: ManaCost,
+    /// The value announced for X (107.3a); only for a cost with `{X}` (default 0).
+    #[serde(default, skip_serializing_if = "Count::is_zero")]
+    pub x: Count,
+    /// Which of the distinct payments to make, counting from 0 in the
+    /// order of `ptoracle::cost` (default 0: the one that spends the
+    /// least life, then the least mana, then the least snow mana).
+    #[serde(default, skip_serializing_if = "Count::is_zero")]
+    pub payment: Count,
+    /// The spell or ability the cost is for, for explanations.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
 }

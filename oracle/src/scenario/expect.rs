@@ -69,25 +69,33 @@ pub struct Expect {
     /// Player: whether the player has lost the game (704.5a, 704.5c).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lost: Option<bool>,
+    /// Player: the part of the mana pool that snow sources made (107.4h).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snow_mana: Option<ManaPool>,
+    /// Player: how many distinct payments the cost of their last `pay_cost` step had (up to 100).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payments: Option<i64>,
+    /// Player: whether the cost of their last `pay_cost` step could be paid (118.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub can_pay: Option<bool>,
 }
 
 impl Expect {
     /// The player fields it uses.
     pub fn player_fields(&self) -> Vec<&'static str> {
-        let mut v = Vec::new();
-        if self.life.is_some() {
-            v.push("life");
-        }
-        if self.poison.is_some() {
-            v.push("poison");
-        }
-        if self.mana.is_some() {
-            v.push("mana");
-        }
-        if self.lost.is_some() {
-            v.push("lost");
-        }
-        v
+        [
+            ("life", self.life.is_some()),
+            ("poison", self.poison.is_some()),
+            ("mana", self.mana.is_some()),
+            ("lost", self.lost.is_some()),
+            ("snow_mana", self.snow_mana.is_some()),
+            ("payments", self.payments.is_some()),
+            ("can_pay", self.can_pay.is_some()),
+        ]
+        .into_iter()
+        .filter(|(_, given)| *given)
+        .map(|(name, _)| name)
+        .collect()
     }
 
     /// Whether it uses any object field.
@@ -97,6 +105,9 @@ impl Expect {
             poison,
             mana,
             lost,
+            snow_mana,
+            payments,
+            can_pay,
             ..
         } = self;
         let player_only = Expect {
@@ -104,6 +115,9 @@ impl Expect {
             poison: *poison,
             mana: mana.clone(),
             lost: *lost,
+            snow_mana: snow_mana.clone(),
+            payments: *payments,
+            can_pay: *can_pay,
             ..Expect::default()
         };
         *self != player_only

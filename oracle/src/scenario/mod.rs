@@ -22,8 +22,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use action::{
-    Action, Affects, Attach, CombatAssignment, CounterMove, CounterPut, CounterRemove, Crew,
-    Damage, EffectSpec, ManaAbility, MoveZone, Scale, ScaleWhat, Until,
+    Action, Affects, Attach, CombatAssignment, CostPayment, CounterMove, CounterPut, CounterRemove,
+    Crew, Damage, EffectSpec, ManaAbility, MoveZone, Scale, ScaleWhat, Until,
 };
 pub use expect::{Expect, PtOrNone};
 pub use quantity::{CountersOn, Filter, Half, Quantity, QuantityRef, Round};
@@ -103,6 +103,7 @@ fn default_players() -> Vec<PlayerSpec> {
             poison: Count(0),
             hand: Count(0),
             mana: ManaPool::default(),
+            snow_mana: ManaPool::default(),
         })
         .collect()
 }
@@ -129,6 +130,9 @@ pub struct PlayerSpec {
     /// Mana in the pool.
     #[serde(default, skip_serializing_if = "ManaPool::is_empty")]
     pub mana: ManaPool,
+    /// The part of `mana` that snow sources made, by type: it can pay `{S}` (107.4h).
+    #[serde(default, skip_serializing_if = "ManaPool::is_empty")]
+    pub snow_mana: ManaPool,
 }
 
 fn twenty() -> i64 {

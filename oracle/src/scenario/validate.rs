@@ -63,7 +63,20 @@ impl<'a> Validator<'a> {
             self.err(setup.key("players"), "a game needs at least one player");
         }
         for (i, p) in case.setup.players.iter().enumerate() {
-            self.declare(&p.id, Kind::Player, setup.key("players").index(i).key("id"));
+            let path = setup.key("players").index(i);
+            self.declare(&p.id, Kind::Player, path.key("id"));
+            for (m, n) in &p.snow_mana.0 {
+                let all = p.mana.0.get(m).map_or(0, |c| c.0);
+                if n.0 > all {
+                    self.err(
+                        path.key("snow_mana").key(m.to_string()),
+                        format!(
+                            "{} {{{m}}} from snow sources, but the pool holds {all} {{{m}}}: `snow_mana` is the part of `mana` that snow sources made",
+                            n.0
+                        ),
+                    );
+                }
+            }
         }
         for (i, o) in case.setup.objects.iter().enumerate() {
             self.declare(&o.id, Kind::Object, setup.key("objects").index(i).key("id"));
@@ -464,6 +477,17 @@ impl<'a> Validator<'a> {
                 }
                 self.non_negative(&m.amount, &path.key("amount"), "an amount of mana");
             }
+            Action::PayCost(c) => {
+                if let Some(p) = &c.player {
+                    self.player_ref(p, &path.key("player"));
+                }
+                if c.x.0 != 0 && !c.cost.has_x() {
+                    self.err(
+                        path.key("x"),
+                        format!("the cost {} has no {{X}} to announce a value for", c.cost),
+                    );
+                }
+            }
             Action::Double(s) | Action::Triple(s) => {
                 self.object_ref(&s.affects, &path.key("affects"))
             }
@@ -523,7 +547,7 @@ impl<'a> Validator<'a> {
                 if e.has_object_fields() {
                     self.err(
                         path.clone(),
-                        format!("`{h}` is a player: only life, poison, mana and lost apply"),
+                        format!("`{h}` is a player: only life, poison, mana, lost, snow_mana, payments and can_pay apply"),
                     );
                 }
             }
