@@ -457,6 +457,8 @@ impl Gen<'_, '_> {
             crew: None,
             attached_to: None,
             max_counters: BTreeMap::new(),
+            chapters: Vec::new(),
+            counter_triggers: Vec::new(),
         };
         if self.one_in(4)? {
             o.controller = Some(handle("opponent"));

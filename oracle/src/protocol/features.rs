@@ -91,6 +91,9 @@ features! {
     Battles => "battles", "battles and defense counters (310, 120.3h)";
     Costs => "costs", "the pay_cost step, snow mana and the payments of a cost (107.4, 119.4)";
     HugeValues => "huge-values", "numbers beyond 32 bits, and overflow reported as an error (107.1)";
+    Sagas => "sagas", "Sagas: lore counters, chapter abilities and the sacrifice of 704.5s (714, 107.15)";
+    CounterTriggers => "counter-triggers", "abilities that trigger when the Nth counter of a kind is put on an object (122.7)";
+    CountersFrom => "counters-from", "the put_counters_from step: one object's counters put on another, from its last known information once it has left (122.8)";
 }
 
 impl fmt::Display for Feature {
@@ -180,6 +183,7 @@ fn counter_kind(k: &CounterKind, f: &mut BTreeSet<Feature>) {
                 "defense" => Feature::Battles,
                 "level" => Feature::LevelUp,
                 "hone" => Feature::Attachments,
+                "lore" => Feature::Sagas,
                 "poison" => Feature::Infect,
                 _ => Feature::OtherCounters,
             });
@@ -266,6 +270,19 @@ fn object(o: &ObjectSpec, f: &mut BTreeSet<Feature>) {
     if !o.max_counters.is_empty() {
         f.insert(Feature::CounterLimits);
     }
+    if !o.chapters.is_empty() || o.subtypes.iter().any(|s| s == "Saga") {
+        f.insert(Feature::Sagas);
+    }
+    for c in &o.chapters {
+        action(&c.action, f);
+    }
+    if !o.counter_triggers.is_empty() {
+        f.insert(Feature::CounterTriggers);
+    }
+    for t in &o.counter_triggers {
+        counter_kind(&t.kind, f);
+        action(&t.action, f);
+    }
 }
 
 fn effect(e: &EffectSpec, f: &mut BTreeSet<Feature>) {
@@ -342,12 +359,22 @@ fn step(s: &Step, f: &mut BTreeSet<Feature>) {
     if !s.sba {
         f.insert(Feature::DeferredSba);
     }
-    match &s.action {
+    action(&s.action, f);
+}
+
+fn action(a: &Action, f: &mut BTreeSet<Feature>) {
+    match a {
         Action::PutCounters(p) => counter_kind(&p.kind, f),
         Action::RemoveCounters(r) => counter_kind(&r.kind, f),
         Action::MoveCounters(m) => {
             f.insert(Feature::MoveCounters);
             counter_kind(&m.kind, f);
+        }
+        Action::PutCountersFrom(p) => {
+            f.insert(Feature::CountersFrom);
+            for k in &p.kinds {
+                counter_kind(k, f);
+            }
         }
         Action::Effect(e) => effect(e, f),
         Action::Damage(d) => {

@@ -3,14 +3,16 @@
 
 use std::collections::BTreeMap;
 
-use super::{Effect, Eval, Fault, Game, Log, Mutant, ObjRef, Res, Stack, Trigger, Who, add};
+use super::{
+    Effect, Eval, Fault, Game, Log, Mutant, ObjRef, Pending, Res, Stack, Trigger, Who, add,
+};
 use crate::cost::{ManaCost, ManaKind, PAYMENT_LIMIT, Pool, Symbol};
 use crate::error::{NodePath, ScenarioError};
 use crate::number::{Amount, Change, ModPt, checked};
 use crate::observation::ObjectState;
 use crate::scenario::{
-    Action, Affects, CostPayment, Count, CounterMove, CounterPut, CounterRemove, Crew, Damage,
-    EffectSpec, Quantity, Scale, ScaleWhat, Until,
+    Action, Affects, CostPayment, Count, CounterMove, CounterPut, CounterRemove, CountersFrom,
+    Crew, Damage, EffectSpec, Quantity, Scale, ScaleWhat, Until,
 };
 use crate::terms::{CardType, CounterKind, Keyword, Zone};
 
@@ -41,6 +43,7 @@ impl<'c> Game<'c> {
             Action::PutCounters(p) => self.put_counters_action(p, log),
             Action::RemoveCounters(r) => self.remove_counters(r, log),
             Action::MoveCounters(m) => self.move_counters(m, log),
+            Action::PutCountersFrom(p) => self.put_counters_from(p, log),
             Action::Effect(e) => self.create_effect(e, path, log),
             Action::Damage(d) => self.noncombat_damage(d, path, log),
             Action::CombatDamage(v) => self.combat_damage(v, path, log),
@@ -214,6 +217,7 @@ impl<'c> Game<'c> {
         let ts = self.take_ts();
         let seq = self.take_seq();
         let id = self.cards[c].spec.id.clone();
+        let before = self.cards[c].count(kind);
         let stack =
             self.cards[c]
                 .counters
@@ -224,7 +228,70 @@ impl<'c> Game<'c> {
         })?;
         stack.ts = ts;
         stack.seq = seq;
+        self.counters_put(c, kind, before);
         Ok(())
+    }
+
+    /// 122.6, 122.7, 107.15a: what triggers when counters of `kind` are put
+    /// on `c` (on the battlefield, or as it enters), which had `before`.
+    fn counters_put(&mut self, c: usize, kind: &CounterKind, before: i64) {
+        let card = &self.cards[c];
+        if !card.on_battlefield() {
+            return;
+        }
+        let after = card.count(kind);
+        let crossed = |n: i64| before < n && n <= after;
+        let spec = card.spec;
+        let object = card.object;
+        let name = card.name().to_string();
+        let path = self.spec_path(c);
+        let mut new = Vec::new();
+        if kind.is_named("lore") {
+            for (ci, ch) in spec.chapters.iter().enumerate() {
+                for n in ch.at.iter().filter(|n| crossed(n.0)) {
+                    let label = ch
+                        .name
+                        .clone()
+                        .unwrap_or_else(|| format!("chapter {} of {name}", roman(n.0)));
+                    new.push((
+                        n.0,
+                        Pending {
+                            card: c,
+                            object,
+                            label: format!("{label} (lore counters {before} → {after})"),
+                            rule: "107.15a",
+                            chapter: true,
+                            action: &ch.action,
+                            path: path.key("chapters").index(ci).key("do"),
+                        },
+                    ));
+                }
+            }
+        }
+        for (ti, t) in spec.counter_triggers.iter().enumerate() {
+            if &t.kind == kind && crossed(t.nth.0) {
+                let label = t.name.clone().unwrap_or_else(|| {
+                    format!(
+                        "{name}'s \"when the {} {kind} counter is put on it\" ability",
+                        ordinal(t.nth.0)
+                    )
+                });
+                new.push((
+                    t.nth.0,
+                    Pending {
+                        card: c,
+                        object,
+                        label: format!("{label} ({before} → {after})"),
+                        rule: "122.7",
+                        chapter: false,
+                        action: &t.action,
+                        path: path.key("counter_triggers").index(ti).key("do"),
+                    },
+                ));
+            }
+        }
+        new.sort_by_key(|(n, _)| *n);
+        self.pending.extend(new.into_iter().map(|(_, p)| p));
     }
 
     /// Removes up to `n` counters; returns how many it removed.
@@ -285,6 +352,72 @@ impl<'c> Game<'c> {
                 s(moved)
             )
         });
+        Ok(())
+    }
+
+    /// "Put its counters on …": while the first object is on the
+    /// battlefield the counters move (122.5); once it has left, the same
+    /// number of each kind it had as it last existed is put on the second
+    /// object (122.8), nothing being removed from anything.
+    fn put_counters_from(&mut self, p: &CountersFrom, log: &mut Log) -> Res<()> {
+        let (from, to) = (self.card_index(&p.from), self.card_index(&p.to));
+        let wanted = |k: &CounterKind| p.kinds.is_empty() || p.kinds.contains(k);
+        let (a, b) = (
+            self.cards[from].name().to_string(),
+            self.cards[to].name().to_string(),
+        );
+        if !self.cards[to].on_battlefield() {
+            log.line(1, || {
+                format!("{b} is not on the battlefield: no counters are put on it [122.5, 122.8]")
+            });
+            return Ok(());
+        }
+        if self.cards[from].on_battlefield() {
+            let kinds: Vec<(CounterKind, i64)> = self.cards[from]
+                .counters
+                .iter()
+                .filter(|(k, _)| wanted(k))
+                .map(|(k, s)| (k.clone(), s.count))
+                .collect();
+            if from == to {
+                log.line(1, || {
+                    format!("{a} would move its counters onto itself: nothing moves [122.5]")
+                });
+                return Ok(());
+            }
+            for (kind, n) in kinds {
+                let moved = self.take_counters(from, &kind, n);
+                self.put_counters(to, &kind, moved)?;
+                log.line(1, || {
+                    format!(
+                        "move {moved} {kind} counter{} from {a} to {b} [122.5]",
+                        s(moved)
+                    )
+                });
+            }
+            return Ok(());
+        }
+        let Some(lki) = self.cards[from].lki.as_deref() else {
+            log.line(1, || {
+                format!(
+                    "{a} has never been on the battlefield here: it has no counters to give [122.8]"
+                )
+            });
+            return Ok(());
+        };
+        let kinds: Vec<(CounterKind, i64)> = lki
+            .counters
+            .iter()
+            .filter(|(k, _)| wanted(k))
+            .map(|(k, n)| (k.clone(), *n))
+            .collect();
+        if kinds.is_empty() {
+            log.line(1, || format!("{a} had no such counters as it last existed on the battlefield: none are put on {b} [122.8, 608.2h]"));
+        }
+        for (kind, n) in kinds {
+            self.put_counters(to, &kind, n)?;
+            log.line(1, || format!("{a} has left the battlefield: {n} {kind} counter{} (as many as it had as it last existed) are put on {b}; nothing is moved [122.8, 608.2h]", s(n)));
+        }
         Ok(())
     }
 
@@ -802,6 +935,14 @@ impl<'c> Game<'c> {
             for (kind, n) in counters {
                 self.put_counters_at(c, kind, n.0, ts, seq)?;
             }
+            // 714.3a: as a Saga enters, its controller puts a lore counter
+            // on it, in addition to any an effect gives it.
+            if self.cards[c].final_chapter().is_some() {
+                let lore = CounterKind::named("lore");
+                self.put_counters_at(c, &lore, 1, ts, seq)?;
+                let name = self.cards[c].name().to_string();
+                log.line(1, || format!("{name} enters with a lore counter [714.3a]"));
+            }
             // 306.5b: a planeswalker enters with its printed loyalty, in
             // addition to any loyalty counters an effect gives it.
             let spec = self.cards[c].spec;
@@ -829,6 +970,7 @@ impl<'c> Game<'c> {
             return Ok(());
         }
         let id = self.cards[c].spec.id.clone();
+        let before = self.cards[c].count(kind);
         let stack =
             self.cards[c]
                 .counters
@@ -837,6 +979,8 @@ impl<'c> Game<'c> {
         stack.count = add(stack.count, n, || {
             format!("the number of {kind} counters on {id}")
         })?;
+        // 122.6: entering with counters is putting them on it.
+        self.counters_put(c, kind, before);
         Ok(())
     }
 
@@ -1099,4 +1243,46 @@ pub(super) fn invalid(path: NodePath, message: String) -> Fault {
 
 fn s(n: i64) -> &'static str {
     if n == 1 { "" } else { "s" }
+}
+
+/// A chapter number as printed: I, II, III, IV, …
+fn roman(n: i64) -> String {
+    const DIGITS: [(i64, &str); 13] = [
+        (1000, "M"),
+        (900, "CM"),
+        (500, "D"),
+        (400, "CD"),
+        (100, "C"),
+        (90, "XC"),
+        (50, "L"),
+        (40, "XL"),
+        (10, "X"),
+        (9, "IX"),
+        (5, "V"),
+        (4, "IV"),
+        (1, "I"),
+    ];
+    if !(1..=3999).contains(&n) {
+        return n.to_string();
+    }
+    let (mut n, mut out) = (n, String::new());
+    for (v, s) in DIGITS {
+        while n >= v {
+            out.push_str(s);
+            n -= v;
+        }
+    }
+    out
+}
+
+/// 1st, 2nd, 3rd, 4th, 11th, 21st, …
+fn ordinal(n: i64) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }

@@ -297,6 +297,19 @@ impl Card<'_> {
     pub fn on_battlefield(&self) -> bool {
         self.zone == Zone::Battlefield
     }
+
+    /// A Saga's final chapter: its greatest chapter number (714.2c).
+    pub fn final_chapter(&self) -> Option<i64> {
+        if !self.spec.subtypes.iter().any(|s| s == "Saga") {
+            return None;
+        }
+        self.spec
+            .chapters
+            .iter()
+            .flat_map(|c| &c.at)
+            .map(|n| n.0)
+            .max()
+    }
 }
 
 /// A continuous effect created by a resolved spell or ability.
@@ -327,6 +340,24 @@ pub(crate) struct Trigger {
     pub rule: &'static str,
 }
 
+/// A triggered ability of an object waiting to resolve: a Saga's chapter
+/// ability (714.2, 107.15a) or a "when the Nth counter" ability (122.7).
+#[derive(Clone)]
+pub(crate) struct Pending<'c> {
+    /// The object whose ability it is, and which object it was then.
+    pub card: usize,
+    pub object: u64,
+    /// How explanations name it, e.g. `chapter II of The Eldest Reborn`.
+    pub label: String,
+    pub rule: &'static str,
+    /// A chapter ability keeps its Saga on the battlefield until it has
+    /// left the stack (704.5s).
+    pub chapter: bool,
+    pub action: &'c crate::scenario::Action,
+    /// Where the ability is written, for locating bad input.
+    pub path: NodePath,
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Who {
     Card(usize),
@@ -342,6 +373,7 @@ pub(crate) struct Game<'c> {
     pub effects: Vec<Effect>,
     pub handles: BTreeMap<&'c str, Who>,
     pub triggers: Vec<Trigger>,
+    pub pending: Vec<Pending<'c>>,
     next_ts: i64,
     next_object: u64,
     next_seq: u64,
@@ -361,6 +393,7 @@ impl<'c> Game<'c> {
             effects: Vec::new(),
             handles: BTreeMap::new(),
             triggers: Vec::new(),
+            pending: Vec::new(),
             next_ts: 1,
             next_object: 1,
             next_seq: 1,
@@ -470,6 +503,11 @@ impl<'c> Game<'c> {
             // Validation guarantees the kind; fall back to the first player.
             _ => 0,
         }
+    }
+
+    /// Where card `c` is written: the setup lists the cards in order.
+    pub fn spec_path(&self, c: usize) -> NodePath {
+        NodePath::root().key("setup").key("objects").index(c)
     }
 
     pub fn card_index(&self, h: &Handle) -> usize {

@@ -34,9 +34,10 @@ impl<'c> Game<'c> {
                 any = true;
                 continue;
             }
-            if !self.triggers.is_empty() {
+            if !self.triggers.is_empty() || !self.pending.is_empty() {
                 any = true;
                 self.resolve_triggers(log)?;
+                self.resolve_pending(log)?;
                 continue;
             }
             if !any {
@@ -86,6 +87,26 @@ impl<'c> Game<'c> {
                 leaves = Some(Leave::Graveyard(format!(
                     "{name} is a planeswalker with 0 loyalty: it is put into its owner's graveyard [704.5i]"
                 )));
+            }
+            // 704.5s: a Saga whose lore counters reached its final chapter
+            // is sacrificed, unless one of its chapter abilities has
+            // triggered and not yet left the stack.
+            if leaves.is_none() {
+                if let Some(last) = card.final_chapter() {
+                    let lore = card.count(&CounterKind::named("lore"));
+                    let waiting = self
+                        .pending
+                        .iter()
+                        .any(|p| p.chapter && p.card == c && p.object == card.object);
+                    if lore >= last && !waiting {
+                        leaves = Some(Leave::Graveyard(format!(
+                            "{name} is a Saga with {lore} lore counter{} and final chapter {last}, and no chapter ability of it waits to resolve: it is sacrificed [704.5s, 714.4]",
+                            if lore == 1 { "" } else { "s" }
+                        )));
+                    } else if lore >= last {
+                        log.line(2, || format!("{name} has reached its final chapter, but a chapter ability of it has yet to resolve: it stays [704.5s]"));
+                    }
+                }
             }
             if let Some(l) = leaves {
                 leaving.push((c, l));
@@ -272,6 +293,19 @@ impl<'c> Game<'c> {
             });
             let counters = BTreeMap::from([(t.kind.clone(), crate::scenario::Count(1))]);
             self.move_card(t.card, Zone::Battlefield, &counters, None, log)?;
+        }
+        Ok(())
+    }
+}
+
+impl<'c> Game<'c> {
+    /// Resolves the waiting chapter and counter abilities, in the order
+    /// they triggered (see DECISIONS.md, D2).
+    fn resolve_pending(&mut self, log: &mut Log) -> Res<()> {
+        let pending = std::mem::take(&mut self.pending);
+        for p in pending {
+            log.line(1, || format!("{} resolves [{}, 603.3]", p.label, p.rule));
+            self.perform(p.action, &p.path, log)?;
         }
         Ok(())
     }

@@ -24,6 +24,10 @@ pub enum Action {
     RemoveCounters(CounterRemove),
     /// Move counters from one object to another (122.5).
     MoveCounters(CounterMove),
+    /// Put one object's counters on another: moved while it is on the
+    /// battlefield, the same number of each kind (from its last known
+    /// information) once it has left (122.8).
+    PutCountersFrom(CountersFrom),
     /// A resolved spell or ability creates a continuous effect (611.2).
     Effect(Box<EffectSpec>),
     /// A source deals noncombat damage (120.3).
@@ -62,6 +66,7 @@ impl Action {
             Action::PutCounters(_) => "put_counters",
             Action::RemoveCounters(_) => "remove_counters",
             Action::MoveCounters(_) => "move_counters",
+            Action::PutCountersFrom(_) => "put_counters_from",
             Action::Effect(_) => "effect",
             Action::Damage(_) => "damage",
             Action::CombatDamage(_) => "combat_damage",
@@ -119,6 +124,19 @@ pub struct CounterMove {
     /// How many (default 1); each counter moves only if it can.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub count: Count,
+}
+
+/// "Put its counters on …": every kind, or the kinds listed (122.8).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CountersFrom {
+    /// The object whose counters they are (it may have left the battlefield).
+    pub from: Handle,
+    /// The permanent that gets them.
+    pub to: Handle,
+    /// Only these kinds (default: every kind it had).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kinds: Vec<CounterKind>,
 }
 
 fn one() -> Count {

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 pub use action::{
     Action, Affects, Attach, CombatAssignment, CostPayment, CounterMove, CounterPut, CounterRemove,
-    Crew, Damage, EffectSpec, ManaAbility, MoveZone, Scale, ScaleWhat, Until,
+    CountersFrom, Crew, Damage, EffectSpec, ManaAbility, MoveZone, Scale, ScaleWhat, Until,
 };
 pub use expect::{Expect, PtOrNone};
 pub use quantity::{CountersOn, Filter, Half, Quantity, QuantityRef, Round};
@@ -216,6 +216,53 @@ pub struct ObjectSpec {
     /// "Can't have more than N counters of a kind" (122.4, 704.5r).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub max_counters: BTreeMap<CounterKind, Count>,
+    /// A Saga's chapter abilities (714.2, 107.15): each triggers when lore
+    /// counters put on it reach one of its chapter numbers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chapters: Vec<Chapter>,
+    /// "When the Nth [kind] counter is put on this" abilities (122.7).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub counter_triggers: Vec<CounterTrigger>,
+}
+
+/// A chapter ability: `{rN}` or `{rN1}, {rN2}` — [effect] (107.15a, 107.15b).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Chapter {
+    /// Its chapter numbers (1 for I, 2 for II, …).
+    pub at: Vec<Count>,
+    /// What it does when it resolves.
+    #[serde(
+        rename = "do",
+        serialize_with = "tagged::serialize",
+        deserialize_with = "tagged::deserialize"
+    )]
+    pub action: Action,
+    /// Its name, for explanations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// "When the Nth [kind] counter is put on this, [effect]" (122.7): it
+/// triggers when counters of that kind are put on it and it had fewer than
+/// N before and N or more after.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CounterTrigger {
+    /// The kind of counter.
+    pub kind: CounterKind,
+    /// N.
+    pub nth: Count,
+    /// What it does when it resolves.
+    #[serde(
+        rename = "do",
+        serialize_with = "tagged::serialize",
+        deserialize_with = "tagged::deserialize"
+    )]
+    pub action: Action,
+    /// Its name, for explanations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 fn battlefield() -> Zone {

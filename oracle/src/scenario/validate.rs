@@ -193,6 +193,28 @@ impl<'a> Validator<'a> {
         if let Some(c) = &o.controller {
             self.player_ref(c, &path.key("controller"));
         }
+        for (i, ch) in o.chapters.iter().enumerate() {
+            let at = path.key("chapters").index(i);
+            if ch.at.is_empty() {
+                self.err(
+                    at.key("at"),
+                    "a chapter ability needs at least one chapter number (107.15a)",
+                );
+            }
+            for (j, n) in ch.at.iter().enumerate() {
+                if n.0 < 1 {
+                    self.err(at.key("at").index(j), "chapter numbers start at 1 (714.2b)");
+                }
+            }
+            self.action(&ch.action, &at.key("do").key(ch.action.key()));
+        }
+        for (i, t) in o.counter_triggers.iter().enumerate() {
+            let at = path.key("counter_triggers").index(i);
+            if t.nth.0 < 1 {
+                self.err(at.key("nth"), "the Nth counter: N is at least 1 (122.7)");
+            }
+            self.action(&t.action, &at.key("do").key(t.action.key()));
+        }
         if let Some(a) = &o.attached_to {
             self.object_ref(a, &path.key("attached_to"));
             if a == &o.id {
@@ -415,6 +437,10 @@ impl<'a> Validator<'a> {
             Action::MoveCounters(m) => {
                 self.object_ref(&m.from, &path.key("from"));
                 self.object_ref(&m.to, &path.key("to"));
+            }
+            Action::PutCountersFrom(p) => {
+                self.object_ref(&p.from, &path.key("from"));
+                self.object_ref(&p.to, &path.key("to"));
             }
             Action::Effect(e) => {
                 if let Some(s) = &e.source {
