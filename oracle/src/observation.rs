@@ -60,9 +60,19 @@ pub struct ObjectState {
     /// What it is attached to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attached_to: Option<Handle>,
+    /// Whether 302.6 keeps it from attacking and from using {T} and {Q}
+    /// abilities: a creature on the battlefield, not under its
+    /// controller's control continuously since their most recent turn
+    /// began, without haste (702.10b).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub summoning_sick: bool,
     /// While it is off the battlefield: how it last existed there (608.2h, 704.8).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lki: Option<Box<ObjectState>>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// What can be observed of one player.

@@ -457,6 +457,7 @@ fn field_rank(field: &str) -> (String, usize, String) {
         "total",
         "combat_damage",
         "tapped",
+        "summoning_sick",
         "regeneration_shields",
         "attached_to",
         "life",
@@ -521,6 +522,7 @@ fn fill_object(g: &mut ObjectState, r: &ObjectState, unobserved: &BTreeSet<Obser
             Observable::Tapped => g.tapped = r.tapped,
             Observable::RegenerationShields => g.regeneration_shields = r.regeneration_shields,
             Observable::AttachedTo => g.attached_to = r.attached_to.clone(),
+            Observable::SummoningSick => g.summoning_sick = r.summoning_sick,
             Observable::Lki => g.lki = r.lki.clone(),
             Observable::Life
             | Observable::Poison
@@ -647,6 +649,13 @@ fn compare_object(
         set(&o.colors),
     );
     field(push, at, "tapped", e.tapped, o.tapped);
+    field(
+        push,
+        at,
+        "summoning_sick",
+        e.summoning_sick,
+        o.summoning_sick,
+    );
     field(
         push,
         at,
@@ -782,6 +791,7 @@ pub(crate) fn diff(actual: &Observation, target: &Observation) -> BTreeMap<Handl
         field!(colors, t.colors.clone());
         field!(tapped, t.tapped);
         field!(regeneration_shields, t.regeneration_shields);
+        field!(summoning_sick, t.summoning_sick);
         if a.total != t.total {
             e.total = t.total;
             if t.total.is_none() {

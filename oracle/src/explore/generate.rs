@@ -459,6 +459,9 @@ impl Gen<'_, '_> {
             max_counters: BTreeMap::new(),
             chapters: Vec::new(),
             counter_triggers: Vec::new(),
+            enters_as: Vec::new(),
+            choose: None,
+            sick: false,
         };
         if self.one_in(4)? {
             o.controller = Some(handle("opponent"));
@@ -939,6 +942,7 @@ impl Gen<'_, '_> {
                     object: object_handle(i),
                     to,
                     counters,
+                    choose: None,
                 })
             }
             12 => match self.object_of(&[Kind::Equipment])? {

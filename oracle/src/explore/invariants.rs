@@ -36,13 +36,19 @@ pub struct Invariant {
     /// It runs on the cases whose index is `remainder` modulo `modulus`
     /// (the costly relations are sampled; most invariants run on every case).
     pub sampling: (u64, u64),
+    /// Whether it reads what a step did as a closed form of the step's own
+    /// action (and state-based actions, undying and persist). Such an
+    /// invariant does not run on a case with other triggered abilities
+    /// (Saga chapters, 714.2; "when the Nth counter is put on", 122.7),
+    /// whose effects also happen inside a step; the generator draws none.
+    pub closed_form: bool,
     check: fn(&Subject<'_>) -> Option<Found>,
 }
 
 impl Invariant {
     /// Checks a run of a case (nothing, for a case its sampling skips).
     pub fn check(&'static self, s: &Subject<'_>) -> Option<Violation> {
-        if !self.runs_on(s.index) {
+        if !self.runs_on(s.index) || (self.closed_form && s.triggers()) {
             return None;
         }
         (self.check)(s).map(|f| Violation {
@@ -329,6 +335,16 @@ impl Subject<'_> {
             .as_ref()
     }
 
+    /// Whether some object has a triggered ability other than undying and
+    /// persist: a Saga's chapters or an Nth-counter trigger.
+    fn triggers(&self) -> bool {
+        self.case
+            .setup
+            .objects
+            .iter()
+            .any(|o| !o.chapters.is_empty() || !o.counter_triggers.is_empty())
+    }
+
     /// Whether some static ability looks at P/T to decide what it affects:
     /// then one effect can change what another does (613.8), and
     /// single-effect closed forms don't hold.
@@ -415,6 +431,7 @@ pub static ALL: &[Invariant] = &[
         statement: "a creature whose P/T comes only from its printed values and counters has exactly printed + the sum of its counters (computed in 128 bits); when that does not fit in 64 bits the step reports an overflow instead of a value",
         caught_by: Mutant::WrappingCounters,
         sampling: EVERY,
+        closed_form: true,
         check: exact_arithmetic,
     },
     Invariant {
@@ -423,6 +440,7 @@ pub static ALL: &[Invariant] = &[
         statement: "after state-based actions no permanent has both +1/+1 and -1/-1 counters",
         caught_by: Mutant::NoAnnihilation,
         sampling: EVERY,
+        closed_form: false,
         check: annihilation,
     },
     Invariant {
@@ -431,6 +449,7 @@ pub static ALL: &[Invariant] = &[
         statement: "checking state-based actions keeps a permanent's +1/+1 minus -1/-1 counters as it was",
         caught_by: Mutant::LopsidedAnnihilation,
         sampling: EVERY,
+        closed_form: true,
         check: annihilation_net,
     },
     Invariant {
@@ -439,6 +458,7 @@ pub static ALL: &[Invariant] = &[
         statement: "after state-based actions no creature on the battlefield has toughness 0 or less, indestructible or not",
         caught_by: Mutant::ZeroToughnessIsDestruction,
         sampling: EVERY,
+        closed_form: false,
         check: no_zero_toughness,
     },
     Invariant {
@@ -447,6 +467,7 @@ pub static ALL: &[Invariant] = &[
         statement: "after state-based actions a creature on the battlefield with damage at least its toughness (> 0) is indestructible",
         caught_by: Mutant::LethalIsGreater,
         sampling: EVERY,
+        closed_form: false,
         check: no_lethal_damage,
     },
     Invariant {
@@ -455,6 +476,7 @@ pub static ALL: &[Invariant] = &[
         statement: "a creature dealt damage by a deathtouch source is gone after the next check, unless indestructible or regenerated",
         caught_by: Mutant::DeathtouchIgnored,
         sampling: EVERY,
+        closed_form: true,
         check: deathtouch_destroys,
     },
     Invariant {
@@ -463,6 +485,7 @@ pub static ALL: &[Invariant] = &[
         statement: "a creature assigns combat damage equal to max(0, power): each player's life and poison change by exactly that, plus lifelink",
         caught_by: Mutant::AbsolutePowerInCombat,
         sampling: EVERY,
+        closed_form: true,
         check: combat_damage,
     },
     Invariant {
@@ -471,6 +494,7 @@ pub static ALL: &[Invariant] = &[
         statement: "\"+X/+X where X is its power\" adds max(0, power as it resolved) (without switch effects)",
         caught_by: Mutant::UnclampedX,
         sampling: EVERY,
+        closed_form: true,
         check: plus_x,
     },
     Invariant {
@@ -479,6 +503,7 @@ pub static ALL: &[Invariant] = &[
         statement: "mana \"equal to its power\" adds max(0, power as it resolved)",
         caught_by: Mutant::UnclampedMana,
         sampling: EVERY,
+        closed_form: true,
         check: mana,
     },
     Invariant {
@@ -487,6 +512,7 @@ pub static ALL: &[Invariant] = &[
         statement: "a new setting effect replaces base P/T only: every modification and counter stays on top of it, whatever the timestamps (Gray Ogre)",
         caught_by: Mutant::SetSharesTimestamps,
         sampling: TAIL,
+        closed_form: false,
         check: setting_keeps_modifications,
     },
     Invariant {
@@ -495,6 +521,7 @@ pub static ALL: &[Invariant] = &[
         statement: "swapping the timestamps of two modifications in 7c changes nothing",
         caught_by: Mutant::ClampIntermediate,
         sampling: EVERY,
+        closed_form: true,
         check: modifications_commute,
     },
     Invariant {
@@ -503,6 +530,7 @@ pub static ALL: &[Invariant] = &[
         statement: "switching a creature's power and toughness twice leaves every observation as it was",
         caught_by: Mutant::SwitchIsFlag,
         sampling: TAIL,
+        closed_form: false,
         check: two_switches,
     },
     Invariant {
@@ -511,6 +539,7 @@ pub static ALL: &[Invariant] = &[
         statement: "one more switch turns P/T p/t into t/p, counters included, and leaves base P/T alone",
         caught_by: Mutant::CountersAfterSwitch,
         sampling: TAIL,
+        closed_form: false,
         check: switch_swaps,
     },
     Invariant {
@@ -519,6 +548,7 @@ pub static ALL: &[Invariant] = &[
         statement: "damage from a source without wither or infect changes nobody's P/T (before state-based actions)",
         caught_by: Mutant::DamageLowersToughness,
         sampling: EVERY,
+        closed_form: true,
         check: damage_keeps_toughness,
     },
     Invariant {
@@ -527,6 +557,7 @@ pub static ALL: &[Invariant] = &[
         statement: "after cleanup no permanent has damage or regeneration shields and mana pools are empty",
         caught_by: Mutant::CleanupKeepsDamage,
         sampling: EVERY,
+        closed_form: true,
         check: cleanup_clears,
     },
     Invariant {
@@ -535,6 +566,7 @@ pub static ALL: &[Invariant] = &[
         statement: "after cleanup the state is as if no \"until end of turn\" effect had existed",
         caught_by: Mutant::CleanupKeepsEffects,
         sampling: EVERY,
+        closed_form: true,
         check: cleanup_ends_effects,
     },
     Invariant {
@@ -543,6 +575,7 @@ pub static ALL: &[Invariant] = &[
         statement: "an object that changes zones has no counters, damage, shields or tapped state but what it enters with",
         caught_by: Mutant::CountersSurviveZoneChange,
         sampling: EVERY,
+        closed_form: true,
         check: zone_change,
     },
     Invariant {
@@ -551,6 +584,7 @@ pub static ALL: &[Invariant] = &[
         statement: "checking state-based actions again right after a step changes nothing",
         caught_by: Mutant::SingleSbaPass,
         sampling: RECHECK,
+        closed_form: false,
         check: sba_fixpoint,
     },
     Invariant {
@@ -561,6 +595,7 @@ pub static ALL: &[Invariant] = &[
         statement: "where the rules digest calls an edition change neutral, both editions give the same run: the counter merge of 2020-04-17 (without keyword counters), 2017-07-14 and the current rules (without doubling, tripling, keyword or hone counters), 2026-01-16 and the current rules (without hone counters), 2018-04-27 and 2020-01-22 (no P/T rule changed), 2007-05 and 2009-07 (without setting effects or -1/-1 counters); where the sublayer plan changed, only without effects whose affected set tests P/T",
         caught_by: Mutant::CountersInFourthSublayer,
         sampling: (4, 1),
+        closed_form: false,
         check: edition_neutral,
     },
     Invariant {
@@ -569,6 +604,7 @@ pub static ALL: &[Invariant] = &[
         statement: "resolving a case again, on the same thread or another, gives the same run",
         caught_by: Mutant::Nondeterministic,
         sampling: (32, 0),
+        closed_form: false,
         check: deterministic,
     },
     Invariant {
@@ -577,6 +613,7 @@ pub static ALL: &[Invariant] = &[
         statement: "a case written as a YAML ruling reads back unchanged",
         caught_by: Mutant::LossyWriter,
         sampling: (128, 64),
+        closed_form: false,
         check: yaml_round_trip,
     },
     Invariant {
@@ -585,6 +622,7 @@ pub static ALL: &[Invariant] = &[
         statement: "an object put into the graveyard by the first state-based-action event keeps, as last known information, its state before that event",
         caught_by: Mutant::LkiAfterAnnihilation,
         sampling: EVERY,
+        closed_form: true,
         check: lki_before_event,
     },
     Invariant {
@@ -593,6 +631,7 @@ pub static ALL: &[Invariant] = &[
         statement: "a creature no setting effect touches has its printed P/T as base P/T, whatever its counters and pumps",
         caught_by: Mutant::BaseIncludesModifications,
         sampling: EVERY,
+        closed_form: true,
         check: base_pt,
     },
     Invariant {
@@ -601,6 +640,7 @@ pub static ALL: &[Invariant] = &[
         statement: "a permanent that is not a creature has no power, toughness, total or combat damage",
         caught_by: Mutant::NoncreatureHasPt,
         sampling: EVERY,
+        closed_form: false,
         check: noncreature_pt,
     },
     Invariant {
@@ -609,6 +649,7 @@ pub static ALL: &[Invariant] = &[
         statement: "total power and toughness is power + toughness with negatives, and the combat damage a creature would assign is max(0, power)",
         caught_by: Mutant::TotalClampsNegative,
         sampling: EVERY,
+        closed_form: false,
         check: totals,
     },
     Invariant {
@@ -617,6 +658,7 @@ pub static ALL: &[Invariant] = &[
         statement: "doubling adds the value and tripling adds twice it, a negative value lowering it where the edition says so (without switch effects, which move the added value to the other side)",
         caught_by: Mutant::DoubleClampsNegative,
         sampling: EVERY,
+        closed_form: true,
         check: scaling,
     },
     Invariant {
@@ -625,6 +667,7 @@ pub static ALL: &[Invariant] = &[
         statement: "after state-based actions every player at 0 or less life or with 10 or more poison counters has lost",
         caught_by: Mutant::PoisonAtEleven,
         sampling: EVERY,
+        closed_form: false,
         check: players_lose,
     },
 ];
@@ -651,7 +694,12 @@ fn exact_arithmetic(s: &Subject<'_>) -> Option<Found> {
                 continue;
             };
             let Some(printed) = o.pt else { continue };
-            if effects_list(&o.id) || !is_creature(st) || !o.types.contains(&CardType::Creature) {
+            // A P/T chosen as it enters (208.2b) is not a printed value.
+            if effects_list(&o.id)
+                || !is_creature(st)
+                || !o.types.contains(&CardType::Creature)
+                || !o.enters_as.is_empty()
+            {
                 continue;
             }
             let (mut p, mut t) = (
@@ -1522,10 +1570,11 @@ impl EditionSensitive {
             }
             u.set |= !o.level_up.is_empty();
         }
-        for step in &case.steps {
-            match &step.action {
+        for action in case.actions() {
+            match action {
                 Action::PutCounters(c) => kind(&mut u, &c.kind),
                 Action::MoveCounters(c) => kind(&mut u, &c.kind),
+                Action::PutCountersFrom(c) => c.kinds.iter().for_each(|k| kind(&mut u, k)),
                 Action::Move(m) => m.counters.keys().for_each(|k| kind(&mut u, k)),
                 Action::Effect(e) => effect(&mut u, e),
                 Action::Double(_) => u.double = true,
@@ -1717,7 +1766,12 @@ fn base_pt(s: &Subject<'_>) -> Option<Found> {
     for (k, _) in s.steps() {
         for o in &s.case.setup.objects {
             let Some(printed) = o.pt else { continue };
-            if o.cda.is_some() || !o.level_up.is_empty() || sets_listed(&o.id) {
+            // A P/T chosen as it enters (208.2b) is its base P/T, not the printed one.
+            if o.cda.is_some()
+                || !o.level_up.is_empty()
+                || !o.enters_as.is_empty()
+                || sets_listed(&o.id)
+            {
                 continue;
             }
             let st = s.after(k)?.objects.get(&o.id)?;

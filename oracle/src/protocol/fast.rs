@@ -99,6 +99,8 @@ struct Obj {
     #[serde(default)]
     attached_to: Present<Handle>,
     #[serde(default)]
+    summoning_sick: Present<bool>,
+    #[serde(default)]
     lki: Present<Box<Obj>>,
 }
 
@@ -138,6 +140,7 @@ fn object(o: Obj, u: &BTreeSet<Observable>) -> Result<WireObject, ()> {
         tapped: o.tapped.take(F::Tapped, u)?,
         regeneration_shields: o.regeneration_shields.take(F::RegenerationShields, u)?,
         attached_to: o.attached_to.take(F::AttachedTo, u)?,
+        summoning_sick: o.summoning_sick.take(F::SummoningSick, u)?,
         lki: match o.lki.take(F::Lki, u)? {
             Some(l) => Some(Box::new(object(*l, u)?)),
             None => None,

@@ -90,6 +90,9 @@ features! {
     Planeswalkers => "planeswalkers", "planeswalkers, loyalty and damage to them (306, 704.5i)";
     Battles => "battles", "battles and defense counters (310, 120.3h)";
     Costs => "costs", "the pay_cost step, snow mana and the payments of a cost (107.4, 119.4)";
+    ChoosePt => "choose-pt", "cards whose power and toughness are chosen as they enter the battlefield, `enters_as` (208.2b)";
+    SummoningSickness => "summoning-sickness", "permanents that came under their controller's control this turn (`sick`), the begin_turn step, and the `summoning_sick` observation (302.6, 702.10)";
+    ControlChanges => "control-changes", "the gain_control step (613.1b)";
     HugeValues => "huge-values", "numbers beyond 32 bits, and overflow reported as an error (107.1)";
     Sagas => "sagas", "Sagas: lore counters, chapter abilities and the sacrifice of 704.5s (714, 107.15)";
     CounterTriggers => "counter-triggers", "abilities that trigger when the Nth counter of a kind is put on an object (122.7)";
@@ -283,6 +286,17 @@ fn object(o: &ObjectSpec, f: &mut BTreeSet<Feature>) {
         counter_kind(&t.kind, f);
         action(&t.action, f);
     }
+    if !o.enters_as.is_empty() || o.choose.is_some() {
+        f.insert(Feature::ChoosePt);
+        for c in &o.enters_as {
+            for k in &c.keywords {
+                keyword(*k, f);
+            }
+        }
+    }
+    if o.sick {
+        f.insert(Feature::SummoningSickness);
+    }
 }
 
 fn effect(e: &EffectSpec, f: &mut BTreeSet<Feature>) {
@@ -359,6 +373,16 @@ fn step(s: &Step, f: &mut BTreeSet<Feature>) {
     if !s.sba {
         f.insert(Feature::DeferredSba);
     }
+    // A case about summoning sickness may show it only in what it expects.
+    let expects = s
+        .expect
+        .values()
+        .chain(s.expect_in.values().flat_map(|e| e.values()));
+    if expects.into_iter().any(|e| {
+        e.summoning_sick.is_some() || e.lki.as_ref().is_some_and(|l| l.summoning_sick.is_some())
+    }) {
+        f.insert(Feature::SummoningSickness);
+    }
     action(&s.action, f);
 }
 
@@ -409,6 +433,9 @@ fn action(a: &Action, f: &mut BTreeSet<Feature>) {
         }
         Action::Move(m) => {
             f.insert(Feature::Zones);
+            if m.choose.is_some() {
+                f.insert(Feature::ChoosePt);
+            }
             for (k, n) in &m.counters {
                 if n.0 != 0 {
                     counter_kind(k, f);
@@ -423,6 +450,12 @@ fn action(a: &Action, f: &mut BTreeSet<Feature>) {
         }
         Action::Cleanup => {
             f.insert(Feature::Cleanup);
+        }
+        Action::GainControl(_) => {
+            f.insert(Feature::ControlChanges);
+        }
+        Action::BeginTurn(_) => {
+            f.insert(Feature::SummoningSickness);
         }
         Action::StateBasedActions => {}
     }

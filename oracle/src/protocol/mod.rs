@@ -215,6 +215,12 @@ pub struct WireObject {
     pub regeneration_shields: Option<i64>,
     /// What it is attached to.
     pub attached_to: Option<Handle>,
+    /// Whether 302.6 keeps it from attacking and using {T} abilities (a
+    /// creature not controlled continuously since its controller's most
+    /// recent turn began, without haste). Required only from an engine
+    /// that declares the `summoning-sickness` feature.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summoning_sick: Option<bool>,
     /// Off the battlefield: how it last existed there (704.8), or `null`.
     pub lki: Option<Box<WireObject>>,
 }
@@ -283,6 +289,7 @@ observables! {
     Tapped => "tapped", "whether an object is tapped";
     RegenerationShields => "regeneration_shields", "an object's regeneration shields";
     AttachedTo => "attached_to", "what an object is attached to";
+    SummoningSick => "summoning_sick", "whether summoning sickness keeps an object from attacking and using {T} abilities (unobserved unless the engine declares `summoning-sickness`)";
     Lki => "lki", "an object's last known information";
     Life => "life", "a player's life total";
     Poison => "poison", "a player's poison counters";
@@ -320,6 +327,7 @@ impl Observable {
             Observable::Tapped => &["tapped"],
             Observable::RegenerationShields => &["regeneration_shields"],
             Observable::AttachedTo => &["attached_to"],
+            Observable::SummoningSick => &["summoning_sick"],
             Observable::Lki => &["lki"],
             Observable::Life => &["life"],
             Observable::Poison => &["poison"],
@@ -418,6 +426,11 @@ impl Capabilities {
             }
         }
         let mut unobserved = BTreeSet::new();
+        // Added after the protocol's first engines: an engine that does not
+        // declare the feature is not asked for the field.
+        if !features.contains(&Feature::SummoningSickness) {
+            unobserved.insert(Observable::SummoningSick);
+        }
         for u in &h.unobserved {
             match Observable::parse(u) {
                 Some(o) => {
@@ -873,6 +886,7 @@ fn object_to_wire(s: &ObjectState) -> WireObject {
         tapped: Some(s.tapped),
         regeneration_shields: Some(s.regeneration_shields),
         attached_to: s.attached_to.clone(),
+        summoning_sick: Some(s.summoning_sick),
         lki: s.lki.as_ref().map(|l| Box::new(object_to_wire(l))),
     }
 }
@@ -931,6 +945,7 @@ fn object_from_wire(h: &Handle, o: WireObject) -> Result<ObjectState, ProtocolEr
         tapped: o.tapped.unwrap_or(false),
         regeneration_shields: o.regeneration_shields.unwrap_or(0),
         attached_to: o.attached_to,
+        summoning_sick: o.summoning_sick.unwrap_or(false),
         lki: match o.lki {
             Some(l) => Some(Box::new(object_from_wire(h, *l)?)),
             None => None,
@@ -971,6 +986,32 @@ mod tests {
             decode_engine_hello(br#"{"type":"hello","protocol":2,"whatever":true}"#).unwrap_err();
         assert_eq!(e.kind, ErrorKind::Version);
         assert!(e.message.contains("protocol 2"), "{e}");
+    }
+
+    #[test]
+    fn summoning_sick_is_asked_only_of_engines_with_the_feature() {
+        let hello = |features: &str| {
+            decode_engine_hello(
+                format!(r#"{{"type":"hello","protocol":1,"engine":{{"name":"e","version":"1"}},"features":[{features}],"editions":[]}}"#)
+                    .as_bytes(),
+            )
+            .unwrap()
+        };
+        let old = hello("");
+        assert!(old.unobserved.contains(&Observable::SummoningSick));
+        let new = hello(r#""summoning-sickness""#);
+        assert!(!new.unobserved.contains(&Observable::SummoningSick));
+        let reply = to_wire(&crate::observation::Observation::default());
+        let mut step = serde_json::to_value(&reply).unwrap();
+        step["objects"] = serde_json::json!({ "c": {
+            "zone": "battlefield", "types": [], "colors": [], "power": null, "toughness": null,
+            "base_power": null, "base_toughness": null, "total": null, "combat_damage": null,
+            "counters": {}, "damage": 0, "deathtouch_damage": false, "keywords": [],
+            "tapped": false, "regeneration_shields": 0, "attached_to": null, "lki": null } });
+        let line = serde_json::json!({ "type": "result", "seq": 1, "steps": [step] }).to_string();
+        assert!(decode_reply(line.as_bytes(), &old.unobserved).is_ok());
+        let e = decode_reply(line.as_bytes(), &new.unobserved).unwrap_err();
+        assert!(e.message.contains("summoning_sick"), "{e}");
     }
 
     #[test]

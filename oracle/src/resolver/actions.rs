@@ -111,7 +111,41 @@ impl<'c> Game<'c> {
                 log.line(1, || {
                     format!("{name} moves from the {from} to the {}: it becomes a new object [400.7, 122.2]", m.to)
                 });
-                self.move_card(c, m.to, &m.counters, lki, log)
+                self.move_card(c, m.to, &m.counters, m.choose, lki, log)
+            }
+            Action::GainControl(gc) => {
+                let c = self.card_index(&gc.object);
+                self.require_battlefield(c, &path.key("object"), "change control")?;
+                let p = self.player_index(&gc.player);
+                let name = self.cards[c].name().to_string();
+                let who = self.players[p].handle.clone();
+                let card = &mut self.cards[c];
+                if card.controller == p {
+                    log.line(1, || {
+                        format!("{who} already controls {name}: its control does not change [613.1b, 302.6]")
+                    });
+                    return Ok(());
+                }
+                card.controller = p;
+                card.continuous = false;
+                log.line(1, || {
+                    format!("{who} gains control of {name} indefinitely (layer 2) [613.1b]; it has not been under its new controller's control continuously since their most recent turn began [302.6]")
+                });
+                Ok(())
+            }
+            Action::BeginTurn(h) => {
+                let p = self.player_index(h);
+                let mut n = 0usize;
+                for card in &mut self.cards {
+                    if card.on_battlefield() && card.controller == p {
+                        card.continuous = true;
+                        n += 1;
+                    }
+                }
+                log.line(1, || {
+                    format!("the turn of {h} begins: the {n} permanent{} {h} controls have been under that control continuously since it began [302.6]", if n == 1 { "" } else { "s" })
+                });
+                Ok(())
             }
             Action::Attach(a) => {
                 let (o, t) = (self.card_index(&a.object), self.card_index(&a.to));
@@ -886,16 +920,21 @@ impl<'c> Game<'c> {
         log.line(2, || {
             format!("{name} {why}: put into its owner's graveyard")
         });
-        self.move_card(c, Zone::Graveyard, &BTreeMap::new(), Some(lki), log)
+        self.move_card(c, Zone::Graveyard, &BTreeMap::new(), None, Some(lki), log)
     }
 
     /// Moves a card to a zone: a new object with no memory of the old one
-    /// (400.7): counters cease to exist (122.2), damage and effects are gone.
+    /// (400.7): counters cease to exist (122.2), damage and effects are gone,
+    /// and its owner controls it. A permanent that enters has not been
+    /// under its controller's control since their turn began (302.6), and
+    /// its P/T is chosen anew if it is chosen as it enters (208.2b; `choose`,
+    /// else the card's own choice).
     pub(super) fn move_card(
         &mut self,
         c: usize,
         to: Zone,
         counters: &BTreeMap<CounterKind, Count>,
+        choose: Option<crate::number::Pt>,
         lki: Option<ObjectState>,
         log: &mut Log,
     ) -> Res<()> {
@@ -927,6 +966,19 @@ impl<'c> Game<'c> {
         card.shields = 0;
         card.tapped = false;
         card.attached_to = None;
+        card.controller = card.owner;
+        card.continuous = false;
+        card.choice = if to == Zone::Battlefield {
+            card.spec.entry_choice(choose)
+        } else {
+            None
+        };
+        if let Some(ch) = card.chosen() {
+            let (name, what) = (card.name().to_string(), super::entry_label(ch));
+            log.line(2, || {
+                format!("as {name} enters, its controller chooses {what}: its copiable P/T [208.2b, 613.2a]")
+            });
+        }
         if from == Zone::Battlefield {
             card.lki = lki.map(Box::new);
         }

@@ -30,11 +30,19 @@ pub(crate) struct Early {
 }
 
 impl Early {
+    /// Its copiable values (layer 1): the printed ones, with the keywords
+    /// of the option chosen as it entered (208.2b, 613.2a).
     fn printed(card: &Card<'_>) -> Early {
+        let mut keywords = Bits::of(&card.spec.keywords);
+        if let Some(ch) = card.chosen() {
+            for k in &ch.keywords {
+                keywords.insert(*k);
+            }
+        }
         Early {
             types: Bits::of(&card.spec.types),
             colors: Bits::of(&card.spec.colors),
-            keywords: Bits::of(&card.spec.keywords),
+            keywords,
             abilities: true,
         }
     }
@@ -592,15 +600,30 @@ impl<'g, 'c> Eval<'g, 'c> {
         }
         let printed = card.spec.pt;
         let who = || format!("{} ({})", card.name(), card.spec.id);
-        let start = Wide::of(match printed {
-            Some(p) => Pt::new(
+        let chosen = card.chosen();
+        let start = Wide::of(match (chosen, printed) {
+            // 208.2b: the values chosen as it entered are its copiable P/T.
+            (Some(ch), _) => ch.pt,
+            // 208.2b: off the battlefield, a card whose P/T is chosen as it
+            // enters has power and toughness 0.
+            (None, _) if !card.spec.enters_as.is_empty() => Pt::new(0, 0),
+            (None, Some(p)) => Pt::new(
                 p.power.value(0).unwrap_or(0),
                 p.toughness.value(0).unwrap_or(0),
             ),
             // 208.5: a creature with no value for P/T has 0.
-            None => Pt::new(0, 0),
+            (None, None) => Pt::new(0, 0),
         });
         match printed {
+            _ if chosen.is_some() => self.line(c, 0, || {
+                format!(
+                    "chosen as it entered: {}, its copiable P/T [208.2b, 613.2a]",
+                    chosen.map(super::entry_label).unwrap_or_default()
+                )
+            }),
+            _ if !card.spec.enters_as.is_empty() => self.line(c, 0, || {
+                "its P/T is chosen only as it enters the battlefield: 0/0 here [208.2b]".into()
+            }),
             Some(p) => self.line(c, 0, || {
                 if p.has_star() {
                     format!("printed {p}, each * counting 0 until defined [208.2a, 208.5]")
@@ -1207,8 +1230,23 @@ impl<'g, 'c> Eval<'g, 'c> {
                 .attached_to
                 .and_then(|r| g.live(r))
                 .map(|t| g.cards[t].spec.id.clone()),
+            summoning_sick: self.summoning_sick(c),
             lki: None,
         })
+    }
+
+    /// 302.6: a creature can't attack or use {T} and {Q} abilities unless
+    /// it has been under its controller's control continuously since their
+    /// most recent turn began; haste lifts that (702.10b). Whether it is a
+    /// creature and has haste is read now, whenever it became one or got
+    /// or lost haste; how long it has been controlled does not depend on
+    /// when it became a creature.
+    pub fn summoning_sick(&self, c: usize) -> bool {
+        let card = &self.g.cards[c];
+        card.on_battlefield()
+            && !card.continuous
+            && self.has_type(c, CardType::Creature)
+            && !self.has_keyword(c, Keyword::Haste)
     }
 
     /// Writes, for every permanent, how its characteristics came about.
@@ -1229,6 +1267,15 @@ impl<'g, 'c> Eval<'g, 'c> {
             log.line(1, || head);
             for l in &self.early_lines[c] {
                 log.line(2 + l.depth, || l.text.clone());
+            }
+            if !card.continuous && self.has_type(c, CardType::Creature) {
+                log.line(2, || {
+                    if self.has_keyword(c, Keyword::Haste) {
+                        "not under its controller's control continuously since their most recent turn began, but it has haste: it can attack and use {T} abilities [302.6, 702.10b]".into()
+                    } else {
+                        "summoning sick: not under its controller's control continuously since their most recent turn began, so it can't attack or use {T} abilities [302.6]".into()
+                    }
+                });
             }
             if info.is_some() {
                 for l in &self.pt_lines.borrow()[c] {

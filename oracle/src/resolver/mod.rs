@@ -272,6 +272,14 @@ pub(crate) struct Card<'c> {
     pub object: u64,
     pub zone: Zone,
     pub controller: usize,
+    /// Its owner: whoever controls it off the battlefield, and as it enters.
+    pub owner: usize,
+    /// Whether it has been under its controller's control continuously
+    /// since their most recent turn began (302.6).
+    pub continuous: bool,
+    /// On the battlefield: which of `spec.enters_as` was chosen as it
+    /// entered (208.2b).
+    pub choice: Option<usize>,
     pub ts: i64,
     pub seq: u64,
     pub counters: BTreeMap<CounterKind, Stack>,
@@ -309,6 +317,12 @@ impl Card<'_> {
             .flat_map(|c| &c.at)
             .map(|n| n.0)
             .max()
+    }
+
+    /// The option its controller chose as it entered (208.2b), while it is
+    /// on the battlefield.
+    pub fn chosen(&self) -> Option<&'_ crate::scenario::EntryChoice> {
+        self.choice.and_then(|i| self.spec.enters_as.get(i))
     }
 }
 
@@ -459,6 +473,13 @@ impl<'c> Game<'c> {
                 object,
                 zone: o.zone,
                 controller,
+                owner: controller,
+                continuous: !o.sick,
+                choice: if o.zone == Zone::Battlefield {
+                    o.entry_choice(None)
+                } else {
+                    None
+                },
                 ts,
                 seq,
                 counters,
@@ -626,6 +647,9 @@ impl<'c> Game<'c> {
             if let Some(pt) = spec.pt {
                 text.push_str(&format!(", printed {pt}"));
             }
+            if let Some(ch) = c.chosen() {
+                text.push_str(&format!(", entered as {}", entry_label(ch)));
+            }
             text.push_str(&format!(
                 ", {}, t={}",
                 crate::terms::zone_phrase(c.zone),
@@ -701,6 +725,20 @@ impl<'c> Game<'c> {
             if let Some(n) = spec.crew {
                 log.line(1, || format!("crew {} [702.122]", n.0));
             }
+            if !spec.enters_as.is_empty() {
+                let list: Vec<String> = spec.enters_as.iter().map(entry_label).collect();
+                log.line(1, || {
+                    format!(
+                        "as it enters, its controller chooses {} [208.2b]",
+                        list.join(" or ")
+                    )
+                });
+            }
+            if c.on_battlefield() && !c.continuous {
+                log.line(1, || {
+                    "came under its controller's control this turn: not controlled continuously since their most recent turn began [302.6]".into()
+                });
+            }
         }
     }
 
@@ -740,6 +778,16 @@ fn pool(m: &BTreeMap<Mana, i64>) -> crate::scenario::ManaPool {
             .map(|(m, n)| (*m, crate::scenario::Count(*n)))
             .collect(),
     )
+}
+
+/// An "as this enters" choice in words: `2/2 with flying`.
+pub(crate) fn entry_label(c: &crate::scenario::EntryChoice) -> String {
+    if c.keywords.is_empty() {
+        c.pt.to_string()
+    } else {
+        let k: Vec<String> = c.keywords.iter().map(|k| k.to_string()).collect();
+        format!("{} with {}", c.pt, k.join(", "))
+    }
 }
 
 fn band_label(band: &crate::scenario::LevelBand) -> String {

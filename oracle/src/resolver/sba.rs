@@ -246,7 +246,7 @@ impl<'c> Game<'c> {
                     log.line(2, || {
                         format!("its last known information: {lki_text} [704.8]")
                     });
-                    self.move_card(c, Zone::Graveyard, &BTreeMap::new(), Some(lki), log)?;
+                    self.move_card(c, Zone::Graveyard, &BTreeMap::new(), None, Some(lki), log)?;
                     changed = true;
                 }
                 Leave::Destroy(why) => {
@@ -292,7 +292,7 @@ impl<'c> Game<'c> {
                 format!("{} resolves: {name} returns to the battlefield with a {} counter, as a new object [{}, 122.6, 400.7]", t.keyword, t.kind, t.rule)
             });
             let counters = BTreeMap::from([(t.kind.clone(), crate::scenario::Count(1))]);
-            self.move_card(t.card, Zone::Battlefield, &counters, None, log)?;
+            self.move_card(t.card, Zone::Battlefield, &counters, None, None, log)?;
         }
         Ok(())
     }

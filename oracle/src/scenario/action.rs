@@ -53,6 +53,12 @@ pub enum Action {
     Attach(Attach),
     /// Crew a Vehicle by tapping creatures with total power N or more (702.122).
     Crew(Crew),
+    /// A player gains control of a permanent, indefinitely (layer 2, 613.1b).
+    GainControl(GainControl),
+    /// A player's turn begins: the permanents they control have now been
+    /// under their control continuously since it began (302.6). Nothing
+    /// else of the turn is played (no untap step).
+    BeginTurn(Handle),
     /// The cleanup step: remove all damage, end "until end of turn" effects (514.2).
     Cleanup,
     /// Check state-based actions, and nothing else (704.3).
@@ -79,6 +85,8 @@ impl Action {
             Action::Move(_) => "move",
             Action::Attach(_) => "attach",
             Action::Crew(_) => "crew",
+            Action::GainControl(_) => "gain_control",
+            Action::BeginTurn(_) => "begin_turn",
             Action::Cleanup => "cleanup",
             Action::StateBasedActions => "state_based_actions",
         }
@@ -482,6 +490,21 @@ pub struct MoveZone {
     /// Counters it enters the battlefield with (122.6).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub counters: BTreeMap<CounterKind, Count>,
+    /// For a card with `enters_as`: the P/T its controller chooses as it
+    /// enters the battlefield (208.2b; default: the object's `choose`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choose: Option<crate::number::Pt>,
+}
+
+/// A player gains control of a permanent (a control-changing effect that
+/// lasts indefinitely, layer 2).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GainControl {
+    /// The permanent.
+    pub object: Handle,
+    /// The player who gains control of it.
+    pub player: Handle,
 }
 
 /// Attach an Aura or Equipment.

@@ -54,6 +54,12 @@ pub struct Expect {
     /// Object: its regeneration shields.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub regeneration_shields: Option<i64>,
+    /// Object: whether 302.6 keeps it from attacking and from activating
+    /// its {T} and {Q} abilities: a creature, not under its controller's
+    /// control continuously since their most recent turn began, without
+    /// haste (702.10b).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summoning_sick: Option<bool>,
     /// Object: the last known information of it as it last existed on the battlefield (608.2h, 704.8).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lki: Option<Box<Expect>>,

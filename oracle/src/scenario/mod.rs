@@ -23,7 +23,8 @@ use serde::{Deserialize, Serialize};
 
 pub use action::{
     Action, Affects, Attach, CombatAssignment, CostPayment, CounterMove, CounterPut, CounterRemove,
-    CountersFrom, Crew, Damage, EffectSpec, ManaAbility, MoveZone, Scale, ScaleWhat, Until,
+    CountersFrom, Crew, Damage, EffectSpec, GainControl, ManaAbility, MoveZone, Scale, ScaleWhat,
+    Until,
 };
 pub use expect::{Expect, PtOrNone};
 pub use quantity::{CountersOn, Filter, Half, Quantity, QuantityRef, Round};
@@ -56,6 +57,21 @@ pub struct Case {
     pub setup: Setup,
     /// What happens, in order; each step may check the state after it.
     pub steps: Vec<Step>,
+}
+
+impl Case {
+    /// Everything the case can do: each step's action, then the actions of
+    /// the objects' triggered abilities (Saga chapters, Nth-counter
+    /// triggers), which happen inside whichever step triggers them.
+    pub fn actions(&self) -> impl Iterator<Item = &Action> {
+        let triggered = self.setup.objects.iter().flat_map(|o| {
+            o.chapters
+                .iter()
+                .map(|c| &c.action)
+                .chain(o.counter_triggers.iter().map(|t| &t.action))
+        });
+        self.steps.iter().map(|s| &s.action).chain(triggered)
+    }
 }
 
 /// How `ptoracle explore` found a ruling: enough to find it again.
@@ -216,6 +232,23 @@ pub struct ObjectSpec {
     /// "Can't have more than N counters of a kind" (122.4, 704.5r).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub max_counters: BTreeMap<CounterKind, Count>,
+    /// "As this enters, choose …": the P/T values (and keywords) its
+    /// controller chooses among as it enters the battlefield (208.2b).
+    /// Off the battlefield such a card's power and toughness are 0.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub enters_as: Vec<EntryChoice>,
+    /// Which of `enters_as` is chosen, by its P/T: at setup on the
+    /// battlefield, and whenever it enters without its step saying
+    /// otherwise (default: the first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choose: Option<crate::number::Pt>,
+    /// Whether it came under its controller's control after their most
+    /// recent turn began (it entered or changed control this turn): while
+    /// it is a creature without haste it can't attack or use {T} abilities
+    /// (302.6, 702.10). A permanent set up without it has been controlled
+    /// continuously since that turn began.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sick: bool,
     /// A Saga's chapter abilities (714.2, 107.15): each triggers when lore
     /// counters put on it reach one of its chapter numbers.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -302,6 +335,36 @@ pub struct Cda {
     /// The value of `*` in its toughness.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub toughness: Option<Quantity>,
+}
+
+/// One of the values an "as this enters, choose" ability lists (208.2b):
+/// a P/T, and the keywords that come with it (Primal Clay's `2/2` with
+/// flying). Both become part of the permanent's copiable values (613.2a).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EntryChoice {
+    /// The power and toughness it enters as.
+    pub pt: crate::number::Pt,
+    /// Keywords it has with that choice.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keywords: Vec<Keyword>,
+}
+
+impl ObjectSpec {
+    /// The option of `enters_as` that is chosen when `choose` (a step's
+    /// choice, else the object's own) names it by P/T; the first option
+    /// otherwise. `None` when the card has no such ability.
+    pub fn entry_choice(&self, choose: Option<crate::number::Pt>) -> Option<usize> {
+        if self.enters_as.is_empty() {
+            return None;
+        }
+        let wanted = choose.or(self.choose);
+        Some(
+            wanted
+                .and_then(|pt| self.enters_as.iter().position(|o| o.pt == pt))
+                .unwrap_or(0),
+        )
+    }
 }
 
 /// One level-up band: `{LEVEL min-max} P/T` or, without max, `{LEVEL min+} P/T` (107.8).

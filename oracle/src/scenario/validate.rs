@@ -20,6 +20,7 @@ enum Kind {
 
 struct Validator<'a> {
     names: BTreeMap<&'a str, Kind>,
+    objects: BTreeMap<&'a str, &'a ObjectSpec>,
     errors: Vec<ScenarioError>,
 }
 
@@ -39,6 +40,7 @@ struct Validator<'a> {
 pub fn validate(case: &Case) -> Vec<ScenarioError> {
     let mut v = Validator {
         names: BTreeMap::new(),
+        objects: BTreeMap::new(),
         errors: Vec::new(),
     };
     v.case(case);
@@ -80,6 +82,7 @@ impl<'a> Validator<'a> {
         }
         for (i, o) in case.setup.objects.iter().enumerate() {
             self.declare(&o.id, Kind::Object, setup.key("objects").index(i).key("id"));
+            self.objects.insert(o.id.as_str(), o);
         }
         for (i, o) in case.setup.objects.iter().enumerate() {
             self.object(o, &setup.key("objects").index(i));
@@ -231,9 +234,11 @@ impl<'a> Validator<'a> {
             )
         });
         match (&o.cda, stars) {
+            // 208.2b: the stars of a card whose P/T is chosen as it enters.
+            (None, Some(_)) if !o.enters_as.is_empty() => {}
             (None, Some((p, t))) if p || t => self.err(
                 path.key("pt"),
-                "a `*` needs a characteristic-defining ability that says its value: add `cda:` (208.2a)",
+                "a `*` needs a characteristic-defining ability that says its value: add `cda:` (208.2a), or the choices of an \"as this enters\" ability: add `enters_as:` (208.2b)",
             ),
             (Some(_), None) => self.err(path.key("cda"), "a characteristic-defining ability for P/T needs a printed `*` in `pt:`"),
             (Some(cda), Some((p, t))) => {
@@ -258,6 +263,7 @@ impl<'a> Validator<'a> {
                 (!o.regeneration_shields.is_zero(), "regeneration_shields"),
                 (o.tapped, "tapped"),
                 (o.attached_to.is_some(), "attached_to"),
+                (o.sick, "sick"),
             ] {
                 if bad {
                     self.err(
@@ -302,6 +308,54 @@ impl<'a> Validator<'a> {
         }
         for (i, ab) in o.abilities.iter().enumerate() {
             self.static_ability(ab, &path.key("abilities").index(i));
+        }
+        self.entry_choices(o, path);
+        if let Some(pt) = o.choose {
+            self.chosen(o, pt, &path.key("choose"));
+        }
+    }
+
+    /// 208.2b: the values an "as this enters, choose" ability lists.
+    fn entry_choices(&mut self, o: &ObjectSpec, path: &NodePath) {
+        if o.enters_as.is_empty() {
+            return;
+        }
+        if o.cda.is_some() {
+            self.err(
+                path.key("enters_as"),
+                "a card whose P/T is chosen as it enters has no characteristic-defining ability for it (208.2b): remove `cda:`",
+            );
+        }
+        for (i, c) in o.enters_as.iter().enumerate() {
+            if o.enters_as[..i].iter().any(|e| e.pt == c.pt) {
+                self.err(
+                    path.key("enters_as").index(i).key("pt"),
+                    format!("{} is listed twice; each choice needs its own P/T", c.pt),
+                );
+            }
+        }
+    }
+
+    /// A choice (`choose: P/T`) must name one of the object's `enters_as`.
+    fn chosen(&mut self, o: &ObjectSpec, pt: crate::number::Pt, path: &NodePath) {
+        if o.enters_as.is_empty() {
+            self.err(
+                path.clone(),
+                format!(
+                    "`{}` has no `enters_as`: nothing lets its controller choose its P/T (208.2b)",
+                    o.id
+                ),
+            );
+        } else if !o.enters_as.iter().any(|e| e.pt == pt) {
+            let listed: Vec<String> = o.enters_as.iter().map(|e| e.pt.to_string()).collect();
+            self.err(
+                path.clone(),
+                format!(
+                    "{pt} is not one of the choices of `{}`: {}",
+                    o.id,
+                    listed.join(", ")
+                ),
+            );
         }
     }
 
@@ -532,7 +586,23 @@ impl<'a> Validator<'a> {
                         "poison counters go on players (122.1f)",
                     );
                 }
+                if let Some(pt) = m.choose {
+                    if m.to != Zone::Battlefield {
+                        self.err(
+                            path.key("choose"),
+                            "P/T is chosen only as the object enters the battlefield (208.2b)",
+                        );
+                    }
+                    if let Some(o) = self.objects.get(m.object.as_str()).copied() {
+                        self.chosen(o, pt, &path.key("choose"));
+                    }
+                }
             }
+            Action::GainControl(g) => {
+                self.object_ref(&g.object, &path.key("object"));
+                self.player_ref(&g.player, &path.key("player"));
+            }
+            Action::BeginTurn(p) => self.player_ref(p, path),
             Action::Attach(a) => {
                 self.object_ref(&a.object, &path.key("object"));
                 self.object_ref(&a.to, &path.key("to"));
