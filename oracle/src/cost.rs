@@ -228,6 +228,37 @@ impl ManaCost {
     pub fn has_x(&self) -> bool {
         self.symbols.contains(&Symbol::X)
     }
+
+    /// Its mana value with X = `x` (202.3): the generic numbers and X, 1
+    /// for each colored, colorless, snow, hybrid or Phyrexian symbol, 2 for
+    /// a monocolored hybrid `{2/B}` (202.3f: the larger half). `None` when
+    /// it does not fit in 64 bits.
+    ///
+    /// ```
+    /// use ptoracle::cost::ManaCost;
+    /// let cost: ManaCost = "{X}{X}{2/B}{W/U}{G/P}{S}{C}{1}".parse().unwrap();
+    /// assert_eq!(cost.mana_value(3), Some(13));
+    /// assert_eq!(cost.mana_value(0), Some(7));
+    /// let huge: ManaCost = "{9223372036854775807}{G}".parse().unwrap();
+    /// assert_eq!(huge.mana_value(0), None);
+    /// ```
+    pub fn mana_value(&self, x: i64) -> Option<i64> {
+        let total: i128 = self
+            .symbols
+            .iter()
+            .map(|s| match s {
+                Symbol::Generic(n) => i128::from(*n),
+                Symbol::X => i128::from(x),
+                Symbol::TwoOr(_) => 2,
+                Symbol::Colored(_)
+                | Symbol::Colorless
+                | Symbol::Hybrid(..)
+                | Symbol::Phyrexian(_)
+                | Symbol::Snow => 1,
+            })
+            .sum();
+        i64::try_from(total).ok()
+    }
 }
 
 impl fmt::Display for ManaCost {

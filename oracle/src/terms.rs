@@ -99,6 +99,15 @@ impl CardType {
         CardType::Planeswalker,
         CardType::Sorcery,
     ];
+
+    /// Whether an object of this type is a permanent on the battlefield
+    /// (110.4): artifact, battle, creature, enchantment, land, planeswalker.
+    pub fn is_permanent(self) -> bool {
+        !matches!(
+            self,
+            CardType::Instant | CardType::Sorcery | CardType::Kindred
+        )
+    }
 }
 
 impl fmt::Display for CardType {

@@ -460,6 +460,11 @@ impl Gen<'_, '_> {
             chapters: Vec::new(),
             counter_triggers: Vec::new(),
             enters_as: Vec::new(),
+            mana_cost: None,
+            x: None,
+            x_is: None,
+            on_resolve: None,
+            enters_with: BTreeMap::new(),
             choose: None,
             sick: false,
         };

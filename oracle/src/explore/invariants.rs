@@ -38,9 +38,10 @@ pub struct Invariant {
     pub sampling: (u64, u64),
     /// Whether it reads what a step did as a closed form of the step's own
     /// action (and state-based actions, undying and persist). Such an
-    /// invariant does not run on a case with other triggered abilities
-    /// (Saga chapters, 714.2; "when the Nth counter is put on", 122.7),
-    /// whose effects also happen inside a step; the generator draws none.
+    /// invariant does not run on a case whose objects act inside a step:
+    /// other triggered abilities (Saga chapters, 714.2; "when the Nth
+    /// counter is put on", 122.7), spells that resolve (608.2) and "enters
+    /// with counters" replacement effects (614.1c); the generator draws none.
     pub closed_form: bool,
     check: fn(&Subject<'_>) -> Option<Found>,
 }
@@ -48,7 +49,7 @@ pub struct Invariant {
 impl Invariant {
     /// Checks a run of a case (nothing, for a case its sampling skips).
     pub fn check(&'static self, s: &Subject<'_>) -> Option<Violation> {
-        if !self.runs_on(s.index) || (self.closed_form && s.triggers()) {
+        if !self.runs_on(s.index) || (self.closed_form && s.objects_act()) {
             return None;
         }
         (self.check)(s).map(|f| Violation {
@@ -335,14 +336,17 @@ impl Subject<'_> {
             .as_ref()
     }
 
-    /// Whether some object has a triggered ability other than undying and
-    /// persist: a Saga's chapters or an Nth-counter trigger.
-    fn triggers(&self) -> bool {
-        self.case
-            .setup
-            .objects
-            .iter()
-            .any(|o| !o.chapters.is_empty() || !o.counter_triggers.is_empty())
+    /// Whether some object can act inside a step: a triggered ability
+    /// other than undying and persist (a Saga's chapters, an Nth-counter
+    /// trigger), what a spell does as it resolves, or counters it enters
+    /// with by its own replacement effect.
+    fn objects_act(&self) -> bool {
+        self.case.setup.objects.iter().any(|o| {
+            !o.chapters.is_empty()
+                || !o.counter_triggers.is_empty()
+                || o.on_resolve.is_some()
+                || !o.enters_with.is_empty()
+        })
     }
 
     /// Whether some static ability looks at P/T to decide what it affects:

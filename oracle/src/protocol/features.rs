@@ -93,6 +93,8 @@ features! {
     ChoosePt => "choose-pt", "cards whose power and toughness are chosen as they enter the battlefield, `enters_as` (208.2b)";
     SummoningSickness => "summoning-sickness", "permanents that came under their controller's control this turn (`sick`), the begin_turn step, and the `summoning_sick` observation (302.6, 702.10)";
     ControlChanges => "control-changes", "the gain_control step (613.1b)";
+    Spells => "spells", "spells on the stack and X: `mana_cost`, `x`, `x_is` and `on_resolve` on objects, the cast and resolve steps, pay_cost with `cost_of`, and the `x_of` and `mana_value_of` quantities (107.3, 202.3, 601.2, 608.2)";
+    EntersWith => "enters-with", "objects that enter the battlefield with counters by their own replacement effect, `enters_with` (614.1c, 122.6)";
     HugeValues => "huge-values", "numbers beyond 32 bits, and overflow reported as an error (107.1)";
     Sagas => "sagas", "Sagas: lore counters, chapter abilities and the sacrifice of 704.5s (714, 107.15)";
     CounterTriggers => "counter-triggers", "abilities that trigger when the Nth counter of a kind is put on an object (122.7)";
@@ -297,6 +299,22 @@ fn object(o: &ObjectSpec, f: &mut BTreeSet<Feature>) {
     if o.sick {
         f.insert(Feature::SummoningSickness);
     }
+    if o.mana_cost.is_some() || o.x.is_some() || o.x_is.is_some() || o.on_resolve.is_some() {
+        f.insert(Feature::Spells);
+    }
+    if let Some(q) = &o.x_is {
+        quantity(q, f);
+    }
+    if let Some(a) = &o.on_resolve {
+        action(a, f);
+    }
+    if !o.enters_with.is_empty() {
+        f.insert(Feature::EntersWith);
+        for (k, q) in &o.enters_with {
+            counter_kind(k, f);
+            quantity(q, f);
+        }
+    }
 }
 
 fn effect(e: &EffectSpec, f: &mut BTreeSet<Feature>) {
@@ -362,6 +380,9 @@ fn quantity(q: &Quantity, f: &mut BTreeSet<Feature>) {
             }
         }
         QuantityRef::Half(h) => quantity(&h.of, f),
+        QuantityRef::XOf(_) | QuantityRef::ManaValueOf(_) => {
+            f.insert(Feature::Spells);
+        }
         QuantityRef::PowerOf(_)
         | QuantityRef::ToughnessOf(_)
         | QuantityRef::Life(_)
@@ -415,9 +436,12 @@ fn action(a: &Action, f: &mut BTreeSet<Feature>) {
             }
             quantity(&m.amount, f);
         }
-        Action::PayCost(_) => {
+        Action::PayCost(p) => {
             f.insert(Feature::Mana);
             f.insert(Feature::Costs);
+            if p.cost_of.is_some() {
+                f.insert(Feature::Spells);
+            }
         }
         Action::Double(_) => {
             f.insert(Feature::Double);
@@ -453,6 +477,9 @@ fn action(a: &Action, f: &mut BTreeSet<Feature>) {
         }
         Action::GainControl(_) => {
             f.insert(Feature::ControlChanges);
+        }
+        Action::Cast(_) | Action::Resolve(_) => {
+            f.insert(Feature::Spells);
         }
         Action::BeginTurn(_) => {
             f.insert(Feature::SummoningSickness);

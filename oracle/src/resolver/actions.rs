@@ -11,8 +11,8 @@ use crate::error::{NodePath, ScenarioError};
 use crate::number::{Amount, Change, ModPt, checked};
 use crate::observation::ObjectState;
 use crate::scenario::{
-    Action, Affects, CostPayment, Count, CounterMove, CounterPut, CounterRemove, CountersFrom,
-    Crew, Damage, EffectSpec, Quantity, Scale, ScaleWhat, Until,
+    Action, Affects, Cast, CostPayment, Count, CounterMove, CounterPut, CounterRemove,
+    CountersFrom, Crew, Damage, EffectSpec, Handle, Quantity, Scale, ScaleWhat, Until,
 };
 use crate::terms::{CardType, CounterKind, Keyword, Zone};
 
@@ -113,6 +113,8 @@ impl<'c> Game<'c> {
                 });
                 self.move_card(c, m.to, &m.counters, m.choose, lki, log)
             }
+            Action::Cast(cast) => self.cast(cast, path, log),
+            Action::Resolve(h) => self.resolve_spell(h, path, log),
             Action::GainControl(gc) => {
                 let c = self.card_index(&gc.object);
                 self.require_battlefield(c, &path.key("object"), "change control")?;
@@ -199,6 +201,84 @@ impl<'c> Game<'c> {
                 card.spec.id, card.zone
             ),
         ))
+    }
+
+    /// 601.2a, 601.2b: the card moves to the stack, a new object (400.7),
+    /// controlled by the player who casts it; X is announced (107.3a).
+    fn cast(&mut self, cast: &Cast, path: &NodePath, log: &mut Log) -> Res<()> {
+        let c = self.card_index(&cast.object);
+        let zone = self.cards[c].zone;
+        if matches!(zone, Zone::Stack | Zone::Battlefield) {
+            return Err(invalid(
+                path.key("object"),
+                format!(
+                    "`{}` is {}: only a card that is not yet on the stack or the battlefield can be cast",
+                    cast.object,
+                    crate::terms::zone_phrase(zone)
+                ),
+            ));
+        }
+        let p = cast.by.as_ref().map_or(0, |h| self.player_index(h));
+        let lki = self.lki_if_leaving(c)?;
+        let (name, who) = (
+            self.cards[c].name().to_string(),
+            self.players[p].handle.clone(),
+        );
+        log.line(1, || {
+            format!("{who} casts {name}: it moves from the {zone} to the stack and becomes a new object [601.2a, 400.7]")
+        });
+        self.move_card(c, Zone::Stack, &BTreeMap::new(), None, lki, log)?;
+        if self.bug(Mutant::XFixedAtCast) {
+            if let Some(q) = &self.cards[c].spec.x_is {
+                let x = Eval::new(self, false).locked_quantity(q)?;
+                self.cards[c].x = Some(x);
+            }
+        }
+        let card = &mut self.cards[c];
+        card.controller = p;
+        if card.spec.mana_cost.as_ref().is_some_and(|m| m.has_x()) {
+            let x = cast.x.map_or(0, |x| x.0);
+            card.x = Some(x);
+            log.line(1, || format!("{who} announces X = {x} [601.2b, 107.3a]"));
+        }
+        Ok(())
+    }
+
+    /// 608.2, 608.3: the spell resolves. An instant or sorcery follows its
+    /// instructions (608.2c) and is put into its owner's graveyard
+    /// (608.2n); a permanent spell enters the battlefield under its
+    /// controller's control (608.3a).
+    fn resolve_spell(&mut self, h: &Handle, path: &NodePath, log: &mut Log) -> Res<()> {
+        let c = self.card_index(h);
+        let card = &self.cards[c];
+        if card.zone != Zone::Stack {
+            return Err(invalid(
+                path.clone(),
+                format!(
+                    "`{h}` is in the {}, not on the stack, so it can't resolve",
+                    card.zone
+                ),
+            ));
+        }
+        let (spec, controller) = (card.spec, card.controller);
+        let name = card.name().to_string();
+        if spec.types.iter().any(|t| t.is_permanent()) {
+            log.line(1, || {
+                format!("{name} resolves: a permanent spell, it enters the battlefield under its controller's control [608.3a]")
+            });
+            self.move_card(c, Zone::Battlefield, &BTreeMap::new(), None, None, log)?;
+            self.cards[c].controller = controller;
+            return Ok(());
+        }
+        log.line(1, || format!("{name} resolves [608.2]"));
+        if let Some(a) = &spec.on_resolve {
+            let at = self.spec_path(c).key("on_resolve").key(a.key());
+            log.nested(|log| self.perform(a, &at, log))?;
+        }
+        log.line(1, || {
+            format!("{name} is put into its owner's graveyard, a new object [608.2n, 400.7]")
+        });
+        self.move_card(c, Zone::Graveyard, &BTreeMap::new(), None, None, log)
     }
 
     fn lki_if_leaving(&self, c: usize) -> Res<Option<ObjectState>> {
@@ -940,6 +1020,12 @@ impl<'c> Game<'c> {
     ) -> Res<()> {
         let old = self.obj_ref(c);
         let from = self.cards[c].zone;
+        let late = self.bug(Mutant::EntersWithXZero);
+        let mut entering = if to == Zone::Battlefield && !late {
+            self.enters_with(c, log)?
+        } else {
+            Vec::new()
+        };
         if from == Zone::Battlefield {
             self.effects
                 .retain(|e| !(e.until == Until::SourceLeaves && e.source == Some(old)));
@@ -968,6 +1054,12 @@ impl<'c> Game<'c> {
         card.attached_to = None;
         card.controller = card.owner;
         card.continuous = false;
+        if !(from == Zone::Stack
+            && to == Zone::Battlefield
+            && self.mutant == Some(Mutant::PermanentKeepsX))
+        {
+            card.x = None;
+        }
         card.choice = if to == Zone::Battlefield {
             card.spec.entry_choice(choose)
         } else {
@@ -984,8 +1076,14 @@ impl<'c> Game<'c> {
         }
         if to == Zone::Battlefield {
             card.lki = None;
+            if late {
+                entering = self.enters_with(c, log)?;
+            }
             for (kind, n) in counters {
                 self.put_counters_at(c, kind, n.0, ts, seq)?;
+            }
+            for (kind, n) in &entering {
+                self.put_counters_at(c, kind, *n, ts, seq)?;
             }
             // 714.3a: as a Saga enters, its controller puts a lore counter
             // on it, in addition to any an effect gives it.
@@ -1008,6 +1106,45 @@ impl<'c> Game<'c> {
             self.death_triggers(c, log);
         }
         Ok(())
+    }
+
+    /// The counters card `c`'s own "enters with" replacement effect gives
+    /// it (614.1c, 122.6), read as it enters: before it leaves the zone it
+    /// is in, so an X is the X of the spell it still is (107.3k), or 0 if it
+    /// was not cast (107.3f).
+    fn enters_with(&self, c: usize, log: &mut Log) -> Res<Vec<(CounterKind, i64)>> {
+        let card = &self.cards[c];
+        if card.spec.enters_with.is_empty() {
+            return Ok(Vec::new());
+        }
+        let eval = Eval::new(self, false);
+        let (name, spell) = (card.name(), card.zone == Zone::Stack);
+        let mut out = Vec::new();
+        for (kind, q) in &card.spec.enters_with {
+            let raw = eval.locked_quantity(q)?;
+            log.line(1, || {
+                format!(
+                    "{name} enters the battlefield with {} {kind} counters: {raw} [614.1c, 122.6]",
+                    self.describe(q)
+                )
+            });
+            if q.reads_x() {
+                log.line(2, || {
+                    if spell {
+                        "X is the X of the spell it was, though the permanent's own X is 0 [107.3k]"
+                            .into()
+                    } else {
+                        "it was not cast, and X is 0 for a card that is not on the stack [107.3f]"
+                            .into()
+                    }
+                });
+            }
+            if raw < 0 {
+                log.line(2, || format!("{raw} is negative: it gets none [107.1b]"));
+            }
+            out.push((kind.clone(), raw.max(0)));
+        }
+        Ok(out)
     }
 
     fn put_counters_at(
@@ -1157,6 +1294,28 @@ impl<'c> Game<'c> {
     /// ways to pay it are in [`crate::cost`]. Paying mana removes it from
     /// the pool (118.3a); paying life loses it (119.4).
     fn pay_cost(&mut self, pc: &CostPayment, path: &NodePath, log: &mut Log) -> Res<()> {
+        // 107.3g: an object's mana cost is paid with its X as a spell on the
+        // stack, and with X = 0 anywhere else.
+        let (base, x, of) = match (&pc.cost, &pc.cost_of) {
+            (Some(cost), _) => (cost, pc.x.0, None),
+            (None, Some(h)) => {
+                let c = self.card_index(h);
+                let Some(cost) = &self.cards[c].spec.mana_cost else {
+                    return Err(invalid(
+                        path.key("cost_of"),
+                        format!("`{h}` has no `mana_cost` to pay"),
+                    ));
+                };
+                let x = Eval::new(self, false).x_of(c, true, None)?;
+                (cost, x, Some(c))
+            }
+            (None, None) => {
+                return Err(invalid(
+                    path.clone(),
+                    "give the cost to pay: `cost` or `cost_of`".into(),
+                ));
+            }
+        };
         let p = pc.player.as_ref().map_or(0, |h| self.player_index(h));
         let player = &self.players[p];
         let mut pool = Pool::default();
@@ -1188,24 +1347,35 @@ impl<'c> Game<'c> {
         };
         let mutated;
         let cost = if self.bug(Mutant::ColorlessAsGeneric) {
-            let symbols = pc.cost.symbols().iter().map(|s| match s {
+            let symbols = base.symbols().iter().map(|s| match s {
                 Symbol::Colorless => Symbol::Generic(1),
                 s => *s,
             });
-            mutated = ManaCost::from_symbols(symbols.collect()).unwrap_or_else(|_| pc.cost.clone());
+            mutated = ManaCost::from_symbols(symbols.collect()).unwrap_or_else(|_| base.clone());
             &mutated
         } else {
-            &pc.cost
+            base
         };
-        let found = cost.payments(&pool, life, pc.x.0, PAYMENT_LIMIT);
+        let found = cost.payments(&pool, life, x, PAYMENT_LIMIT);
         let count = i64::try_from(found.list.len()).unwrap_or(i64::MAX);
-        let (who, cost) = (player.handle.clone(), &pc.cost);
-        let what = match (&pc.name, cost.has_x()) {
-            (Some(n), true) => format!("{cost} for {n}, with X = {}", pc.x.0),
+        let (who, cost) = (player.handle.clone(), base);
+        let mut what = match (&pc.name, cost.has_x()) {
+            (Some(n), true) => format!("{cost} for {n}, with X = {x}"),
             (Some(n), false) => format!("{cost} for {n}"),
-            (None, true) => format!("{cost} with X = {} [107.3a]", pc.x.0),
+            (None, true) => format!("{cost} with X = {x} [107.3a]"),
             (None, false) => cost.to_string(),
         };
+        if let Some(c) = of {
+            let card = &self.cards[c];
+            what = format!("{what}, the mana cost of {}", card.name());
+            if cost.has_x() {
+                what.push_str(if card.zone == Zone::Stack {
+                    ", with the X of the spell [107.3g]"
+                } else {
+                    ", with X = 0 as it is not a spell on the stack [107.3g]"
+                });
+            }
+        }
         self.players[p].payments = Some(count);
         if let Some(why) = &found.why_not {
             log.line(1, || {

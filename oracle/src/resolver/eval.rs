@@ -1160,6 +1160,21 @@ impl<'g, 'c> Eval<'g, 'c> {
                     || format!("the hand size of {p}"),
                 )?
             }
+            QuantityRef::XOf(h) => self.x_of(g.card_index(h), locked, reader)?,
+            QuantityRef::ManaValueOf(h) => {
+                let c = g.card_index(h);
+                let spec = g.cards[c].spec;
+                match &spec.mana_cost {
+                    // 202.3e: X counts as its value on the stack, 0 elsewhere.
+                    Some(cost) => {
+                        let x = self.x_of(c, locked, reader)?;
+                        cost.mana_value(x).ok_or_else(|| Overflow {
+                            what: format!("the mana value of {}", g.cards[c].name()),
+                        })?
+                    }
+                    None => spec.mana_value.0,
+                }
+            }
             QuantityRef::Half(h) => h.apply(self.quantity(&h.of, locked, reader)?),
             QuantityRef::Sum(v) => {
                 let mut total = 0i64;
@@ -1170,6 +1185,26 @@ impl<'g, 'c> Eval<'g, 'c> {
                 total
             }
         })
+    }
+
+    /// The value of X for card `c` (107.3): while it is a spell on the
+    /// stack, the value defined by its text (107.3c, read now) or
+    /// announced as it was cast (107.3a); 0 anywhere else (107.3f).
+    pub fn x_of(&self, c: usize, locked: bool, reader: Option<usize>) -> Result<i64, Overflow> {
+        let card = &self.g.cards[c];
+        if self.g.bug(Mutant::PermanentKeepsX) || self.g.bug(Mutant::XFixedAtCast) {
+            if let Some(x) = card.x {
+                return Ok(x);
+            }
+        }
+        if card.zone != Zone::Stack {
+            return Ok(0);
+        }
+        match &card.spec.x_is {
+            // Validation keeps X and mana values out of `x_is`: no loop.
+            Some(q) => self.quantity(q, locked, reader),
+            None => Ok(card.x.unwrap_or(0)),
+        }
     }
 
     // ---- reading results ---------------------------------------------------

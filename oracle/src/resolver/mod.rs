@@ -280,6 +280,9 @@ pub(crate) struct Card<'c> {
     /// On the battlefield: which of `spec.enters_as` was chosen as it
     /// entered (208.2b).
     pub choice: Option<usize>,
+    /// While it is a spell on the stack: the value announced for X
+    /// (107.3a). A new object has none (400.7).
+    pub x: Option<i64>,
     pub ts: i64,
     pub seq: u64,
     pub counters: BTreeMap<CounterKind, Stack>,
@@ -480,6 +483,7 @@ impl<'c> Game<'c> {
                 } else {
                     None
                 },
+                x: o.x.filter(|_| o.zone == Zone::Stack).map(|x| x.0),
                 ts,
                 seq,
                 counters,
@@ -644,6 +648,9 @@ impl<'c> Game<'c> {
             if !spec.subtypes.is_empty() {
                 text.push_str(&format!(" — {}", spec.subtypes.join(" ")));
             }
+            if let Some(cost) = &spec.mana_cost {
+                text.push_str(&format!(", mana cost {cost}"));
+            }
             if let Some(pt) = spec.pt {
                 text.push_str(&format!(", printed {pt}"));
             }
@@ -737,6 +744,32 @@ impl<'c> Game<'c> {
             if c.on_battlefield() && !c.continuous {
                 log.line(1, || {
                     "came under its controller's control this turn: not controlled continuously since their most recent turn began [302.6]".into()
+                });
+            }
+            if let Some(x) = c.x {
+                log.line(1, || {
+                    format!("a spell on the stack; X was announced as {x} [107.3a]")
+                });
+            }
+            if let Some(q) = &spec.x_is {
+                log.line(1, || {
+                    format!(
+                        "X is defined by its text: {}, while it is on the stack [107.3c]",
+                        self.describe(q)
+                    )
+                });
+            }
+            if let Some(a) = &spec.on_resolve {
+                log.line(1, || {
+                    format!("as it resolves: {} [608.2]", a.key().replace('_', " "))
+                });
+            }
+            for (kind, q) in &spec.enters_with {
+                log.line(1, || {
+                    format!(
+                        "enters the battlefield with {} {kind} counters [614.1c, 122.6]",
+                        self.describe(q)
+                    )
                 });
             }
         }

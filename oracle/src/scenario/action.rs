@@ -39,6 +39,15 @@ pub enum Action {
     /// A player pays a mana cost with mana from their pool and, for
     /// Phyrexian symbols, life (107.4, 118.3, 119.4).
     PayCost(CostPayment),
+    /// A player casts a spell: the card moves to the stack as a new object
+    /// (601.2a, 400.7) and its controller announces X (601.2b, 107.3a).
+    /// Nothing is paid (a `pay_cost` step with `cost_of` pays).
+    Cast(Cast),
+    /// The spell on the stack resolves (608.2): an instant or sorcery does
+    /// what its `on_resolve` says and is put into its owner's graveyard; a
+    /// permanent spell becomes a permanent on the battlefield under its
+    /// controller's control (608.3).
+    Resolve(Handle),
     /// Double a creature's power and/or toughness (701.10).
     Double(Scale),
     /// Triple a creature's power and/or toughness (701.11).
@@ -78,6 +87,8 @@ impl Action {
             Action::CombatDamage(_) => "combat_damage",
             Action::AddMana(_) => "add_mana",
             Action::PayCost(_) => "pay_cost",
+            Action::Cast(_) => "cast",
+            Action::Resolve(_) => "resolve",
             Action::Double(_) => "double",
             Action::Triple(_) => "triple",
             Action::Regenerate(_) => "regenerate",
@@ -435,8 +446,15 @@ pub struct CostPayment {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub player: Option<Handle>,
     /// The cost, as card text: `{2}{G}{G}`, `{W/U}`, `{2/B}`, `{W/P}`, `{S}`, `{X}{R}`.
-    pub cost: ManaCost,
-    /// The value announced for X (107.3a); only for a cost with `{X}` (default 0).
+    /// Either this or `cost_of`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<ManaCost>,
+    /// Or: the mana cost of this object ("pay its mana cost"). Its X is the
+    /// value announced or defined for it if it is a spell on the stack,
+    /// and 0 otherwise (107.3g).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_of: Option<Handle>,
+    /// The value announced for X (107.3a); only with a `cost` that has `{X}` (default 0).
     #[serde(default, skip_serializing_if = "Count::is_zero")]
     pub x: Count,
     /// Which of the distinct payments to make, counting from 0 in the
@@ -447,6 +465,21 @@ pub struct CostPayment {
     /// The spell or ability the cost is for, for explanations.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+}
+
+/// Cast a spell (601.2).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Cast {
+    /// The card: it moves to the stack.
+    pub object: Handle,
+    /// The value announced for X (601.2b, 107.3a); only for a card with
+    /// {X} in its mana cost (default 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x: Option<Count>,
+    /// The player who casts it and controls the spell (default: the first player).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<Handle>,
 }
 
 /// Double or triple a creature's power and/or toughness (701.10, 701.11).

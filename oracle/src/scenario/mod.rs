@@ -22,14 +22,15 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use action::{
-    Action, Affects, Attach, CombatAssignment, CostPayment, CounterMove, CounterPut, CounterRemove,
-    CountersFrom, Crew, Damage, EffectSpec, GainControl, ManaAbility, MoveZone, Scale, ScaleWhat,
-    Until,
+    Action, Affects, Attach, Cast, CombatAssignment, CostPayment, CounterMove, CounterPut,
+    CounterRemove, CountersFrom, Crew, Damage, EffectSpec, GainControl, ManaAbility, MoveZone,
+    Scale, ScaleWhat, Until,
 };
 pub use expect::{Expect, PtOrNone};
 pub use quantity::{CountersOn, Filter, Half, Quantity, QuantityRef, Round};
 pub use validate::validate;
 
+use crate::cost::ManaCost;
 use crate::edition::EditionRange;
 use crate::number::{PrintedPt, string_serde};
 use crate::terms::{CardType, Color, CounterKind, Keyword, Mana, Zone};
@@ -62,13 +63,15 @@ pub struct Case {
 impl Case {
     /// Everything the case can do: each step's action, then the actions of
     /// the objects' triggered abilities (Saga chapters, Nth-counter
-    /// triggers), which happen inside whichever step triggers them.
+    /// triggers) and spells (`on_resolve`), which happen inside whichever
+    /// step triggers or resolves them.
     pub fn actions(&self) -> impl Iterator<Item = &Action> {
         let triggered = self.setup.objects.iter().flat_map(|o| {
             o.chapters
                 .iter()
                 .map(|c| &c.action)
                 .chain(o.counter_triggers.iter().map(|t| &t.action))
+                .chain(&o.on_resolve)
         });
         self.steps.iter().map(|s| &s.action).chain(triggered)
     }
@@ -187,9 +190,40 @@ pub struct ObjectSpec {
     /// Printed loyalty of a planeswalker (306.5b).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loyalty: Option<Count>,
-    /// Mana value (202.3).
+    /// Mana value (202.3), for an object without a `mana_cost`.
     #[serde(default, skip_serializing_if = "Count::is_zero")]
     pub mana_value: Count,
+    /// Printed mana cost (202.1), e.g. `{X}{G/U}{G/U}`. Its mana value
+    /// (202.3) counts each {X} as the object's X: the value announced or
+    /// defined for it while it is a spell on the stack, 0 anywhere else
+    /// (107.3f, 202.3e).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mana_cost: Option<ManaCost>,
+    /// For a spell set up on the stack: the value announced for X as it
+    /// was cast (107.3a, 601.2b).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x: Option<Count>,
+    /// X defined by the card's text, e.g. "where X is its power" (107.3c):
+    /// while it is on the stack, X is this quantity, read whenever it is
+    /// needed, so it can change before the spell resolves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x_is: Option<Quantity>,
+    /// What an instant or sorcery spell does as it resolves (608.2); it is
+    /// then put into its owner's graveyard.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "tagged::option::serialize",
+        deserialize_with = "tagged::option::deserialize"
+    )]
+    pub on_resolve: Option<Action>,
+    /// "Enters with N counters": its own replacement effect (614.1c,
+    /// 122.6), applied whenever it enters the battlefield. Each number is
+    /// read as it enters; an X in it is the X of the spell it was (107.3k),
+    /// and 0 if it was not cast (107.3f). A negative number gives none
+    /// (107.1b).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub enters_with: BTreeMap<CounterKind, Quantity>,
     /// Its zone (default: battlefield).
     #[serde(default = "battlefield", skip_serializing_if = "is_battlefield")]
     pub zone: Zone,

@@ -42,6 +42,13 @@ pub enum QuantityRef {
     Sum(Vec<Quantity>),
     /// Half of a quantity, rounded the way the card says (107.1a).
     Half(Half),
+    /// The value of X for an object: while it is a spell on the stack, the
+    /// value announced for it (107.3a) or defined by its text (107.3c); 0
+    /// anywhere else (107.3f). Read as a permanent enters, in its own
+    /// "enters with" counters, it is still the spell's (107.3k).
+    XOf(Handle),
+    /// An object's mana value (202.3), X counted as `x_of` that object (202.3e).
+    ManaValueOf(Handle),
 }
 
 /// Half of a quantity, rounded up or down (107.1a).
@@ -115,6 +122,8 @@ impl Quantity {
                     .map(|q| q.describe(name))
                     .collect::<Vec<_>>()
                     .join(" plus "),
+                QuantityRef::XOf(h) => format!("the value of X of {}", name(h)),
+                QuantityRef::ManaValueOf(h) => format!("the mana value of {}", name(h)),
                 QuantityRef::Half(h) => {
                     let way = match h.round {
                         Round::Up => "up",
@@ -122,6 +131,21 @@ impl Quantity {
                     };
                     format!("half of {}, rounded {way}", h.of.describe(name))
                 }
+            },
+        }
+    }
+}
+
+impl Quantity {
+    /// Whether it reads the X or the mana value of some object.
+    pub fn reads_x(&self) -> bool {
+        match self {
+            Quantity::Fixed(_) => false,
+            Quantity::Ref(r) => match r.as_ref() {
+                QuantityRef::XOf(_) | QuantityRef::ManaValueOf(_) => true,
+                QuantityRef::Half(h) => h.of.reads_x(),
+                QuantityRef::Sum(v) => v.iter().any(Quantity::reads_x),
+                _ => false,
             },
         }
     }

@@ -54,3 +54,24 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for OneKey<T> {
         T::deserialize(de::value::EnumAccessDeserializer::new(data))
     }
 }
+
+/// The same for an optional field: `None` is left out (with
+/// `skip_serializing_if`), `Some` is written as the enum.
+pub mod option {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    /// Writes `Some(v)` as `v` is written by [`super::serialize`].
+    pub fn serialize<T: Serialize, S: Serializer>(v: &Option<T>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(v) => super::serialize(v, s),
+            None => s.serialize_none(),
+        }
+    }
+
+    /// Reads a present value as [`super::deserialize`] does.
+    pub fn deserialize<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<T>, D::Error> {
+        super::deserialize(d).map(Some)
+    }
+}

@@ -10,7 +10,7 @@ use super::{
 use crate::edition::EditionRange;
 use crate::error::{NodePath, ScenarioError};
 use crate::number::Printed;
-use crate::terms::{CounterKind, Zone};
+use crate::terms::{CardType, CounterKind, Zone};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -309,9 +309,66 @@ impl<'a> Validator<'a> {
         for (i, ab) in o.abilities.iter().enumerate() {
             self.static_ability(ab, &path.key("abilities").index(i));
         }
+        self.spell(o, path);
         self.entry_choices(o, path);
         if let Some(pt) = o.choose {
             self.chosen(o, pt, &path.key("choose"));
+        }
+    }
+
+    /// 107.3, 202.3, 608.2: a mana cost, X, what a spell does as it
+    /// resolves, and the counters it enters with.
+    fn spell(&mut self, o: &ObjectSpec, path: &NodePath) {
+        if o.mana_cost.is_some() && !o.mana_value.is_zero() {
+            self.err(
+                path.key("mana_value"),
+                "give `mana_cost` or `mana_value`, not both: the mana value comes from the cost (202.3)",
+            );
+        }
+        if o.x.is_some() {
+            if o.zone != Zone::Stack {
+                self.err(
+                    path.key("x"),
+                    format!("X is announced as a spell is cast (107.3a): `x` is for a spell set up on the stack, and this object is in the {}", o.zone),
+                );
+            }
+            if !o.mana_cost.as_ref().is_some_and(|m| m.has_x()) {
+                self.err(
+                    path.key("x"),
+                    "`x` needs an {X} in `mana_cost`; an X defined by the card's text is `x_is` (107.3c)",
+                );
+            }
+            if o.x_is.is_some() {
+                self.err(
+                    path.key("x_is"),
+                    "X is either announced (`x`, 107.3a) or defined by the text (`x_is`, 107.3c), not both",
+                );
+            }
+        }
+        if let Some(q) = &o.x_is {
+            self.quantity(q, &path.key("x_is"));
+            if q.reads_x() {
+                self.err(
+                    path.key("x_is"),
+                    "an X defined by the text can't read an X or a mana value",
+                );
+            }
+        }
+        if let Some(a) = &o.on_resolve {
+            if o.types.iter().any(|t| t.is_permanent()) {
+                self.err(
+                    path.key("on_resolve"),
+                    "a permanent spell resolves by entering the battlefield (608.3); `on_resolve` is for instants and sorceries",
+                );
+            }
+            self.action(a, &path.key("on_resolve").key(a.key()));
+        }
+        for (kind, q) in &o.enters_with {
+            let at = path.key("enters_with").key(kind.to_string());
+            if kind.is_named("poison") {
+                self.err(at.clone(), "poison counters go on players (122.1f)");
+            }
+            self.quantity(q, &at);
         }
     }
 
@@ -448,6 +505,8 @@ impl<'a> Validator<'a> {
                     );
                 }
             }
+            QuantityRef::XOf(h) => self.object_ref(h, &path.key("x_of")),
+            QuantityRef::ManaValueOf(h) => self.object_ref(h, &path.key("mana_value_of")),
             QuantityRef::Life(h) => self.player_ref(h, &path.key("life")),
             QuantityRef::HandSize(h) => self.player_ref(h, &path.key("hand_size")),
             QuantityRef::Half(h) => self.quantity(&h.of, &path.key("half").key("of")),
@@ -561,13 +620,66 @@ impl<'a> Validator<'a> {
                 if let Some(p) = &c.player {
                     self.player_ref(p, &path.key("player"));
                 }
-                if c.x.0 != 0 && !c.cost.has_x() {
-                    self.err(
-                        path.key("x"),
-                        format!("the cost {} has no {{X}} to announce a value for", c.cost),
-                    );
+                match (&c.cost, &c.cost_of) {
+                    (Some(_), Some(_)) => self.err(
+                        path.key("cost_of"),
+                        "give `cost` or `cost_of`, not both",
+                    ),
+                    (None, None) => self.err(
+                        path.clone(),
+                        "give the cost to pay: `cost` (card text such as {2}{G}) or `cost_of` (an object whose mana cost is paid)",
+                    ),
+                    (Some(cost), None) => {
+                        if c.x.0 != 0 && !cost.has_x() {
+                            self.err(
+                                path.key("x"),
+                                format!("the cost {cost} has no {{X}} to announce a value for"),
+                            );
+                        }
+                    }
+                    (None, Some(h)) => {
+                        self.object_ref(h, &path.key("cost_of"));
+                        if c.x.0 != 0 {
+                            self.err(
+                                path.key("x"),
+                                "X in an object's mana cost is not announced here: it is the spell's X on the stack, 0 elsewhere (107.3g)",
+                            );
+                        }
+                        if let Some(o) = self.objects.get(h.as_str()) {
+                            if o.mana_cost.is_none() {
+                                self.err(
+                                    path.key("cost_of"),
+                                    format!("`{h}` has no `mana_cost` to pay"),
+                                );
+                            }
+                        }
+                    }
                 }
             }
+            Action::Cast(c) => {
+                self.object_ref(&c.object, &path.key("object"));
+                if let Some(p) = &c.by {
+                    self.player_ref(p, &path.key("by"));
+                }
+                if let Some(o) = self.objects.get(c.object.as_str()).copied() {
+                    if o.types.contains(&CardType::Land) {
+                        self.err(
+                            path.key("object"),
+                            format!("`{}` is a land: lands are played, not cast (305.9)", o.id),
+                        );
+                    }
+                    if c.x.is_some() && !o.mana_cost.as_ref().is_some_and(|m| m.has_x()) {
+                        self.err(
+                            path.key("x"),
+                            format!(
+                                "`{}` has no {{X}} in its `mana_cost`, so no X is announced (107.3a)",
+                                o.id
+                            ),
+                        );
+                    }
+                }
+            }
+            Action::Resolve(h) => self.object_ref(h, path),
             Action::Double(s) | Action::Triple(s) => {
                 self.object_ref(&s.affects, &path.key("affects"))
             }
