@@ -1306,7 +1306,8 @@ impl<'c> Game<'c> {
                         format!("`{h}` has no `mana_cost` to pay"),
                     ));
                 };
-                let x = Eval::new(self, false).x_of(c, true, None)?;
+                // 107.1b: an X its text defines as negative costs 0.
+                let x = Eval::new(self, false).x_of(c, true, None)?.max(0);
                 (cost, x, Some(c))
             }
             (None, None) => {

@@ -1165,9 +1165,10 @@ impl<'g, 'c> Eval<'g, 'c> {
                 let c = g.card_index(h);
                 let spec = g.cards[c].spec;
                 match &spec.mana_cost {
-                    // 202.3e: X counts as its value on the stack, 0 elsewhere.
+                    // 202.3e: X counts as its value on the stack, 0 elsewhere;
+                    // 107.1b: a negative X counts as 0 in the sum.
                     Some(cost) => {
-                        let x = self.x_of(c, locked, reader)?;
+                        let x = self.x_of(c, locked, reader)?.max(0);
                         cost.mana_value(x).ok_or_else(|| Overflow {
                             what: format!("the mana value of {}", g.cards[c].name()),
                         })?

@@ -47,7 +47,8 @@ pub enum QuantityRef {
     /// anywhere else (107.3f). Read as a permanent enters, in its own
     /// "enters with" counters, it is still the spell's (107.3k).
     XOf(Handle),
-    /// An object's mana value (202.3), X counted as `x_of` that object (202.3e).
+    /// An object's mana value (202.3), X counted as `x_of` that object
+    /// (202.3e), a negative X as 0 (107.1b).
     ManaValueOf(Handle),
 }
 

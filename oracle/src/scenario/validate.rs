@@ -668,7 +668,15 @@ impl<'a> Validator<'a> {
                             format!("`{}` is a land: lands are played, not cast (305.9)", o.id),
                         );
                     }
-                    if c.x.is_some() && !o.mana_cost.as_ref().is_some_and(|m| m.has_x()) {
+                    if c.x.is_some() && o.x_is.is_some() {
+                        self.err(
+                            path.key("x"),
+                            format!(
+                                "the text of `{}` defines X (`x_is`), so nobody announces it (107.3c)",
+                                o.id
+                            ),
+                        );
+                    } else if c.x.is_some() && !o.mana_cost.as_ref().is_some_and(|m| m.has_x()) {
                         self.err(
                             path.key("x"),
                             format!(
