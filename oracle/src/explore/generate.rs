@@ -483,12 +483,14 @@ impl Gen<'_, '_> {
                             max: Some(Count(b)),
                             pt: crate::number::Pt::new(self.value()?, self.value()?),
                             keywords: Vec::new(),
+                            abilities: Vec::new(),
                         },
                         LevelBand {
                             min: Count(b + 1),
                             max: None,
                             pt: crate::number::Pt::new(self.value()?, self.value()?),
                             keywords: vec![Keyword::FirstStrike],
+                            abilities: Vec::new(),
                         },
                     ];
                     o.counters

@@ -353,7 +353,7 @@ impl Subject<'_> {
             .setup
             .objects
             .iter()
-            .flat_map(|o| &o.abilities)
+            .flat_map(|o| o.static_abilities())
             .any(|a| matches!(&a.affects, Affects::Filter(f) if f.tests_pt()))
     }
 
@@ -365,7 +365,7 @@ impl Subject<'_> {
             .setup
             .objects
             .iter()
-            .flat_map(|o| &o.abilities)
+            .flat_map(|o| o.static_abilities())
             .any(|a| a.switch)
             || self
                 .case
@@ -1565,7 +1565,7 @@ impl EditionSensitive {
                 kind(&mut u, k);
             }
             keywords(&mut u, &o.keywords);
-            for a in &o.abilities {
+            for a in o.static_abilities() {
                 effect(&mut u, a);
             }
             u.set |= !o.level_up.is_empty();
@@ -1758,7 +1758,7 @@ fn base_pt(s: &Subject<'_>) -> Option<Found> {
             _ => false,
         })
     };
-    let static_sets = s.case.setup.objects.iter().flat_map(|o| &o.abilities).any(|a| a.set.is_some())
+    let static_sets = s.case.setup.objects.iter().flat_map(|o| o.static_abilities()).any(|a| a.set.is_some())
         || s.case.steps.iter().any(|st| matches!(&st.action, Action::Effect(e) if e.set.is_some() && matches!(e.affects, Affects::Filter(_))));
     if static_sets {
         return None;

@@ -97,6 +97,7 @@ features! {
     Sagas => "sagas", "Sagas: lore counters, chapter abilities and the sacrifice of 704.5s (714, 107.15)";
     CounterTriggers => "counter-triggers", "abilities that trigger when the Nth counter of a kind is put on an object (122.7)";
     CountersFrom => "counters-from", "the put_counters_from step: one object's counters put on another, from its last known information once it has left (122.8)";
+    LevelAbilities => "level-abilities", "static abilities a creature has while its level counters are in a band, `abilities` of a level band (107.8a, 107.8b)";
 }
 
 impl fmt::Display for Feature {
@@ -261,6 +262,13 @@ fn object(o: &ObjectSpec, f: &mut BTreeSet<Feature>) {
         for band in &o.level_up {
             for k in &band.keywords {
                 keyword(*k, f);
+            }
+            if !band.abilities.is_empty() {
+                f.insert(Feature::LevelAbilities);
+                f.insert(Feature::StaticAbilities);
+            }
+            for a in &band.abilities {
+                effect(a, f);
             }
         }
     }

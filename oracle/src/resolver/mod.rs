@@ -289,8 +289,18 @@ pub(crate) struct Card<'c> {
     pub tapped: bool,
     pub attached_to: Option<ObjRef>,
     pub lki: Option<Box<crate::observation::ObjectState>>,
-    /// The level-up bands as static abilities (107.8), built once.
-    pub levels: Vec<EffectSpec>,
+    /// The level-up bands as static abilities (107.8), built once: each
+    /// band's P/T and keywords, then the abilities it lists.
+    pub levels: Vec<LevelAbility>,
+}
+
+/// A static ability a creature has while its level counters are in a band
+/// (107.8a, 107.8b).
+#[derive(Clone)]
+pub(crate) struct LevelAbility {
+    /// The band, in `spec.level_up`.
+    pub band: usize,
+    pub spec: EffectSpec,
 }
 
 impl Card<'_> {
@@ -454,20 +464,7 @@ impl<'c> Game<'c> {
                     )
                 })
                 .collect();
-            let levels = o
-                .level_up
-                .iter()
-                .map(|band| EffectSpec {
-                    name: Some(format!("level up {}", band_label(band))),
-                    affects: Affects::This,
-                    set: Some(crate::number::SetPt {
-                        power: crate::number::Amount::Fixed(band.pt.power),
-                        toughness: crate::number::Amount::Fixed(band.pt.toughness),
-                    }),
-                    add_keywords: band.keywords.clone(),
-                    ..EffectSpec::default()
-                })
-                .collect();
+            let levels = level_abilities(o);
             g.cards.push(Card {
                 spec: o,
                 object,
@@ -687,40 +684,32 @@ impl<'c> Game<'c> {
                 }
             }
             for ab in &spec.abilities {
-                let whom = match &ab.affects {
-                    Affects::This => "itself".to_string(),
-                    Affects::Attached => "the permanent it is attached to".to_string(),
-                    Affects::Filter(f) => f.describe(&|h| self.name_of(h)),
-                    Affects::Objects(v) => v
-                        .iter()
-                        .map(|h| h.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                };
-                let name = ab
-                    .name
-                    .as_deref()
-                    .map(|n| format!("{n}: "))
-                    .unwrap_or_default();
-                let x =
-                    ab.x.as_ref()
-                        .map(|q| format!(", where X is {}", self.describe(q)))
-                        .unwrap_or_default();
                 log.line(1, || {
-                    format!(
-                        "static ability: {name}{whom} — {}{x} [611.3, 613.7a]",
-                        ab.summary()
-                    )
+                    format!("static ability: {} [611.3, 613.7a]", self.ability_text(ab))
                 });
             }
             for band in &spec.level_up {
                 let max = band.max.map_or("+".to_string(), |m| format!("-{}", m.0));
+                let rule = if band.max.is_some() {
+                    "107.8a"
+                } else {
+                    "107.8b"
+                };
+                let keywords: String = band.keywords.iter().map(|k| format!(", {k}")).collect();
                 log.line(1, || {
                     format!(
-                        "level up {{LEVEL {}{max}}}: base P/T {} [107.8]",
+                        "level up {{LEVEL {}{max}}}: base P/T {}{keywords} [{rule}]",
                         band.min.0, band.pt
                     )
                 });
+                for ab in &band.abilities {
+                    log.line(2, || {
+                        format!(
+                            "and, while in the band, the static ability {} [{rule}, 611.3a, 613.7a]",
+                            self.ability_text(ab)
+                        )
+                    });
+                }
             }
             if let Some(n) = spec.crew {
                 log.line(1, || format!("crew {} [702.122]", n.0));
@@ -740,6 +729,31 @@ impl<'c> Game<'c> {
                 });
             }
         }
+    }
+
+    /// A static ability in words: `Name: other Merfolk creatures you
+    /// control — gets +1/+1`.
+    fn ability_text(&self, ab: &EffectSpec) -> String {
+        let whom = match &ab.affects {
+            Affects::This => "itself".to_string(),
+            Affects::Attached => "the permanent it is attached to".to_string(),
+            Affects::Filter(f) => f.describe(&|h| self.name_of(h)),
+            Affects::Objects(v) => v
+                .iter()
+                .map(|h| h.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        let name = ab
+            .name
+            .as_deref()
+            .map(|n| format!("{n}: "))
+            .unwrap_or_default();
+        let x =
+            ab.x.as_ref()
+                .map(|q| format!(", where X is {}", self.describe(q)))
+                .unwrap_or_default();
+        format!("{name}{whom} — {}{x}", ab.summary())
     }
 
     fn observe(&self, eval: &Eval<'_, 'c>) -> Res<Observation> {
@@ -788,6 +802,47 @@ pub(crate) fn entry_label(c: &crate::scenario::EntryChoice) -> String {
         let k: Vec<String> = c.keywords.iter().map(|k| k.to_string()).collect();
         format!("{} with {}", c.pt, k.join(", "))
     }
+}
+
+/// 107.8a, 107.8b: each level band as static abilities of the creature,
+/// applying while its level counters are in the band: its base P/T (7b)
+/// and keywords (layer 6), then the abilities it lists.
+fn level_abilities(o: &ObjectSpec) -> Vec<LevelAbility> {
+    let mut v = Vec::new();
+    for (band, b) in o.level_up.iter().enumerate() {
+        let label = band_label(b);
+        v.push(LevelAbility {
+            band,
+            spec: EffectSpec {
+                name: Some(format!("level up {label}")),
+                affects: Affects::This,
+                set: Some(crate::number::SetPt {
+                    power: crate::number::Amount::Fixed(b.pt.power),
+                    toughness: crate::number::Amount::Fixed(b.pt.toughness),
+                }),
+                add_keywords: b.keywords.clone(),
+                ..EffectSpec::default()
+            },
+        });
+        let several = b.abilities.len() > 1;
+        for (i, ab) in b.abilities.iter().enumerate() {
+            let name = ab.name.clone().unwrap_or_else(|| {
+                if several {
+                    format!("level up {label} ability #{}", i + 1)
+                } else {
+                    format!("level up {label} ability")
+                }
+            });
+            v.push(LevelAbility {
+                band,
+                spec: EffectSpec {
+                    name: Some(name),
+                    ..ab.clone()
+                },
+            });
+        }
+    }
+    v
 }
 
 fn band_label(band: &crate::scenario::LevelBand) -> String {

@@ -323,6 +323,14 @@ impl ObjectSpec {
     pub fn display_name(&self) -> &str {
         self.name.as_deref().unwrap_or(&self.id.0)
     }
+
+    /// Every static ability it can have: its `abilities`, then those of
+    /// its level bands (107.8a), whether or not a band applies now.
+    pub fn static_abilities(&self) -> impl Iterator<Item = &EffectSpec> {
+        self.abilities
+            .iter()
+            .chain(self.level_up.iter().flat_map(|b| &b.abilities))
+    }
 }
 
 /// A characteristic-defining ability that says what each `*` is (208.2a).
@@ -381,6 +389,11 @@ pub struct LevelBand {
     /// Keywords it has while in the band (layer 6).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub keywords: Vec<Keyword>,
+    /// Static abilities it has while in the band (107.8a), written as an
+    /// object's `abilities`: the creature's timestamp (613.7a), a live
+    /// affected set (611.3a).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub abilities: Vec<EffectSpec>,
 }
 
 impl LevelBand {

@@ -305,6 +305,10 @@ impl<'a> Validator<'a> {
                     );
                 }
             }
+            // 107.8a: a band's abilities are static abilities of the creature.
+            for (j, ab) in band.abilities.iter().enumerate() {
+                self.static_ability(ab, &path.key("level_up").index(i).key("abilities").index(j));
+            }
         }
         for (i, ab) in o.abilities.iter().enumerate() {
             self.static_ability(ab, &path.key("abilities").index(i));
