@@ -462,6 +462,7 @@ impl Gen<'_, '_> {
             enters_as: Vec::new(),
             choose: None,
             sick: false,
+            counters_put_by: None,
         };
         if self.one_in(4)? {
             o.controller = Some(handle("opponent"));
@@ -847,6 +848,7 @@ impl Gen<'_, '_> {
                     on: object_handle(i),
                     kind,
                     count: Count(self.count()?),
+                    by: None,
                 })
             }
             2 => {
@@ -865,6 +867,7 @@ impl Gen<'_, '_> {
                     to: object_handle(b),
                     kind: self.pt_counter_kind()?,
                     count: Count(self.int(1, 3)?),
+                    by: None,
                 })
             }
             4 => Action::Effect(Box::new(self.effect()?)),
@@ -945,6 +948,7 @@ impl Gen<'_, '_> {
                     to,
                     counters,
                     choose: None,
+                    by: None,
                 })
             }
             12 => match self.object_of(&[Kind::Equipment])? {
@@ -984,6 +988,7 @@ impl Gen<'_, '_> {
                     on: handle(p),
                     kind: CounterKind::named("poison"),
                     count: Count(self.int(1, 4)?),
+                    by: None,
                 })
             }
             _ => Action::StateBasedActions,

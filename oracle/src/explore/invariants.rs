@@ -345,6 +345,17 @@ impl Subject<'_> {
             .any(|o| !o.chapters.is_empty() || !o.counter_triggers.is_empty())
     }
 
+    /// Whether some object changes how many counters are put (twice or
+    /// half as many by who puts them, 614.1a): then a step does not put
+    /// the number of counters it names.
+    fn counter_rules(&self) -> bool {
+        self.case
+            .setup
+            .objects
+            .iter()
+            .any(|o| o.counters_put_by.is_some())
+    }
+
     /// Whether some static ability looks at P/T to decide what it affects:
     /// then one effect can change what another does (613.8), and
     /// single-effect closed forms don't hold.
@@ -984,6 +995,11 @@ fn deathtouch_destroys(s: &Subject<'_>) -> Option<Found> {
 }
 
 fn combat_damage(s: &Subject<'_>) -> Option<Found> {
+    // 120.3b: infect damage gives poison counters, and those are counters
+    // a player puts, which such abilities change.
+    if s.counter_rules() {
+        return None;
+    }
     for (k, step) in s.steps() {
         let Action::CombatDamage(v) = &step.action else {
             continue;
@@ -1448,6 +1464,11 @@ fn cleanup_ends_effects(s: &Subject<'_>) -> Option<Found> {
 }
 
 fn zone_change(s: &Subject<'_>) -> Option<Found> {
+    // 122.6: entering with counters is putting them on it, so what changes
+    // how many counters are put changes what it enters with.
+    if s.counter_rules() {
+        return None;
+    }
     for (k, step) in s.steps() {
         let Action::Move(m) = &step.action else {
             continue;

@@ -98,6 +98,7 @@ features! {
     CounterTriggers => "counter-triggers", "abilities that trigger when the Nth counter of a kind is put on an object (122.7)";
     CountersFrom => "counters-from", "the put_counters_from step: one object's counters put on another, from its last known information once it has left (122.8)";
     LevelAbilities => "level-abilities", "static abilities a creature has while its level counters are in a band, `abilities` of a level band (107.8a, 107.8b)";
+    CountersPutBy => "counters-put-by", "who puts counters: `by` on put_counters, move_counters, put_counters_from and move, and `counters_put_by` abilities that change how many counters a player puts (122.6a, 614.1a)";
 }
 
 impl fmt::Display for Feature {
@@ -272,6 +273,9 @@ fn object(o: &ObjectSpec, f: &mut BTreeSet<Feature>) {
             }
         }
     }
+    if o.counters_put_by.is_some() {
+        f.insert(Feature::CountersPutBy);
+    }
     if o.crew.is_some() || o.subtypes.iter().any(|s| s == "Vehicle") {
         f.insert(Feature::Vehicles);
     }
@@ -395,6 +399,16 @@ fn step(s: &Step, f: &mut BTreeSet<Feature>) {
 }
 
 fn action(a: &Action, f: &mut BTreeSet<Feature>) {
+    let by = match a {
+        Action::PutCounters(p) => p.by.is_some(),
+        Action::MoveCounters(m) => m.by.is_some(),
+        Action::PutCountersFrom(p) => p.by.is_some(),
+        Action::Move(m) => m.by.is_some(),
+        _ => false,
+    };
+    if by {
+        f.insert(Feature::CountersPutBy);
+    }
     match a {
         Action::PutCounters(p) => counter_kind(&p.kind, f),
         Action::RemoveCounters(r) => counter_kind(&r.kind, f),

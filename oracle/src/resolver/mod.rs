@@ -14,6 +14,7 @@
 
 mod actions;
 mod bits;
+mod counters;
 mod eval;
 mod mutant;
 mod order;
@@ -374,6 +375,9 @@ pub(crate) struct Pending<'c> {
     /// How explanations name it, e.g. `chapter II of The Eldest Reborn`.
     pub label: String,
     pub rule: &'static str,
+    /// Its controller: whoever controlled its source as it triggered
+    /// (603.3a); the player who puts counters when its effect says none.
+    pub controller: usize,
     /// A chapter ability keeps its Saga on the battlefield until it has
     /// left the stack (704.5s).
     pub chapter: bool,
@@ -398,6 +402,10 @@ pub(crate) struct Game<'c> {
     pub handles: BTreeMap<&'c str, Who>,
     pub triggers: Vec<Trigger>,
     pub pending: Vec<Pending<'c>>,
+    /// Whether some object can change how many counters are put
+    /// (`counters_put_by`): only then is each placement of counters
+    /// checked against them.
+    pub counter_rules: bool,
     next_ts: i64,
     next_object: u64,
     next_seq: u64,
@@ -418,6 +426,11 @@ impl<'c> Game<'c> {
             handles: BTreeMap::new(),
             triggers: Vec::new(),
             pending: Vec::new(),
+            counter_rules: case
+                .setup
+                .objects
+                .iter()
+                .any(|o| o.counters_put_by.is_some()),
             next_ts: 1,
             next_object: 1,
             next_seq: 1,
@@ -599,7 +612,8 @@ impl<'c> Game<'c> {
         path: &NodePath,
         log: &mut Log,
     ) -> Res<Observation> {
-        self.perform(&step.action, &path.key("do").key(step.action.key()), log)?;
+        // A step acts for the first player unless it names another (D30).
+        self.perform(&step.action, &path.key("do").key(step.action.key()), 0, log)?;
         if log.on() {
             let eval = Eval::new(self, true);
             eval.explain_battlefield(log)?;
@@ -709,6 +723,15 @@ impl<'c> Game<'c> {
                             self.ability_text(ab)
                         )
                     });
+                }
+            }
+            if let Some(by) = &spec.counters_put_by {
+                for (who, scale) in [("its controller", by.you), ("an opponent", by.opponents)] {
+                    if let Some(scale) = scale {
+                        log.line(1, || {
+                            format!("static ability: if {who} would put counters on a permanent or player, they put {scale} instead [614.1a, 107.1a]")
+                        });
+                    }
                 }
             }
             if let Some(n) = spec.crew {

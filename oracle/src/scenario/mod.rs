@@ -256,6 +256,43 @@ pub struct ObjectSpec {
     /// "When the Nth [kind] counter is put on this" abilities (122.7).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub counter_triggers: Vec<CounterTrigger>,
+    /// A static ability that changes how many counters a player puts on a
+    /// permanent or player, by who puts them (Vorinclex, Monstrous Raider:
+    /// `{ you: twice, opponents: half-down }`; 614.1a, 122.6a).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counters_put_by: Option<CountersPutBy>,
+}
+
+/// How many counters a player puts instead, by whether that player controls
+/// the object with the ability (`you`) or is an opponent (`opponents`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CountersPutBy {
+    /// When its controller would put counters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub you: Option<CounterScale>,
+    /// When an opponent of its controller would put counters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opponents: Option<CounterScale>,
+}
+
+/// How a number of counters about to be put is changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum CounterScale {
+    /// Twice that many.
+    Twice,
+    /// Half that many, rounded down (107.1a).
+    HalfDown,
+}
+
+impl fmt::Display for CounterScale {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CounterScale::Twice => "twice that many of each kind",
+            CounterScale::HalfDown => "half that many of each kind (rounded down)",
+        })
+    }
 }
 
 /// A chapter ability: `{rN}` or `{rN1}, {rN2}` — [effect] (107.15a, 107.15b).
