@@ -462,6 +462,7 @@ impl Gen<'_, '_> {
             enters_as: Vec::new(),
             choose: None,
             sick: false,
+            cant_have_counters_put: false,
             counters_put_by: None,
         };
         if self.one_in(4)? {

@@ -345,15 +345,16 @@ impl Subject<'_> {
             .any(|o| !o.chapters.is_empty() || !o.counter_triggers.is_empty())
     }
 
-    /// Whether some object changes how many counters are put (twice or
-    /// half as many by who puts them, 614.1a): then a step does not put
-    /// the number of counters it names.
+    /// Whether some object changes whether or how many counters are put
+    /// ("can't have counters put on it", or twice or half as many by who
+    /// puts them; 101.2, 614.1a): then a step does not put the number of
+    /// counters it names.
     fn counter_rules(&self) -> bool {
         self.case
             .setup
             .objects
             .iter()
-            .any(|o| o.counters_put_by.is_some())
+            .any(|o| o.cant_have_counters_put || o.counters_put_by.is_some())
     }
 
     /// Whether some static ability looks at P/T to decide what it affects:

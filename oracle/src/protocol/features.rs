@@ -98,6 +98,7 @@ features! {
     CounterTriggers => "counter-triggers", "abilities that trigger when the Nth counter of a kind is put on an object (122.7)";
     CountersFrom => "counters-from", "the put_counters_from step: one object's counters put on another, from its last known information once it has left (122.8)";
     LevelAbilities => "level-abilities", "static abilities a creature has while its level counters are in a band, `abilities` of a level band (107.8a, 107.8b)";
+    CantHaveCounters => "cant-have-counters", "objects that can't have counters put on them, `cant_have_counters_put` (122.5, 122.6)";
     CountersPutBy => "counters-put-by", "who puts counters: `by` on put_counters, move_counters, put_counters_from and move, and `counters_put_by` abilities that change how many counters a player puts (122.6a, 614.1a)";
 }
 
@@ -272,6 +273,9 @@ fn object(o: &ObjectSpec, f: &mut BTreeSet<Feature>) {
                 effect(a, f);
             }
         }
+    }
+    if o.cant_have_counters_put {
+        f.insert(Feature::CantHaveCounters);
     }
     if o.counters_put_by.is_some() {
         f.insert(Feature::CountersPutBy);

@@ -420,6 +420,8 @@ impl<'c> Game<'c> {
             Some("both objects must be on the battlefield")
         } else if self.cards[from].count(&m.kind) == 0 {
             Some("the first object has no such counter")
+        } else if self.refuses_counters(to) {
+            Some("the second object can't have counters put onto it")
         } else {
             None
         };
@@ -489,6 +491,12 @@ impl<'c> Game<'c> {
             if from == to {
                 log.line(1, || {
                     format!("{a} would move its counters onto itself: nothing moves [122.5]")
+                });
+                return Ok(());
+            }
+            if self.refuses_counters(to) {
+                log.line(1, || {
+                    format!("{b} can't have counters put onto it: no counter moves, {a} keeps them [122.5]")
                 });
                 return Ok(());
             }

@@ -1,8 +1,9 @@
 //! How many counters are put: every way counters are put (a step, entering
 //! with counters, a move, damage from wither or infect, a returning
 //! creature, a Saga's lore counter) goes through [`Game::counters_to_put`],
-//! with the player who puts them (122.6a). There the abilities that make a
-//! player put more or fewer counters instead (614.1a) apply.
+//! with the player who puts them (122.6a). There "can't have counters put
+//! on it" (101.2) and the abilities that make a player put more or fewer
+//! counters instead (614.1a) apply.
 
 use super::{Eval, Game, Log, Res, Who};
 use crate::number::checked;
@@ -10,9 +11,27 @@ use crate::scenario::CounterScale;
 use crate::terms::CounterKind;
 
 impl<'c> Game<'c> {
+    /// Whether card `c` can't have counters put on it now: it is a
+    /// permanent with that static ability, which it still has after layer 6
+    /// (an object that lost all its abilities can get counters again).
+    pub(super) fn refuses_counters(&self, c: usize) -> bool {
+        let card = &self.cards[c];
+        card.spec.cant_have_counters_put
+            && card.on_battlefield()
+            && self.refuses_in(&Eval::new(self, false), c)
+    }
+
+    fn refuses_in(&self, eval: &Eval<'_, 'c>, c: usize) -> bool {
+        let card = &self.cards[c];
+        // 113.6: the ability works while its object is on the battlefield;
+        // 613.1f: it is gone once layer 6 has removed it.
+        card.spec.cant_have_counters_put && card.on_battlefield() && eval.early[c].abilities
+    }
+
     /// How many of the `n` counters of `kind` that player `by` would put
-    /// on `on` are put: each ability that makes a player put twice or half
-    /// as many (Vorinclex, Monstrous Raider)
+    /// on `on` are put. On a permanent that can't have counters put on it,
+    /// none (101.2: the "can't" wins). Otherwise each ability that makes a
+    /// player put twice or half as many (Vorinclex, Monstrous Raider)
     /// applies once (614.1a, 614.5), choosing by whether `by` controls its
     /// object or is an opponent, in the timestamp order of their objects
     /// (616.1 leaves the order to a player; see DECISIONS.md, D32). Only
@@ -36,6 +55,14 @@ impl<'c> Game<'c> {
         };
         let eval = Eval::new(self, false);
         let who = self.players[by].handle.clone();
+        if let Who::Card(c) = on {
+            if self.refuses_in(&eval, c) {
+                log.line(1, || {
+                    format!("{what} can't have counters put on it: the {n} {kind} counter{} {who} would put on it are not put [101.2, 122.6]", plural(n))
+                });
+                return Ok(0);
+            }
+        }
         let mut scalers: Vec<(i64, u64, usize, CounterScale)> = self
             .cards
             .iter()

@@ -402,9 +402,9 @@ pub(crate) struct Game<'c> {
     pub handles: BTreeMap<&'c str, Who>,
     pub triggers: Vec<Trigger>,
     pub pending: Vec<Pending<'c>>,
-    /// Whether some object can change how many counters are put
-    /// (`counters_put_by`): only then is each placement of counters
-    /// checked against them.
+    /// Whether some object can change whether or how many counters are put
+    /// (`cant_have_counters_put`, `counters_put_by`): only then is each
+    /// placement of counters checked against them.
     pub counter_rules: bool,
     next_ts: i64,
     next_object: u64,
@@ -430,7 +430,7 @@ impl<'c> Game<'c> {
                 .setup
                 .objects
                 .iter()
-                .any(|o| o.counters_put_by.is_some()),
+                .any(|o| o.cant_have_counters_put || o.counters_put_by.is_some()),
             next_ts: 1,
             next_object: 1,
             next_seq: 1,
@@ -724,6 +724,11 @@ impl<'c> Game<'c> {
                         )
                     });
                 }
+            }
+            if spec.cant_have_counters_put {
+                log.line(1, || {
+                    "static ability: it can't have counters put on it, also as it enters or by a move [122.5, 122.6]".into()
+                });
             }
             if let Some(by) = &spec.counters_put_by {
                 for (who, scale) in [("its controller", by.you), ("an opponent", by.opponents)] {

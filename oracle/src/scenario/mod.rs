@@ -256,6 +256,11 @@ pub struct ObjectSpec {
     /// "When the Nth [kind] counter is put on this" abilities (122.7).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub counter_triggers: Vec<CounterTrigger>,
+    /// "This can't have counters put on it" (Melira's Keepers): a static
+    /// ability. While the permanent has it, no counter is put on it, also
+    /// as it enters (122.6) or as one is moved onto it (122.5).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub cant_have_counters_put: bool,
     /// A static ability that changes how many counters a player puts on a
     /// permanent or player, by who puts them (Vorinclex, Monstrous Raider:
     /// `{ you: twice, opponents: half-down }`; 614.1a, 122.6a).
