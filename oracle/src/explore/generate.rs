@@ -467,6 +467,8 @@ impl Gen<'_, '_> {
             enters_with: BTreeMap::new(),
             choose: None,
             sick: false,
+            cant_have_counters_put: false,
+            counters_put_by: None,
         };
         if self.one_in(4)? {
             o.controller = Some(handle("opponent"));
@@ -488,12 +490,14 @@ impl Gen<'_, '_> {
                             max: Some(Count(b)),
                             pt: crate::number::Pt::new(self.value()?, self.value()?),
                             keywords: Vec::new(),
+                            abilities: Vec::new(),
                         },
                         LevelBand {
                             min: Count(b + 1),
                             max: None,
                             pt: crate::number::Pt::new(self.value()?, self.value()?),
                             keywords: vec![Keyword::FirstStrike],
+                            abilities: Vec::new(),
                         },
                     ];
                     o.counters
@@ -850,6 +854,7 @@ impl Gen<'_, '_> {
                     on: object_handle(i),
                     kind,
                     count: Count(self.count()?),
+                    by: None,
                 })
             }
             2 => {
@@ -868,6 +873,7 @@ impl Gen<'_, '_> {
                     to: object_handle(b),
                     kind: self.pt_counter_kind()?,
                     count: Count(self.int(1, 3)?),
+                    by: None,
                 })
             }
             4 => Action::Effect(Box::new(self.effect()?)),
@@ -948,6 +954,7 @@ impl Gen<'_, '_> {
                     to,
                     counters,
                     choose: None,
+                    by: None,
                 })
             }
             12 => match self.object_of(&[Kind::Equipment])? {
@@ -987,6 +994,7 @@ impl Gen<'_, '_> {
                     on: handle(p),
                     kind: CounterKind::named("poison"),
                     count: Count(self.int(1, 4)?),
+                    by: None,
                 })
             }
             _ => Action::StateBasedActions,

@@ -349,6 +349,18 @@ impl Subject<'_> {
         })
     }
 
+    /// Whether some object changes whether or how many counters are put
+    /// ("can't have counters put on it", or twice or half as many by who
+    /// puts them; 101.2, 614.1a): then a step does not put the number of
+    /// counters it names.
+    fn counter_rules(&self) -> bool {
+        self.case
+            .setup
+            .objects
+            .iter()
+            .any(|o| o.cant_have_counters_put || o.counters_put_by.is_some())
+    }
+
     /// Whether some static ability looks at P/T to decide what it affects:
     /// then one effect can change what another does (613.8), and
     /// single-effect closed forms don't hold.
@@ -357,7 +369,7 @@ impl Subject<'_> {
             .setup
             .objects
             .iter()
-            .flat_map(|o| &o.abilities)
+            .flat_map(|o| o.static_abilities())
             .any(|a| matches!(&a.affects, Affects::Filter(f) if f.tests_pt()))
     }
 
@@ -369,7 +381,7 @@ impl Subject<'_> {
             .setup
             .objects
             .iter()
-            .flat_map(|o| &o.abilities)
+            .flat_map(|o| o.static_abilities())
             .any(|a| a.switch)
             || self
                 .case
@@ -988,6 +1000,11 @@ fn deathtouch_destroys(s: &Subject<'_>) -> Option<Found> {
 }
 
 fn combat_damage(s: &Subject<'_>) -> Option<Found> {
+    // 120.3b: infect damage gives poison counters, and those are counters
+    // a player puts, which such abilities change.
+    if s.counter_rules() {
+        return None;
+    }
     for (k, step) in s.steps() {
         let Action::CombatDamage(v) = &step.action else {
             continue;
@@ -1452,6 +1469,11 @@ fn cleanup_ends_effects(s: &Subject<'_>) -> Option<Found> {
 }
 
 fn zone_change(s: &Subject<'_>) -> Option<Found> {
+    // 122.6: entering with counters is putting them on it, so what changes
+    // how many counters are put changes what it enters with.
+    if s.counter_rules() {
+        return None;
+    }
     for (k, step) in s.steps() {
         let Action::Move(m) = &step.action else {
             continue;
@@ -1569,7 +1591,7 @@ impl EditionSensitive {
                 kind(&mut u, k);
             }
             keywords(&mut u, &o.keywords);
-            for a in &o.abilities {
+            for a in o.static_abilities() {
                 effect(&mut u, a);
             }
             u.set |= !o.level_up.is_empty();
@@ -1762,7 +1784,7 @@ fn base_pt(s: &Subject<'_>) -> Option<Found> {
             _ => false,
         })
     };
-    let static_sets = s.case.setup.objects.iter().flat_map(|o| &o.abilities).any(|a| a.set.is_some())
+    let static_sets = s.case.setup.objects.iter().flat_map(|o| o.static_abilities()).any(|a| a.set.is_some())
         || s.case.steps.iter().any(|st| matches!(&st.action, Action::Effect(e) if e.set.is_some() && matches!(e.affects, Affects::Filter(_))));
     if static_sets {
         return None;

@@ -99,6 +99,9 @@ features! {
     Sagas => "sagas", "Sagas: lore counters, chapter abilities and the sacrifice of 704.5s (714, 107.15)";
     CounterTriggers => "counter-triggers", "abilities that trigger when the Nth counter of a kind is put on an object (122.7)";
     CountersFrom => "counters-from", "the put_counters_from step: one object's counters put on another, from its last known information once it has left (122.8)";
+    LevelAbilities => "level-abilities", "static abilities a creature has while its level counters are in a band, `abilities` of a level band (107.8a, 107.8b)";
+    CantHaveCounters => "cant-have-counters", "objects that can't have counters put on them, `cant_have_counters_put` (122.5, 122.6)";
+    CountersPutBy => "counters-put-by", "who puts counters: `by` on put_counters, move_counters, put_counters_from and move, and `counters_put_by` abilities that change how many counters a player puts (122.6a, 614.1a)";
 }
 
 impl fmt::Display for Feature {
@@ -264,7 +267,20 @@ fn object(o: &ObjectSpec, f: &mut BTreeSet<Feature>) {
             for k in &band.keywords {
                 keyword(*k, f);
             }
+            if !band.abilities.is_empty() {
+                f.insert(Feature::LevelAbilities);
+                f.insert(Feature::StaticAbilities);
+            }
+            for a in &band.abilities {
+                effect(a, f);
+            }
         }
+    }
+    if o.cant_have_counters_put {
+        f.insert(Feature::CantHaveCounters);
+    }
+    if o.counters_put_by.is_some() {
+        f.insert(Feature::CountersPutBy);
     }
     if o.crew.is_some() || o.subtypes.iter().any(|s| s == "Vehicle") {
         f.insert(Feature::Vehicles);
@@ -408,6 +424,16 @@ fn step(s: &Step, f: &mut BTreeSet<Feature>) {
 }
 
 fn action(a: &Action, f: &mut BTreeSet<Feature>) {
+    let by = match a {
+        Action::PutCounters(p) => p.by.is_some(),
+        Action::MoveCounters(m) => m.by.is_some(),
+        Action::PutCountersFrom(p) => p.by.is_some(),
+        Action::Move(m) => m.by.is_some(),
+        _ => false,
+    };
+    if by {
+        f.insert(Feature::CountersPutBy);
+    }
     match a {
         Action::PutCounters(p) => counter_kind(&p.kind, f),
         Action::RemoveCounters(r) => counter_kind(&r.kind, f),

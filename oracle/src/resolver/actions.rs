@@ -16,6 +16,17 @@ use crate::scenario::{
 };
 use crate::terms::{CardType, CounterKind, Keyword, Zone};
 
+/// What an object that enters the battlefield comes with.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Arrival<'a> {
+    /// The counters it enters with (122.6).
+    pub counters: Option<&'a BTreeMap<CounterKind, Count>>,
+    /// The P/T its controller chooses as it enters (208.2b).
+    pub choose: Option<crate::number::Pt>,
+    /// The player the effect names to put those counters on it (122.6a).
+    pub by: Option<usize>,
+}
+
 /// What a source of damage is like as it deals damage (120.3).
 pub(super) struct Source {
     pub name: String,
@@ -38,12 +49,31 @@ pub(super) enum Recipient {
 }
 
 impl<'c> Game<'c> {
-    pub(super) fn perform(&mut self, action: &Action, path: &NodePath, log: &mut Log) -> Res<()> {
+    /// Performs an action for player `actor`: the player who puts counters
+    /// when the action names none (the first player for a step, the
+    /// controller for a triggered ability; D31).
+    pub(super) fn perform(
+        &mut self,
+        action: &Action,
+        path: &NodePath,
+        actor: usize,
+        log: &mut Log,
+    ) -> Res<()> {
+        let by = |h: &Option<crate::scenario::Handle>| h.as_ref().map(|h| self.player_index(h));
         match action {
-            Action::PutCounters(p) => self.put_counters_action(p, log),
+            Action::PutCounters(p) => {
+                let by = by(&p.by).unwrap_or(actor);
+                self.put_counters_action(p, by, log)
+            }
             Action::RemoveCounters(r) => self.remove_counters(r, log),
-            Action::MoveCounters(m) => self.move_counters(m, log),
-            Action::PutCountersFrom(p) => self.put_counters_from(p, log),
+            Action::MoveCounters(m) => {
+                let by = by(&m.by).unwrap_or(actor);
+                self.move_counters(m, by, log)
+            }
+            Action::PutCountersFrom(p) => {
+                let by = by(&p.by).unwrap_or(actor);
+                self.put_counters_from(p, by, log)
+            }
             Action::Effect(e) => self.create_effect(e, path, log),
             Action::Damage(d) => self.noncombat_damage(d, path, log),
             Action::CombatDamage(v) => self.combat_damage(v, path, log),
@@ -111,7 +141,12 @@ impl<'c> Game<'c> {
                 log.line(1, || {
                     format!("{name} moves from the {from} to the {}: it becomes a new object [400.7, 122.2]", m.to)
                 });
-                self.move_card(c, m.to, &m.counters, m.choose, lki, log)
+                let arrival = Arrival {
+                    counters: Some(&m.counters),
+                    choose: m.choose,
+                    by: by(&m.by),
+                };
+                self.move_card(c, m.to, arrival, lki, log)
             }
             Action::Cast(cast) => self.cast(cast, path, log),
             Action::Resolve(h) => self.resolve_spell(h, path, log),
@@ -227,7 +262,7 @@ impl<'c> Game<'c> {
         log.line(1, || {
             format!("{who} casts {name}: it moves from the {zone} to the stack and becomes a new object [601.2a, 400.7]")
         });
-        self.move_card(c, Zone::Stack, &BTreeMap::new(), None, lki, log)?;
+        self.move_card(c, Zone::Stack, Arrival::default(), lki, log)?;
         if self.bug(Mutant::XFixedAtCast) {
             if let Some(q) = &self.cards[c].spec.x_is {
                 let x = Eval::new(self, false).locked_quantity(q)?;
@@ -266,19 +301,20 @@ impl<'c> Game<'c> {
             log.line(1, || {
                 format!("{name} resolves: a permanent spell, it enters the battlefield under its controller's control [608.3a]")
             });
-            self.move_card(c, Zone::Battlefield, &BTreeMap::new(), None, None, log)?;
+            self.move_card(c, Zone::Battlefield, Arrival::default(), None, log)?;
             self.cards[c].controller = controller;
             return Ok(());
         }
         log.line(1, || format!("{name} resolves [608.2]"));
         if let Some(a) = &spec.on_resolve {
             let at = self.spec_path(c).key("on_resolve").key(a.key());
-            log.nested(|log| self.perform(a, &at, log))?;
+            // 608.2c: its controller follows its instructions.
+            log.nested(|log| self.perform(a, &at, controller, log))?;
         }
         log.line(1, || {
             format!("{name} is put into its owner's graveyard, a new object [608.2n, 400.7]")
         });
-        self.move_card(c, Zone::Graveyard, &BTreeMap::new(), None, None, log)
+        self.move_card(c, Zone::Graveyard, Arrival::default(), None, log)
     }
 
     fn lki_if_leaving(&self, c: usize) -> Res<Option<ObjectState>> {
@@ -289,33 +325,25 @@ impl<'c> Game<'c> {
         Ok(Some(eval.object_state(c)?))
     }
 
-    fn put_counters_action(&mut self, p: &CounterPut, log: &mut Log) -> Res<()> {
+    fn put_counters_action(&mut self, p: &CounterPut, by: usize, log: &mut Log) -> Res<()> {
+        let who = self.players[by].handle.clone();
         match self.who(&p.on) {
             Who::Player(i) => {
-                let pl = &mut self.players[i];
-                pl.poison = add(pl.poison, p.count.0, || {
-                    format!("the poison counters of {}", p.on)
-                })?;
+                let n = self.give_poison(i, p.count.0, by, log)?;
                 log.line(1, || {
-                    format!(
-                        "{} gets {} poison counter{} [122.1f]",
-                        p.on,
-                        p.count.0,
-                        s(p.count.0)
-                    )
+                    format!("{who} gives {} {n} poison counter{} [122.1f]", p.on, s(n))
                 });
                 Ok(())
             }
             Who::Card(c) => {
-                self.put_counters(c, &p.kind, p.count.0)?;
+                let n = self.put_counters(c, &p.kind, p.count.0, by, None, log)?;
                 let name = self.cards[c].name().to_string();
                 let ts = self.cards[c].counters.get(&p.kind).map_or(0, |s| s.ts);
                 log.line(1, || {
                     format!(
-                        "put {} {} counter{} on {name} (t={ts}) [122.1, 613.7c]",
-                        p.count.0,
+                        "{who} puts {n} {} counter{} on {name} (t={ts}) [122.1, 613.7c]",
                         p.kind,
-                        s(p.count.0)
+                        s(n)
                     )
                 });
                 Ok(())
@@ -323,13 +351,44 @@ impl<'c> Game<'c> {
         }
     }
 
-    /// Puts counters on a card; the whole kind gets a new timestamp (613.7c).
-    pub(super) fn put_counters(&mut self, c: usize, kind: &CounterKind, n: i64) -> Res<()> {
+    /// Player `by` gives player `p` poison counters (122.1f, 120.3b);
+    /// returns how many.
+    pub(super) fn give_poison(&mut self, p: usize, n: i64, by: usize, log: &mut Log) -> Res<i64> {
+        let n = self.counters_to_put(
+            Who::Player(p),
+            &CounterKind::named("poison"),
+            n,
+            by,
+            false,
+            log,
+        )?;
+        let pl = &mut self.players[p];
+        let who = pl.handle.clone();
+        pl.poison = add(pl.poison, n, || format!("the poison counters of {who}"))?;
+        Ok(n)
+    }
+
+    /// Player `by` puts `n` counters of `kind` on card `c` (122.6a), as many
+    /// as [`Game::counters_to_put`] leaves. The whole kind gets a new
+    /// timestamp (613.7c), or, as the card enters with them, the card's own
+    /// (`at`). Returns how many were put.
+    pub(super) fn put_counters(
+        &mut self,
+        c: usize,
+        kind: &CounterKind,
+        n: i64,
+        by: usize,
+        at: Option<(i64, u64)>,
+        log: &mut Log,
+    ) -> Res<i64> {
+        let n = self.counters_to_put(Who::Card(c), kind, n, by, at.is_some(), log)?;
         if n == 0 {
-            return Ok(());
+            return Ok(0);
         }
-        let ts = self.take_ts();
-        let seq = self.take_seq();
+        let (ts, seq) = match at {
+            Some(t) => t,
+            None => (self.take_ts(), self.take_seq()),
+        };
         let id = self.cards[c].spec.id.clone();
         let before = self.cards[c].count(kind);
         let stack =
@@ -342,15 +401,23 @@ impl<'c> Game<'c> {
         })?;
         stack.ts = ts;
         stack.seq = seq;
+        // 122.6: entering with counters is putting them on it too.
         self.counters_put(c, kind, before);
-        Ok(())
+        Ok(n)
     }
 
     /// 122.6, 122.7, 107.15a: what triggers when counters of `kind` are put
     /// on `c` (on the battlefield, or as it enters), which had `before`.
     fn counters_put(&mut self, c: usize, kind: &CounterKind, before: i64) {
         let card = &self.cards[c];
-        if !card.on_battlefield() {
+        if !card.on_battlefield()
+            || (card.spec.chapters.is_empty() && card.spec.counter_triggers.is_empty())
+        {
+            return;
+        }
+        // 613.1f: a permanent that lost all abilities has no triggered
+        // abilities left to trigger.
+        if !Eval::new(self, false).early[c].abilities {
             return;
         }
         let after = card.count(kind);
@@ -374,6 +441,7 @@ impl<'c> Game<'c> {
                             object,
                             label: format!("{label} (lore counters {before} → {after})"),
                             rule: "107.15a",
+                            controller: card.controller,
                             chapter: true,
                             action: &ch.action,
                             path: path.key("chapters").index(ci).key("do"),
@@ -397,6 +465,7 @@ impl<'c> Game<'c> {
                         object,
                         label: format!("{label} ({before} → {after})"),
                         rule: "122.7",
+                        controller: card.controller,
                         chapter: false,
                         action: &t.action,
                         path: path.key("counter_triggers").index(ti).key("do"),
@@ -438,7 +507,7 @@ impl<'c> Game<'c> {
 
     /// 122.5: a counter moves only if it can be removed from the first
     /// object and put on the second; otherwise nothing happens.
-    fn move_counters(&mut self, m: &CounterMove, log: &mut Log) -> Res<()> {
+    fn move_counters(&mut self, m: &CounterMove, by: usize, log: &mut Log) -> Res<()> {
         let (from, to) = (self.card_index(&m.from), self.card_index(&m.to));
         let why_not = if from == to {
             Some("the two objects are the same")
@@ -446,6 +515,8 @@ impl<'c> Game<'c> {
             Some("both objects must be on the battlefield")
         } else if self.cards[from].count(&m.kind) == 0 {
             Some("the first object has no such counter")
+        } else if self.refuses_counters(to) {
+            Some("the second object can't have counters put onto it")
         } else {
             None
         };
@@ -454,26 +525,45 @@ impl<'c> Game<'c> {
             return Ok(());
         }
         let moved = self.take_counters(from, &m.kind, m.count.0);
-        self.put_counters(to, &m.kind, moved)?;
-        let (a, b) = (
-            self.cards[from].name().to_string(),
-            self.cards[to].name().to_string(),
+        let put = self.put_counters(to, &m.kind, moved, by, None, log)?;
+        log.line(1, || self.move_text(from, to, &m.kind, (moved, put), by));
+        Ok(())
+    }
+
+    /// 122.5: a move removes counters from one object and puts them on the
+    /// other; what changes how many are put (614.1a) changes only the second
+    /// half.
+    fn move_text(
+        &self,
+        from: usize,
+        to: usize,
+        kind: &CounterKind,
+        (moved, put): (i64, i64),
+        by: usize,
+    ) -> String {
+        let (a, b, who) = (
+            self.cards[from].name(),
+            self.cards[to].name(),
+            &self.players[by].handle,
         );
-        log.line(1, || {
+        if put == moved {
             format!(
-                "move {moved} {} counter{} from {a} to {b} [122.5]",
-                m.kind,
+                "{who} moves {moved} {kind} counter{} from {a} to {b} [122.5]",
                 s(moved)
             )
-        });
-        Ok(())
+        } else {
+            format!(
+                "{who} moves {moved} {kind} counter{} from {a} to {b}: {moved} removed from {a}, {put} put on {b} [122.5, 614.1a]",
+                s(moved)
+            )
+        }
     }
 
     /// "Put its counters on …": while the first object is on the
     /// battlefield the counters move (122.5); once it has left, the same
     /// number of each kind it had as it last existed is put on the second
     /// object (122.8), nothing being removed from anything.
-    fn put_counters_from(&mut self, p: &CountersFrom, log: &mut Log) -> Res<()> {
+    fn put_counters_from(&mut self, p: &CountersFrom, by: usize, log: &mut Log) -> Res<()> {
         let (from, to) = (self.card_index(&p.from), self.card_index(&p.to));
         let wanted = |k: &CounterKind| p.kinds.is_empty() || p.kinds.contains(k);
         let (a, b) = (
@@ -499,15 +589,16 @@ impl<'c> Game<'c> {
                 });
                 return Ok(());
             }
+            if self.refuses_counters(to) {
+                log.line(1, || {
+                    format!("{b} can't have counters put onto it: no counter moves, {a} keeps them [122.5]")
+                });
+                return Ok(());
+            }
             for (kind, n) in kinds {
                 let moved = self.take_counters(from, &kind, n);
-                self.put_counters(to, &kind, moved)?;
-                log.line(1, || {
-                    format!(
-                        "move {moved} {kind} counter{} from {a} to {b} [122.5]",
-                        s(moved)
-                    )
-                });
+                let put = self.put_counters(to, &kind, moved, by, None, log)?;
+                log.line(1, || self.move_text(from, to, &kind, (moved, put), by));
             }
             return Ok(());
         }
@@ -528,9 +619,10 @@ impl<'c> Game<'c> {
         if kinds.is_empty() {
             log.line(1, || format!("{a} had no such counters as it last existed on the battlefield: none are put on {b} [122.8, 608.2h]"));
         }
+        let who = self.players[by].handle.clone();
         for (kind, n) in kinds {
-            self.put_counters(to, &kind, n)?;
-            log.line(1, || format!("{a} has left the battlefield: {n} {kind} counter{} (as many as it had as it last existed) are put on {b}; nothing is moved [122.8, 608.2h]", s(n)));
+            let put = self.put_counters(to, &kind, n, by, None, log)?;
+            log.line(1, || format!("{a} has left the battlefield: {who} puts {put} {kind} counter{} on {b} for the {n} it had as it last existed; nothing is moved [122.8, 608.2h, 122.6a]", s(put)));
         }
         Ok(())
     }
@@ -903,10 +995,9 @@ impl<'c> Game<'c> {
                 let pl = &mut self.players[p];
                 let who = pl.handle.clone();
                 if src.infect {
-                    pl.poison = add(pl.poison, amount, || {
-                        format!("the poison counters of {who}")
-                    })?;
-                    log.line(1, || format!("{name} deals {amount} damage to {who}: {amount} poison counters (infect) [120.3b]"));
+                    // 120.3b: the source's controller gives them.
+                    let n = self.give_poison(p, amount, src.controller, log)?;
+                    log.line(1, || format!("{name} deals {amount} damage to {who}: its controller gives {who} {n} poison counter{} (infect) [120.3b]", s(n)));
                 } else {
                     pl.life = checked(pl.life.checked_sub(amount), || {
                         format!("the life total of {who}")
@@ -934,13 +1025,21 @@ impl<'c> Game<'c> {
                 }
                 if creature {
                     if (src.wither || src.infect) && !self.bug(Mutant::WitherMarksDamage) {
-                        self.put_counters(card, &CounterKind::MINUS_ONE, amount)?;
+                        // 120.3d: the source's controller puts them.
+                        let n = self.put_counters(
+                            card,
+                            &CounterKind::MINUS_ONE,
+                            amount,
+                            src.controller,
+                            None,
+                            log,
+                        )?;
                         let why = if src.infect {
                             "infect, 702.90"
                         } else {
                             "wither, 702.80"
                         };
-                        log.line(1, || format!("{name} deals {amount} damage to {tn}: {amount} -1/-1 counters instead of marked damage [120.3d; {why}]"));
+                        log.line(1, || format!("{name} deals {amount} damage to {tn}: its controller puts {n} -1/-1 counter{} on it instead of marking damage [120.3d; {why}]", s(n)));
                     } else {
                         let cd = &mut self.cards[card];
                         cd.damage = add(cd.damage, amount, || format!("the damage on {tn}"))?;
@@ -1000,7 +1099,7 @@ impl<'c> Game<'c> {
         log.line(2, || {
             format!("{name} {why}: put into its owner's graveyard")
         });
-        self.move_card(c, Zone::Graveyard, &BTreeMap::new(), None, Some(lki), log)
+        self.move_card(c, Zone::Graveyard, Arrival::default(), Some(lki), log)
     }
 
     /// Moves a card to a zone: a new object with no memory of the old one
@@ -1013,11 +1112,15 @@ impl<'c> Game<'c> {
         &mut self,
         c: usize,
         to: Zone,
-        counters: &BTreeMap<CounterKind, Count>,
-        choose: Option<crate::number::Pt>,
+        arrival: Arrival<'_>,
         lki: Option<ObjectState>,
         log: &mut Log,
     ) -> Res<()> {
+        let Arrival {
+            counters,
+            choose,
+            by,
+        } = arrival;
         let old = self.obj_ref(c);
         let from = self.cards[c].zone;
         let late = self.bug(Mutant::EntersWithXZero);
@@ -1079,26 +1182,42 @@ impl<'c> Game<'c> {
             if late {
                 entering = self.enters_with(c, log)?;
             }
-            for (kind, n) in counters {
-                self.put_counters_at(c, kind, n.0, ts, seq)?;
+            let (controller, name) = (self.cards[c].controller, self.cards[c].name().to_string());
+            // 122.6a: the effect may name the player who puts the counters
+            // it enters with; otherwise its controller puts them.
+            let by = by.unwrap_or(controller);
+            let who = self.players[by].handle.clone();
+            for (kind, n) in counters.into_iter().flatten() {
+                let put = self.put_counters(c, kind, n.0, by, Some((ts, seq)), log)?;
+                log.line(1, || {
+                    format!("{name} enters with {put} {kind} counter{}, put on it by {who} [122.6, 122.6a]", s(put))
+                });
             }
+            // 122.6a: its own "enters with" ability names nobody: its
+            // controller puts them.
             for (kind, n) in &entering {
-                self.put_counters_at(c, kind, *n, ts, seq)?;
+                let put = self.put_counters(c, kind, *n, controller, Some((ts, seq)), log)?;
+                log.line(1, || {
+                    format!("{name} enters with {put} {kind} counter{}, put on it by its controller [122.6, 122.6a]", s(put))
+                });
             }
             // 714.3a: as a Saga enters, its controller puts a lore counter
             // on it, in addition to any an effect gives it.
             if self.cards[c].final_chapter().is_some() {
                 let lore = CounterKind::named("lore");
-                self.put_counters_at(c, &lore, 1, ts, seq)?;
-                let name = self.cards[c].name().to_string();
-                log.line(1, || format!("{name} enters with a lore counter [714.3a]"));
+                let put = self.put_counters(c, &lore, 1, controller, Some((ts, seq)), log)?;
+                log.line(1, || {
+                    format!("{name} enters with {put} lore counter{}, put on it by its controller [714.3a]", s(put))
+                });
             }
             // 306.5b: a planeswalker enters with its printed loyalty, in
-            // addition to any loyalty counters an effect gives it.
+            // addition to any loyalty counters an effect gives it; no
+            // player is named, so its controller puts them (122.6a).
             let spec = self.cards[c].spec;
             if let Some(l) = spec.loyalty {
                 if spec.types.contains(&CardType::Planeswalker) {
-                    self.put_counters_at(c, &CounterKind::named("loyalty"), l.0, ts, seq)?;
+                    let loyalty = CounterKind::named("loyalty");
+                    self.put_counters(c, &loyalty, l.0, controller, Some((ts, seq)), log)?;
                 }
             }
         }
@@ -1145,32 +1264,6 @@ impl<'c> Game<'c> {
             out.push((kind.clone(), raw.max(0)));
         }
         Ok(out)
-    }
-
-    fn put_counters_at(
-        &mut self,
-        c: usize,
-        kind: &CounterKind,
-        n: i64,
-        ts: i64,
-        seq: u64,
-    ) -> Res<()> {
-        if n == 0 {
-            return Ok(());
-        }
-        let id = self.cards[c].spec.id.clone();
-        let before = self.cards[c].count(kind);
-        let stack =
-            self.cards[c]
-                .counters
-                .entry(kind.clone())
-                .or_insert(Stack { count: 0, ts, seq });
-        stack.count = add(stack.count, n, || {
-            format!("the number of {kind} counters on {id}")
-        })?;
-        // 122.6: entering with counters is putting them on it.
-        self.counters_put(c, kind, before);
-        Ok(())
     }
 
     /// Undying and persist look at the creature as it last existed on the

@@ -247,38 +247,36 @@ impl<'g, 'c> Eval<'g, 'c> {
             if !card.on_battlefield() {
                 continue;
             }
-            for (ai, ab) in card.spec.abilities.iter().enumerate() {
-                let target = match &ab.affects {
+            // 613.7a: a static ability's effect has its object's
+            // timestamp; 611.3a: its affected set is looked up all the time.
+            let active = |spec: &'g EffectSpec, origin: Origin| Active {
+                spec,
+                origin,
+                source: Some(ci),
+                ts: card.ts,
+                seq: card.seq,
+                x: spec.x.as_ref().map_or(XVal::None, XVal::Live),
+                target: match &spec.affects {
                     Affects::This => Target::Card(Some(ci)),
                     Affects::Attached => Target::Card(card.attached_to.and_then(|r| g.live(r))),
                     Affects::Filter(f) => Target::Filter(f),
                     Affects::Objects(_) => Target::Card(None),
+                },
+            };
+            for (ai, ab) in card.spec.abilities.iter().enumerate() {
+                let origin = Origin::Static {
+                    card: ci,
+                    ability: ai,
                 };
-                self.actives.push(Active {
-                    spec: ab,
-                    origin: Origin::Static {
-                        card: ci,
-                        ability: ai,
-                    },
-                    source: Some(ci),
-                    ts: card.ts,
-                    seq: card.seq,
-                    x: ab.x.as_ref().map_or(XVal::None, XVal::Live),
-                    target,
-                });
+                self.actives.push(active(ab, origin));
             }
+            // 107.8a, 107.8b: what a level band gives (base P/T, keywords,
+            // abilities) exists while its level counters are in the band.
             let levels = card.count(&CounterKind::named("level"));
-            for (bi, band) in card.spec.level_up.iter().enumerate() {
-                if band.contains(levels) {
-                    self.actives.push(Active {
-                        spec: &card.levels[bi],
-                        origin: Origin::Level { card: ci },
-                        source: Some(ci),
-                        ts: card.ts,
-                        seq: card.seq,
-                        x: XVal::None,
-                        target: Target::Card(Some(ci)),
-                    });
+            for la in &card.levels {
+                if card.spec.level_up[la.band].contains(levels) {
+                    self.actives
+                        .push(active(&la.spec, Origin::Level { card: ci }));
                 }
             }
         }
@@ -904,7 +902,9 @@ impl<'g, 'c> Eval<'g, 'c> {
                 PtEntry::Counter { .. } => line.push_str(", 122.1a"),
                 PtEntry::Hone { .. } => line.push_str(", 122.1j"),
                 PtEntry::Cda => line.push_str(", 604.3"),
-                PtEntry::Set(a) if matches!(self.actives[a].origin, Origin::Level { .. }) => {
+                PtEntry::Set(a) | PtEntry::Modify(a) | PtEntry::Switch(a)
+                    if matches!(self.actives[a].origin, Origin::Level { .. }) =>
+                {
                     line.push_str(", 107.8")
                 }
                 _ => {}

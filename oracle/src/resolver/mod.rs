@@ -14,6 +14,7 @@
 
 mod actions;
 mod bits;
+mod counters;
 mod eval;
 mod mutant;
 mod order;
@@ -292,8 +293,18 @@ pub(crate) struct Card<'c> {
     pub tapped: bool,
     pub attached_to: Option<ObjRef>,
     pub lki: Option<Box<crate::observation::ObjectState>>,
-    /// The level-up bands as static abilities (107.8), built once.
-    pub levels: Vec<EffectSpec>,
+    /// The level-up bands as static abilities (107.8), built once: each
+    /// band's P/T and keywords, then the abilities it lists.
+    pub levels: Vec<LevelAbility>,
+}
+
+/// A static ability a creature has while its level counters are in a band
+/// (107.8a, 107.8b).
+#[derive(Clone)]
+pub(crate) struct LevelAbility {
+    /// The band, in `spec.level_up`.
+    pub band: usize,
+    pub spec: EffectSpec,
 }
 
 impl Card<'_> {
@@ -367,6 +378,9 @@ pub(crate) struct Pending<'c> {
     /// How explanations name it, e.g. `chapter II of The Eldest Reborn`.
     pub label: String,
     pub rule: &'static str,
+    /// Its controller: whoever controlled its source as it triggered
+    /// (603.3a); the player who puts counters when its effect says none.
+    pub controller: usize,
     /// A chapter ability keeps its Saga on the battlefield until it has
     /// left the stack (704.5s).
     pub chapter: bool,
@@ -391,6 +405,10 @@ pub(crate) struct Game<'c> {
     pub handles: BTreeMap<&'c str, Who>,
     pub triggers: Vec<Trigger>,
     pub pending: Vec<Pending<'c>>,
+    /// Whether some object can change whether or how many counters are put
+    /// (`cant_have_counters_put`, `counters_put_by`): only then is each
+    /// placement of counters checked against them.
+    pub counter_rules: bool,
     next_ts: i64,
     next_object: u64,
     next_seq: u64,
@@ -411,6 +429,11 @@ impl<'c> Game<'c> {
             handles: BTreeMap::new(),
             triggers: Vec::new(),
             pending: Vec::new(),
+            counter_rules: case
+                .setup
+                .objects
+                .iter()
+                .any(|o| o.cant_have_counters_put || o.counters_put_by.is_some()),
             next_ts: 1,
             next_object: 1,
             next_seq: 1,
@@ -457,20 +480,7 @@ impl<'c> Game<'c> {
                     )
                 })
                 .collect();
-            let levels = o
-                .level_up
-                .iter()
-                .map(|band| EffectSpec {
-                    name: Some(format!("level up {}", band_label(band))),
-                    affects: Affects::This,
-                    set: Some(crate::number::SetPt {
-                        power: crate::number::Amount::Fixed(band.pt.power),
-                        toughness: crate::number::Amount::Fixed(band.pt.toughness),
-                    }),
-                    add_keywords: band.keywords.clone(),
-                    ..EffectSpec::default()
-                })
-                .collect();
+            let levels = level_abilities(o);
             g.cards.push(Card {
                 spec: o,
                 object,
@@ -606,7 +616,8 @@ impl<'c> Game<'c> {
         path: &NodePath,
         log: &mut Log,
     ) -> Res<Observation> {
-        self.perform(&step.action, &path.key("do").key(step.action.key()), log)?;
+        // A step acts for the first player unless it names another (D31).
+        self.perform(&step.action, &path.key("do").key(step.action.key()), 0, log)?;
         if log.on() {
             let eval = Eval::new(self, true);
             eval.explain_battlefield(log)?;
@@ -694,40 +705,46 @@ impl<'c> Game<'c> {
                 }
             }
             for ab in &spec.abilities {
-                let whom = match &ab.affects {
-                    Affects::This => "itself".to_string(),
-                    Affects::Attached => "the permanent it is attached to".to_string(),
-                    Affects::Filter(f) => f.describe(&|h| self.name_of(h)),
-                    Affects::Objects(v) => v
-                        .iter()
-                        .map(|h| h.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                };
-                let name = ab
-                    .name
-                    .as_deref()
-                    .map(|n| format!("{n}: "))
-                    .unwrap_or_default();
-                let x =
-                    ab.x.as_ref()
-                        .map(|q| format!(", where X is {}", self.describe(q)))
-                        .unwrap_or_default();
                 log.line(1, || {
-                    format!(
-                        "static ability: {name}{whom} — {}{x} [611.3, 613.7a]",
-                        ab.summary()
-                    )
+                    format!("static ability: {} [611.3, 613.7a]", self.ability_text(ab))
                 });
             }
             for band in &spec.level_up {
                 let max = band.max.map_or("+".to_string(), |m| format!("-{}", m.0));
+                let rule = if band.max.is_some() {
+                    "107.8a"
+                } else {
+                    "107.8b"
+                };
+                let keywords: String = band.keywords.iter().map(|k| format!(", {k}")).collect();
                 log.line(1, || {
                     format!(
-                        "level up {{LEVEL {}{max}}}: base P/T {} [107.8]",
+                        "level up {{LEVEL {}{max}}}: base P/T {}{keywords} [{rule}]",
                         band.min.0, band.pt
                     )
                 });
+                for ab in &band.abilities {
+                    log.line(2, || {
+                        format!(
+                            "and, while in the band, the static ability {} [{rule}, 611.3a, 613.7a]",
+                            self.ability_text(ab)
+                        )
+                    });
+                }
+            }
+            if spec.cant_have_counters_put {
+                log.line(1, || {
+                    "static ability: it can't have counters put on it, also as it enters or by a move [122.5, 122.6]".into()
+                });
+            }
+            if let Some(by) = &spec.counters_put_by {
+                for (who, scale) in [("its controller", by.you), ("an opponent", by.opponents)] {
+                    if let Some(scale) = scale {
+                        log.line(1, || {
+                            format!("static ability: if {who} would put counters on a permanent or player, they put {scale} instead [614.1a, 107.1a]")
+                        });
+                    }
+                }
             }
             if let Some(n) = spec.crew {
                 log.line(1, || format!("crew {} [702.122]", n.0));
@@ -773,6 +790,31 @@ impl<'c> Game<'c> {
                 });
             }
         }
+    }
+
+    /// A static ability in words: `Name: other Merfolk creatures you
+    /// control — gets +1/+1`.
+    fn ability_text(&self, ab: &EffectSpec) -> String {
+        let whom = match &ab.affects {
+            Affects::This => "itself".to_string(),
+            Affects::Attached => "the permanent it is attached to".to_string(),
+            Affects::Filter(f) => f.describe(&|h| self.name_of(h)),
+            Affects::Objects(v) => v
+                .iter()
+                .map(|h| h.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        let name = ab
+            .name
+            .as_deref()
+            .map(|n| format!("{n}: "))
+            .unwrap_or_default();
+        let x =
+            ab.x.as_ref()
+                .map(|q| format!(", where X is {}", self.describe(q)))
+                .unwrap_or_default();
+        format!("{name}{whom} — {}{x}", ab.summary())
     }
 
     fn observe(&self, eval: &Eval<'_, 'c>) -> Res<Observation> {
@@ -821,6 +863,47 @@ pub(crate) fn entry_label(c: &crate::scenario::EntryChoice) -> String {
         let k: Vec<String> = c.keywords.iter().map(|k| k.to_string()).collect();
         format!("{} with {}", c.pt, k.join(", "))
     }
+}
+
+/// 107.8a, 107.8b: each level band as static abilities of the creature,
+/// applying while its level counters are in the band: its base P/T (7b)
+/// and keywords (layer 6), then the abilities it lists.
+fn level_abilities(o: &ObjectSpec) -> Vec<LevelAbility> {
+    let mut v = Vec::new();
+    for (band, b) in o.level_up.iter().enumerate() {
+        let label = band_label(b);
+        v.push(LevelAbility {
+            band,
+            spec: EffectSpec {
+                name: Some(format!("level up {label}")),
+                affects: Affects::This,
+                set: Some(crate::number::SetPt {
+                    power: crate::number::Amount::Fixed(b.pt.power),
+                    toughness: crate::number::Amount::Fixed(b.pt.toughness),
+                }),
+                add_keywords: b.keywords.clone(),
+                ..EffectSpec::default()
+            },
+        });
+        let several = b.abilities.len() > 1;
+        for (i, ab) in b.abilities.iter().enumerate() {
+            let name = ab.name.clone().unwrap_or_else(|| {
+                if several {
+                    format!("level up {label} ability #{}", i + 1)
+                } else {
+                    format!("level up {label} ability")
+                }
+            });
+            v.push(LevelAbility {
+                band,
+                spec: EffectSpec {
+                    name: Some(name),
+                    ..ab.clone()
+                },
+            });
+        }
+    }
+    v
 }
 
 fn band_label(band: &crate::scenario::LevelBand) -> String {

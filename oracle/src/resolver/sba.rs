@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+use super::actions::Arrival;
 use super::{Eval, Fault, Game, Log, Mutant, Res};
 use crate::terms::{CardType, CounterKind, Keyword, Zone};
 
@@ -246,7 +247,8 @@ impl<'c> Game<'c> {
                     log.line(2, || {
                         format!("its last known information: {lki_text} [704.8]")
                     });
-                    self.move_card(c, Zone::Graveyard, &BTreeMap::new(), None, Some(lki), log)?;
+                    let to = Zone::Graveyard;
+                    self.move_card(c, to, Arrival::default(), Some(lki), log)?;
                     changed = true;
                 }
                 Leave::Destroy(why) => {
@@ -292,7 +294,13 @@ impl<'c> Game<'c> {
                 format!("{} resolves: {name} returns to the battlefield with a {} counter, as a new object [{}, 122.6, 400.7]", t.keyword, t.kind, t.rule)
             });
             let counters = BTreeMap::from([(t.kind.clone(), crate::scenario::Count(1))]);
-            self.move_card(t.card, Zone::Battlefield, &counters, None, None, log)?;
+            // 122.6a: undying and persist name no player, so the returning
+            // creature's controller (its owner, 702.79a) puts the counter.
+            let arrival = Arrival {
+                counters: Some(&counters),
+                ..Arrival::default()
+            };
+            self.move_card(t.card, Zone::Battlefield, arrival, None, log)?;
         }
         Ok(())
     }
@@ -305,7 +313,8 @@ impl<'c> Game<'c> {
         let pending = std::mem::take(&mut self.pending);
         for p in pending {
             log.line(1, || format!("{} resolves [{}, 603.3]", p.label, p.rule));
-            self.perform(p.action, &p.path, log)?;
+            // 603.3a: the ability's controller acts for it (D31).
+            self.perform(p.action, &p.path, p.controller, log)?;
         }
         Ok(())
     }

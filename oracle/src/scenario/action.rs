@@ -115,6 +115,10 @@ pub struct CounterPut {
     /// How many (default 1).
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub count: Count,
+    /// The player who puts them (default: the first player; in a
+    /// triggered ability, its controller).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<Handle>,
 }
 
 /// Remove up to `count` counters of a kind from an object.
@@ -143,6 +147,10 @@ pub struct CounterMove {
     /// How many (default 1); each counter moves only if it can.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub count: Count,
+    /// The player who moves them, and so puts them on `to` (default: the
+    /// first player; in a triggered ability, its controller).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<Handle>,
 }
 
 /// "Put its counters on …": every kind, or the kinds listed (122.8).
@@ -156,6 +164,10 @@ pub struct CountersFrom {
     /// Only these kinds (default: every kind it had).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub kinds: Vec<CounterKind>,
+    /// The player who puts them (default: the first player; in a
+    /// triggered ability, its controller).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<Handle>,
 }
 
 fn one() -> Count {
@@ -527,6 +539,10 @@ pub struct MoveZone {
     /// enters the battlefield (208.2b; default: the object's `choose`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub choose: Option<crate::number::Pt>,
+    /// The player the effect names as the one who puts `counters` on it
+    /// (122.6a; default: its controller as it enters, i.e. its owner).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<Handle>,
 }
 
 /// A player gains control of a permanent (a control-changing effect that

@@ -290,6 +290,48 @@ pub struct ObjectSpec {
     /// "When the Nth [kind] counter is put on this" abilities (122.7).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub counter_triggers: Vec<CounterTrigger>,
+    /// "This can't have counters put on it" (Melira's Keepers): a static
+    /// ability. While the permanent has it, no counter is put on it, also
+    /// as it enters (122.6) or as one is moved onto it (122.5).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub cant_have_counters_put: bool,
+    /// A static ability that changes how many counters a player puts on a
+    /// permanent or player, by who puts them (Vorinclex, Monstrous Raider:
+    /// `{ you: twice, opponents: half-down }`; 614.1a, 122.6a).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counters_put_by: Option<CountersPutBy>,
+}
+
+/// How many counters a player puts instead, by whether that player controls
+/// the object with the ability (`you`) or is an opponent (`opponents`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CountersPutBy {
+    /// When its controller would put counters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub you: Option<CounterScale>,
+    /// When an opponent of its controller would put counters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opponents: Option<CounterScale>,
+}
+
+/// How a number of counters about to be put is changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum CounterScale {
+    /// Twice that many.
+    Twice,
+    /// Half that many, rounded down (107.1a).
+    HalfDown,
+}
+
+impl fmt::Display for CounterScale {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CounterScale::Twice => "twice that many of each kind",
+            CounterScale::HalfDown => "half that many of each kind (rounded down)",
+        })
+    }
 }
 
 /// A chapter ability: `{rN}` or `{rN1}, {rN2}` — [effect] (107.15a, 107.15b).
@@ -357,6 +399,14 @@ impl ObjectSpec {
     pub fn display_name(&self) -> &str {
         self.name.as_deref().unwrap_or(&self.id.0)
     }
+
+    /// Every static ability it can have: its `abilities`, then those of
+    /// its level bands (107.8a), whether or not a band applies now.
+    pub fn static_abilities(&self) -> impl Iterator<Item = &EffectSpec> {
+        self.abilities
+            .iter()
+            .chain(self.level_up.iter().flat_map(|b| &b.abilities))
+    }
 }
 
 /// A characteristic-defining ability that says what each `*` is (208.2a).
@@ -415,6 +465,11 @@ pub struct LevelBand {
     /// Keywords it has while in the band (layer 6).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub keywords: Vec<Keyword>,
+    /// Static abilities it has while in the band (107.8a), written as an
+    /// object's `abilities`: the creature's timestamp (613.7a), a live
+    /// affected set (611.3a).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub abilities: Vec<EffectSpec>,
 }
 
 impl LevelBand {

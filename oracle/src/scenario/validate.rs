@@ -305,6 +305,18 @@ impl<'a> Validator<'a> {
                     );
                 }
             }
+            // 107.8a: a band's abilities are static abilities of the creature.
+            for (j, ab) in band.abilities.iter().enumerate() {
+                self.static_ability(ab, &path.key("level_up").index(i).key("abilities").index(j));
+            }
+        }
+        if o.counters_put_by
+            .is_some_and(|b| b.you.is_none() && b.opponents.is_none())
+        {
+            self.err(
+                path.key("counters_put_by"),
+                "this ability changes nothing: say what happens when `you` (its controller) or `opponents` put counters (twice or half-down)",
+            );
         }
         for (i, ab) in o.abilities.iter().enumerate() {
             self.static_ability(ab, &path.key("abilities").index(i));
@@ -521,6 +533,13 @@ impl<'a> Validator<'a> {
         }
     }
 
+    /// `by:`, the player who puts counters (122.6a).
+    fn putter(&mut self, by: &Option<Handle>, path: &NodePath) {
+        if let Some(p) = by {
+            self.player_ref(p, &path.key("by"));
+        }
+    }
+
     fn non_negative(&mut self, q: &Quantity, path: &NodePath, what: &str) {
         match q {
             Quantity::Fixed(n) if *n < 0 => {
@@ -533,6 +552,7 @@ impl<'a> Validator<'a> {
     fn action(&mut self, a: &Action, path: &NodePath) {
         match a {
             Action::PutCounters(p) => {
+                self.putter(&p.by, path);
                 if self.kind_of(&p.on, None, &path.key("on")) == Some(Kind::Player)
                     && !p.kind.is_named("poison")
                 {
@@ -550,10 +570,12 @@ impl<'a> Validator<'a> {
             Action::MoveCounters(m) => {
                 self.object_ref(&m.from, &path.key("from"));
                 self.object_ref(&m.to, &path.key("to"));
+                self.putter(&m.by, path);
             }
             Action::PutCountersFrom(p) => {
                 self.object_ref(&p.from, &path.key("from"));
                 self.object_ref(&p.to, &path.key("to"));
+                self.putter(&p.by, path);
             }
             Action::Effect(e) => {
                 if let Some(s) = &e.source {
@@ -704,6 +726,15 @@ impl<'a> Validator<'a> {
                     self.err(
                         path.key("counters"),
                         "poison counters go on players (122.1f)",
+                    );
+                }
+                self.putter(&m.by, path);
+                if m.by.is_some()
+                    && (m.to != Zone::Battlefield || m.counters.values().all(|n| n.is_zero()))
+                {
+                    self.err(
+                        path.key("by"),
+                        "`by` names the player who puts the counters it enters the battlefield with (122.6a), and this move gives it none",
                     );
                 }
                 if let Some(pt) = m.choose {
