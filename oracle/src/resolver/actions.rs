@@ -1123,12 +1123,15 @@ impl<'c> Game<'c> {
         } = arrival;
         let old = self.obj_ref(c);
         let from = self.cards[c].zone;
-        let late = self.bug(Mutant::EntersWithXZero);
-        let mut entering = if to == Zone::Battlefield && !late {
-            self.enters_with(c, log)?
-        } else {
-            Vec::new()
-        };
+        // 107.3k: a permanent spell's own "enters with" effect uses the
+        // spell's X, read while it is still a spell.
+        let spell_x =
+            if from == Zone::Stack && to == Zone::Battlefield && !self.bug(Mutant::EntersWithXZero)
+            {
+                Some(Eval::new(self, false).x_of(c, true, None)?)
+            } else {
+                None
+            };
         if from == Zone::Battlefield {
             self.effects
                 .retain(|e| !(e.until == Until::SourceLeaves && e.source == Some(old)));
@@ -1179,9 +1182,12 @@ impl<'c> Game<'c> {
         }
         if to == Zone::Battlefield {
             card.lki = None;
-            if late {
-                entering = self.enters_with(c, log)?;
-            }
+            // 614.12: it is read as the permanent would exist on the
+            // battlefield, but for the X of 107.3k.
+            self.cards[c].etb_x = spell_x;
+            let entering = self.enters_with(c, log);
+            self.cards[c].etb_x = None;
+            let entering = entering?;
             let (controller, name) = (self.cards[c].controller, self.cards[c].name().to_string());
             // 122.6a: the effect may name the player who puts the counters
             // it enters with; otherwise its controller puts them.
@@ -1228,16 +1234,16 @@ impl<'c> Game<'c> {
     }
 
     /// The counters card `c`'s own "enters with" replacement effect gives
-    /// it (614.1c, 122.6), read as it enters: before it leaves the zone it
-    /// is in, so an X is the X of the spell it still is (107.3k), or 0 if it
-    /// was not cast (107.3f).
+    /// it (614.1c, 122.6), read as it enters, as it exists on the
+    /// battlefield (614.12); an X is the X of the spell it was (107.3k), or
+    /// 0 if it was not cast (107.3f).
     fn enters_with(&self, c: usize, log: &mut Log) -> Res<Vec<(CounterKind, i64)>> {
         let card = &self.cards[c];
         if card.spec.enters_with.is_empty() {
             return Ok(Vec::new());
         }
         let eval = Eval::new(self, false);
-        let (name, spell) = (card.name(), card.zone == Zone::Stack);
+        let (name, spell) = (card.name(), card.etb_x.is_some());
         let mut out = Vec::new();
         for (kind, q) in &card.spec.enters_with {
             let raw = eval.locked_quantity(q)?;

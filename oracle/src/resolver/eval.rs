@@ -1160,7 +1160,14 @@ impl<'g, 'c> Eval<'g, 'c> {
                     || format!("the hand size of {p}"),
                 )?
             }
-            QuantityRef::XOf(h) => self.x_of(g.card_index(h), locked, reader)?,
+            QuantityRef::XOf(h) => {
+                let c = g.card_index(h);
+                match g.cards[c].etb_x {
+                    // 107.3k: in its own "enters with" effect.
+                    Some(x) => x,
+                    None => self.x_of(c, locked, reader)?,
+                }
+            }
             QuantityRef::ManaValueOf(h) => {
                 let c = g.card_index(h);
                 let spec = g.cards[c].spec;

@@ -284,6 +284,10 @@ pub(crate) struct Card<'c> {
     /// While it is a spell on the stack: the value announced for X
     /// (107.3a). A new object has none (400.7).
     pub x: Option<i64>,
+    /// Only while its own "enters with" replacement effect is read as the
+    /// permanent spell enters: the spell's X, which that effect uses though
+    /// the permanent's own X is 0 (107.3k).
+    pub etb_x: Option<i64>,
     pub ts: i64,
     pub seq: u64,
     pub counters: BTreeMap<CounterKind, Stack>,
@@ -494,6 +498,7 @@ impl<'c> Game<'c> {
                     None
                 },
                 x: o.x.filter(|_| o.zone == Zone::Stack).map(|x| x.0),
+                etb_x: None,
                 ts,
                 seq,
                 counters,
