@@ -53,6 +53,25 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// Whether `class` applies in a sublayer of its own, in no common
+    /// timestamp order with anything else (613.4; K.10.Ruling.1 and 6b of
+    /// 2007 mix setting effects, pumps and switches).
+    ///
+    /// ```
+    /// use ptoracle::Edition;
+    /// use ptoracle::edition::PtClass;
+    /// let alone = |e: &str, c| Edition::parse(e).unwrap().rules().alone(c);
+    /// assert!(!alone("2007-05", PtClass::Set));
+    /// assert!(alone("2009-07", PtClass::Set));
+    /// assert!(!alone("1999-04", PtClass::Switch));
+    /// assert!(alone("2007-05", PtClass::Switch));
+    /// ```
+    pub fn alone(&self, class: PtClass) -> bool {
+        self.layer7
+            .iter()
+            .any(|sub| sub.holds == [class].as_slice())
+    }
+
     /// The rules (by number) on which two editions differ, one per switch
     /// that differs: what a rules update changed.
     ///

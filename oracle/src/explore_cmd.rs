@@ -17,11 +17,20 @@ static STOP: AtomicBool = AtomicBool::new(false);
 pub fn run(args: ExploreArgs) -> ExitCode {
     if args.list_invariants {
         for inv in invariants::ALL {
+            let not_under: Vec<&str> = Edition::all()
+                .filter(|e| !(inv.holds_in)(e.rules()))
+                .map(|e| e.id())
+                .collect();
             println!(
-                "{:<28} [{}] {}",
+                "{:<28} [{}] {}{}",
                 inv.name,
                 inv.rules.join(", "),
-                inv.statement
+                inv.statement,
+                if not_under.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (not checked under {})", not_under.join(", "))
+                }
             );
         }
         return ExitCode::SUCCESS;
@@ -54,6 +63,19 @@ pub fn run(args: ExploreArgs) -> ExitCode {
             .mutant
             .map_or(String::new(), |m| format!(" · mutant {m}")),
     );
+    let unchecked: Vec<&str> = invariants::ALL
+        .iter()
+        .filter(|i| !(i.holds_in)(config.edition.rules()))
+        .map(|i| i.name)
+        .collect();
+    if !unchecked.is_empty() {
+        let _ = writeln!(
+            out,
+            "not checked under {}, whose rules differ from what they state: {}",
+            config.edition,
+            unchecked.join(", ")
+        );
+    }
     let _ = out.flush();
     let live = Live::default();
     let done = AtomicBool::new(false);

@@ -8,21 +8,23 @@
 //! reads from the front of the stream and an exhausted stream answers the
 //! first option, so fewer or smaller bytes mean a simpler scenario.
 //!
-//! **Swarm testing**: the first four bytes switch each feature (counters,
-//! setting effects, damage, deathtouch, zone changes, ...) on or off for the
-//! whole case, so rare combinations of a few features come up often
-//! instead of being drowned in cases that mix everything.
+//! **Swarm testing**: the first nine bytes switch each feature (counters,
+//! setting effects, damage, deathtouch, zone changes, spells, Sagas, ...)
+//! on or off for the whole case, so rare combinations of a few features
+//! come up often instead of being drowned in cases that mix everything.
 
 use std::collections::BTreeMap;
 
 use arbitrary::{Arbitrary, Result, Unstructured};
 
-use crate::number::{Amount, Change, ModPt, Printed, PrintedPt, SetPt};
+use crate::cost::ManaCost;
+use crate::number::{Amount, Change, ModPt, Printed, PrintedPt, Pt, SetPt};
 use crate::scenario::{
-    Action, Affects, Attach, Case, CaseId, Cda, CombatAssignment, Count, CounterMove, CounterPut,
-    CounterRemove, CountersOn, Crew, Damage, EffectSpec, Filter, Handle, LevelBand, ManaAbility,
-    MoveZone, ObjectSpec, PlayerSpec, Quantity, QuantityRef, RuleRef, Scale, ScaleWhat, Setup,
-    Step, Timestamp, Until,
+    Action, Affects, Attach, Case, CaseId, Cast, Cda, Chapter, CombatAssignment, CostPayment,
+    Count, CounterMove, CounterPut, CounterRemove, CounterScale, CounterTrigger, CountersFrom,
+    CountersOn, CountersPutBy, Crew, Damage, EffectSpec, EntryChoice, Filter, GainControl, Handle,
+    LevelBand, ManaAbility, ManaPool, MoveZone, ObjectSpec, PlayerSpec, Quantity, QuantityRef,
+    RuleRef, Scale, ScaleWhat, Setup, Step, Timestamp, Until,
 };
 use crate::terms::{CardType, CounterKind, Keyword, Mana, Zone};
 
@@ -38,17 +40,17 @@ impl<'a> Arbitrary<'a> for Generated {
 
 /// The features a case may use; swarm testing draws a subset per case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Features(pub u32);
+pub struct Features(pub u64);
 
 macro_rules! features {
     ($($name:ident = $bit:literal, $label:literal;)*) => {
         impl Features {
             $(
                 #[doc = $label]
-                pub const $name: u32 = 1 << $bit;
+                pub const $name: u64 = 1 << $bit;
             )*
             /// Every feature, with its name.
-            pub const NAMES: &'static [(u32, &'static str)] = &[$((1 << $bit, $label)),*];
+            pub const NAMES: &'static [(u64, &'static str)] = &[$((1 << $bit, $label)),*];
         }
     };
 }
@@ -86,19 +88,31 @@ features! {
     PLANESWALKERS = 29, "planeswalkers";
     CAPS = 30, "counter limits";
     ABILITIES = 31, "losing and gaining abilities";
+    SPELLS = 32, "spells with X, cast and resolved";
+    ENTERS_WITH = 33, "entering with counters";
+    SAGAS = 34, "Sagas";
+    COUNTER_TRIGGERS = 35, "Nth-counter triggers";
+    COUNTERS_FROM = 36, "counters put from another object";
+    PUT_BY = 37, "who puts counters";
+    CANT_HAVE_COUNTERS = 38, "can't have counters put on it";
+    SICKNESS = 39, "summoning sickness";
+    CONTROL = 40, "control changes";
+    CHOOSE_PT = 41, "P/T chosen as it enters";
+    LEVEL_ABILITIES = 42, "abilities of level bands";
+    COSTS = 43, "paying costs";
 }
 
 impl Features {
     /// Every feature.
-    pub const ALL: u32 = u32::MAX;
+    pub const ALL: u64 = u64::MAX;
 
     /// The generator features that use only protocol features in
     /// `supported`: what to draw cases from for an engine that declares
     /// just those. (A case can still use a feature outside them, e.g. a
     /// planeswalker among the objects; the gate skips such cases.)
-    pub fn within(supported: &std::collections::BTreeSet<crate::protocol::Feature>) -> u32 {
+    pub fn within(supported: &std::collections::BTreeSet<crate::protocol::Feature>) -> u64 {
         use crate::protocol::Feature as P;
-        let needs: &[(u32, &[P])] = &[
+        let needs: &[(u64, &[P])] = &[
             (Features::COUNTERS, &[P::Counters]),
             (Features::KEYWORD_COUNTERS, &[P::KeywordCounters]),
             (Features::HUGE, &[P::HugeValues]),
@@ -130,6 +144,21 @@ impl Features {
             (Features::PLANESWALKERS, &[P::Planeswalkers]),
             (Features::CAPS, &[P::CounterLimits]),
             (Features::ABILITIES, &[P::AbilityChanges]),
+            (Features::SPELLS, &[P::Spells, P::Zones]),
+            (Features::ENTERS_WITH, &[P::EntersWith]),
+            (Features::SAGAS, &[P::Sagas]),
+            (Features::COUNTER_TRIGGERS, &[P::CounterTriggers]),
+            (Features::COUNTERS_FROM, &[P::CountersFrom]),
+            (Features::PUT_BY, &[P::CountersPutBy]),
+            (Features::CANT_HAVE_COUNTERS, &[P::CantHaveCounters]),
+            (Features::SICKNESS, &[P::SummoningSickness]),
+            (Features::CONTROL, &[P::ControlChanges]),
+            (Features::CHOOSE_PT, &[P::ChoosePt, P::Cda]),
+            (
+                Features::LEVEL_ABILITIES,
+                &[P::LevelAbilities, P::StaticAbilities],
+            ),
+            (Features::COSTS, &[P::Costs, P::Mana]),
         ];
         needs
             .iter()
@@ -138,7 +167,7 @@ impl Features {
     }
 
     /// Whether feature `f` is on.
-    pub fn has(self, f: u32) -> bool {
+    pub fn has(self, f: u64) -> bool {
         self.0 & f != 0
     }
 
@@ -166,7 +195,7 @@ pub fn generate(u: &mut Unstructured<'_>) -> Result<Case> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scope {
     /// The swarm features that may be switched on.
-    pub mask: u32,
+    pub mask: u64,
     /// No `move_counters` step.
     pub no_move_counters: bool,
     /// No `destroy` step.
@@ -199,14 +228,13 @@ impl Scope {
 
 /// [`generate`] within `scope`.
 pub fn generate_within(u: &mut Unstructured<'_>, scope: &Scope) -> Result<Case> {
-    let features = Features(
-        u32::from_le_bytes([
-            u.arbitrary()?,
-            u.arbitrary()?,
-            u.arbitrary()?,
-            u.arbitrary()?,
-        ]) & scope.mask,
-    );
+    let base = u64::from(u32::from_le_bytes(u.arbitrary()?));
+    // The later features are rarer (each in a quarter of the cases), and
+    // the four that make objects act inside a step rarer still (an
+    // eighth): the closed-form invariants skip such cases.
+    let mut later = u16::from_le_bytes(u.arbitrary()?) & u16::from_le_bytes(u.arbitrary()?);
+    later &= 0xFFF0 | u16::from(u.arbitrary::<u8>()?);
+    let features = Features((base | u64::from(later) << 32) & scope.mask);
     let mut g = Gen {
         u,
         f: features,
@@ -215,6 +243,8 @@ pub fn generate_within(u: &mut Unstructured<'_>, scope: &Scope) -> Result<Case> 
         actions: Vec::new(),
         objects: Vec::new(),
         zones: Vec::new(),
+        costs: Vec::new(),
+        choices: Vec::new(),
     };
     g.case()
 }
@@ -229,6 +259,8 @@ enum Kind {
     Planeswalker,
     Equipment,
     Enchantment,
+    Saga,
+    Instant,
 }
 
 struct Gen<'u, 'a> {
@@ -241,6 +273,10 @@ struct Gen<'u, 'a> {
     objects: Vec<Kind>,
     /// Each object's zone as far as the steps so far say (deaths aside).
     zones: Vec<Zone>,
+    /// Each object's mana cost, if it has one (a card that can be cast).
+    costs: Vec<Option<ManaCost>>,
+    /// The P/T each object may be chosen to enter as (208.2b).
+    choices: Vec<Vec<Pt>>,
 }
 
 /// The keywords effects and keyword counters grant or remove.
@@ -269,7 +305,7 @@ fn object_handle(i: usize) -> Handle {
 }
 
 impl Gen<'_, '_> {
-    fn on(&self, feature: u32) -> bool {
+    fn on(&self, feature: u64) -> bool {
         self.f.has(feature)
     }
 
@@ -333,7 +369,13 @@ impl Gen<'_, '_> {
         for i in 0..n {
             let o = self.object(i, &objects)?;
             self.zones.push(o.zone);
+            self.costs.push(o.mana_cost.clone());
+            self.choices
+                .push(o.enters_as.iter().map(|c| c.pt).collect());
             objects.push(o);
+        }
+        for (i, o) in objects.iter_mut().enumerate() {
+            self.acting(i, o)?;
         }
         let steps_n = 1 + self.index(8)?;
         let mut steps = Vec::new();
@@ -397,13 +439,28 @@ impl Gen<'_, '_> {
             } else {
                 0
             };
+            let mut mana = ManaPool::default();
+            let mut snow_mana = ManaPool::default();
+            if self.on(Features::COSTS) {
+                for _ in 0..self.index(4)? {
+                    let m = self.pick(&[Mana::W, Mana::U, Mana::B, Mana::R, Mana::G, Mana::C])?;
+                    if mana.0.contains_key(&m) {
+                        continue;
+                    }
+                    let n = self.int(1, 3)?;
+                    mana.0.insert(m, Count(n));
+                    if self.one_in(3)? {
+                        snow_mana.0.insert(m, Count(self.int(1, n)?));
+                    }
+                }
+            }
             out.push(PlayerSpec {
                 id: handle(id),
                 life,
                 poison: Count(poison),
                 hand: Count(0),
-                mana: Default::default(),
-                snow_mana: Default::default(),
+                mana,
+                snow_mana,
             });
         }
         Ok(out)
@@ -425,6 +482,12 @@ impl Gen<'_, '_> {
         }
         if self.on(Features::STATICS) {
             k.push(Kind::Enchantment);
+        }
+        if self.on(Features::SAGAS) {
+            k.push(Kind::Saga);
+        }
+        if self.on(Features::SPELLS) {
+            k.push(Kind::Instant);
         }
         k
     }
@@ -497,7 +560,11 @@ impl Gen<'_, '_> {
                             max: None,
                             pt: crate::number::Pt::new(self.value()?, self.value()?),
                             keywords: vec![Keyword::FirstStrike],
-                            abilities: Vec::new(),
+                            abilities: if self.on(Features::LEVEL_ABILITIES) && self.one_in(2)? {
+                                vec![self.lord()?]
+                            } else {
+                                Vec::new()
+                            },
                         },
                     ];
                     o.counters
@@ -553,6 +620,20 @@ impl Gen<'_, '_> {
                 o.types = vec![CardType::Enchantment];
                 o.abilities.push(self.static_ability()?);
             }
+            Kind::Saga => {
+                // Its chapters name other objects: drawn in `acting`.
+                o.types = vec![CardType::Enchantment];
+                o.subtypes = vec!["Saga".into()];
+                let lore = self.int(0, 2)?;
+                if lore > 0 {
+                    o.counters.insert(CounterKind::named("lore"), Count(lore));
+                }
+            }
+            Kind::Instant => {
+                o.types = vec![CardType::Instant];
+                o.mana_cost = Some(self.mana_cost()?);
+                o.zone = Zone::Hand;
+            }
         }
         if self.on(Features::COUNTERS) && self.one_in(2)? {
             for _ in 0..1 + self.index(2)? {
@@ -569,8 +650,35 @@ impl Gen<'_, '_> {
             o.max_counters
                 .insert(CounterKind::PLUS_ONE, Count(self.int(0, 3)?));
         }
-        if self.on(Features::ZONES) && o.attached_to.is_none() && self.one_in(4)? {
+        if self.on(Features::ZONES)
+            && o.attached_to.is_none()
+            && o.zone == Zone::Battlefield
+            && self.one_in(4)?
+        {
             o.zone = self.pick(&[Zone::Graveyard, Zone::Hand, Zone::Exile])?;
+        }
+        if kind == Kind::Creature {
+            self.entering(&mut o)?;
+        }
+        if kind == Kind::Instant && self.one_in(3)? {
+            o.zone = Zone::Stack;
+        }
+        if o.zone == Zone::Stack && o.mana_cost.as_ref().is_some_and(|c| c.has_x()) {
+            o.x = Some(Count(self.int(0, 5)?));
+        }
+        if self.on(Features::CANT_HAVE_COUNTERS) && self.one_in(5)? {
+            o.cant_have_counters_put = true;
+        }
+        if self.on(Features::PUT_BY) && self.one_in(5)? {
+            let (twice, half) = (Some(CounterScale::Twice), Some(CounterScale::HalfDown));
+            let (you, opponents) = self.pick(&[
+                (twice, half),
+                (twice, None),
+                (None, half),
+                (half, twice),
+                (twice, twice),
+            ])?;
+            o.counters_put_by = Some(CountersPutBy { you, opponents });
         }
         if o.zone == Zone::Battlefield {
             if self.on(Features::DAMAGE) && self.one_in(4)? {
@@ -581,6 +689,170 @@ impl Gen<'_, '_> {
             }
         }
         Ok(o)
+    }
+
+    /// How a creature comes onto the battlefield: as a spell with a mana
+    /// cost (maybe {X}), with counters, with a P/T chosen as it enters,
+    /// and whether it is summoning sick where it is.
+    fn entering(&mut self, o: &mut ObjectSpec) -> Result<()> {
+        if self.on(Features::SPELLS) && o.zone == Zone::Battlefield && self.one_in(3)? {
+            o.mana_cost = Some(self.mana_cost()?);
+            o.zone = self.pick(&[Zone::Hand, Zone::Stack])?;
+        }
+        if self.on(Features::ENTERS_WITH)
+            && (self.on(Features::ZONES) || self.on(Features::SPELLS))
+            && self.one_in(3)?
+        {
+            let n = if o.mana_cost.as_ref().is_some_and(|c| c.has_x()) && self.one_in(2)? {
+                Quantity::Ref(Box::new(QuantityRef::XOf(o.id.clone())))
+            } else {
+                Quantity::Fixed(self.int(0, 3)?)
+            };
+            o.enters_with.insert(self.pt_counter_kind()?, n);
+        }
+        if self.on(Features::CHOOSE_PT) && self.one_in(3)? {
+            o.pt = Some(PrintedPt {
+                power: Printed::Star(0),
+                toughness: Printed::Star(0),
+            });
+            o.cda = None;
+            let first = Pt::new(self.value()?, self.value()?);
+            let mut second = Pt::new(self.value()?, self.value()?);
+            if second == first {
+                second = Pt::new(first.power.saturating_add(1), first.toughness);
+            }
+            o.enters_as = vec![
+                EntryChoice {
+                    pt: first,
+                    keywords: Vec::new(),
+                },
+                EntryChoice {
+                    pt: second,
+                    keywords: vec![Keyword::Flying],
+                },
+            ];
+            if self.one_in(2)? {
+                o.choose = Some(second);
+            }
+        }
+        if self.on(Features::SICKNESS) && o.zone == Zone::Battlefield && self.one_in(2)? {
+            o.sick = true;
+        }
+        Ok(())
+    }
+
+    /// The abilities that make objects act inside a step, which name other
+    /// objects: a Saga's chapters (714.2), "when the Nth counter is put on
+    /// this" (122.7), what an instant does as it resolves (608.2).
+    fn acting(&mut self, i: usize, o: &mut ObjectSpec) -> Result<()> {
+        let kind = self.objects[i];
+        match kind {
+            Kind::Saga => {
+                for n in 1..=self.int(2, 3)? {
+                    o.chapters.push(Chapter {
+                        at: vec![Count(n)],
+                        action: self.triggered_action()?,
+                        name: Some(format!("chapter {n}")),
+                    });
+                }
+            }
+            Kind::Creature if self.on(Features::COUNTER_TRIGGERS) && self.one_in(3)? => {
+                o.counter_triggers.push(CounterTrigger {
+                    kind: if self.one_in(3)? {
+                        CounterKind::MINUS_ONE
+                    } else {
+                        CounterKind::PLUS_ONE
+                    },
+                    nth: Count(self.int(1, 4)?),
+                    action: self.triggered_action()?,
+                    name: Some("Nth-counter trigger".into()),
+                });
+            }
+            Kind::Instant => {
+                let x = o.mana_cost.as_ref().is_some_and(|c| c.has_x());
+                let mut e = self.effect()?;
+                if x {
+                    e.x = Some(Quantity::Ref(Box::new(QuantityRef::XOf(o.id.clone()))));
+                    if e.set.is_some() || self.one_in(2)? {
+                        e.set = Some(SetPt {
+                            power: Amount::X,
+                            toughness: Amount::X,
+                        });
+                        e.modify = None;
+                    } else {
+                        let change = Change {
+                            minus: false,
+                            amount: Amount::X,
+                        };
+                        e.modify = Some(ModPt {
+                            power: change,
+                            toughness: change,
+                        });
+                    }
+                }
+                o.on_resolve = Some(Action::Effect(Box::new(e)));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// What a triggered ability does: counters on a creature or a pump.
+    fn triggered_action(&mut self) -> Result<Action> {
+        let c = object_handle(self.creature()?);
+        Ok(if self.one_in(2)? {
+            Action::PutCounters(CounterPut {
+                on: c,
+                kind: self.pt_counter_kind()?,
+                count: Count(self.int(1, 2)?),
+                by: None,
+            })
+        } else {
+            Action::Effect(Box::new(EffectSpec {
+                affects: Affects::Objects(vec![c]),
+                modify: Some(ModPt {
+                    power: self.change()?,
+                    toughness: self.change()?,
+                }),
+                until: Some(Until::EndOfTurn),
+                ..EffectSpec::default()
+            }))
+        })
+    }
+
+    /// A mana cost with or without {X}, for a spell.
+    fn mana_cost(&mut self) -> Result<ManaCost> {
+        let text = self.pick(&["{X}{G}", "{X}", "{X}{G/U}{G/U}", "{1}{G}", "{G}"])?;
+        Ok(text.parse().expect("a valid mana cost"))
+    }
+
+    /// A cost to pay, with every kind of symbol (107.4).
+    fn cost(&mut self) -> Result<ManaCost> {
+        let text = self.pick(&[
+            "{2}{G}{G}",
+            "{W/U}",
+            "{2/B}",
+            "{G/P}",
+            "{S}",
+            "{C}",
+            "{0}",
+            "{X}{R}",
+            "{1}{G}{G/P}",
+            "{S}{S}{U}",
+        ])?;
+        Ok(text.parse().expect("a valid mana cost"))
+    }
+
+    fn player(&mut self) -> Result<Handle> {
+        Ok(handle(self.pick(&["you", "opponent"])?))
+    }
+
+    /// Who puts counters, when the case says.
+    fn by(&mut self) -> Result<Option<Handle>> {
+        if self.on(Features::PUT_BY) && self.one_in(2)? {
+            return Ok(Some(self.player()?));
+        }
+        Ok(None)
     }
 
     fn printed_pt(&mut self, o: &mut ObjectSpec, i: usize, before: usize) -> Result<()> {
@@ -743,9 +1015,12 @@ impl Gen<'_, '_> {
     }
 
     fn object_of(&mut self, kinds: &[Kind]) -> Result<Option<usize>> {
-        let fit: Vec<usize> = (0..self.objects.len())
-            .filter(|&i| kinds.contains(&self.objects[i]))
-            .collect();
+        self.object_where(|g, i| kinds.contains(&g.objects[i]))
+    }
+
+    /// One of the objects for which `fit` holds.
+    fn object_where(&mut self, fit: impl Fn(&Self, usize) -> bool) -> Result<Option<usize>> {
+        let fit: Vec<usize> = (0..self.objects.len()).filter(|&i| fit(self, i)).collect();
         if fit.is_empty() {
             return Ok(None);
         }
@@ -828,6 +1103,14 @@ impl Gen<'_, '_> {
         add(&mut a, self.on(Features::CREW), 13);
         add(&mut a, self.on(Features::CLEANUP), 14);
         add(&mut a, self.on(Features::INFECT), 15);
+        for _ in 0..2 {
+            add(&mut a, self.on(Features::SPELLS), 16);
+            add(&mut a, self.on(Features::SPELLS), 17);
+        }
+        add(&mut a, self.on(Features::COUNTERS_FROM), 18);
+        add(&mut a, self.on(Features::SICKNESS), 19);
+        add(&mut a, self.on(Features::CONTROL), 20);
+        add(&mut a, self.on(Features::COSTS), 21);
         a
     }
 
@@ -847,6 +1130,8 @@ impl Gen<'_, '_> {
                     CounterKind::named("hone")
                 } else if self.on(Features::PLANESWALKERS) && self.one_in(5)? {
                     CounterKind::named("loyalty")
+                } else if self.on(Features::SAGAS) && self.one_in(3)? {
+                    CounterKind::named("lore")
                 } else {
                     self.pt_counter_kind()?
                 };
@@ -854,7 +1139,7 @@ impl Gen<'_, '_> {
                     on: object_handle(i),
                     kind,
                     count: Count(self.count()?),
-                    by: None,
+                    by: self.by()?,
                 })
             }
             2 => {
@@ -873,7 +1158,7 @@ impl Gen<'_, '_> {
                     to: object_handle(b),
                     kind: self.pt_counter_kind()?,
                     count: Count(self.int(1, 3)?),
-                    by: None,
+                    by: self.by()?,
                 })
             }
             4 => Action::Effect(Box::new(self.effect()?)),
@@ -946,15 +1231,28 @@ impl Gen<'_, '_> {
                 let to = self.pick(&choices)?;
                 self.zones[i] = to;
                 let mut counters = BTreeMap::new();
-                if to == Zone::Battlefield && self.on(Features::COUNTERS) && self.one_in(2)? {
-                    counters.insert(self.pt_counter_kind()?, Count(self.int(1, 3)?));
+                let mut choose = None;
+                if to == Zone::Battlefield {
+                    if self.on(Features::COUNTERS) && self.one_in(2)? {
+                        counters.insert(self.pt_counter_kind()?, Count(self.int(1, 3)?));
+                    }
+                    if !self.choices[i].is_empty() && self.one_in(2)? {
+                        let options = self.choices[i].clone();
+                        choose = Some(self.pick(&options)?);
+                    }
                 }
+                // 122.6a: `by` says who puts the counters it enters with.
+                let by = if counters.is_empty() {
+                    None
+                } else {
+                    self.by()?
+                };
                 Action::Move(MoveZone {
                     object: object_handle(i),
                     to,
                     counters,
-                    choose: None,
-                    by: None,
+                    choose,
+                    by,
                 })
             }
             12 => match self.object_of(&[Kind::Equipment])? {
@@ -995,6 +1293,87 @@ impl Gen<'_, '_> {
                     kind: CounterKind::named("poison"),
                     count: Count(self.int(1, 4)?),
                     by: None,
+                })
+            }
+            16 => {
+                match self.object_where(|g, i| g.zones[i] == Zone::Hand && g.costs[i].is_some())? {
+                    Some(i) => {
+                        self.zones[i] = Zone::Stack;
+                        let x = match &self.costs[i] {
+                            Some(c) if c.has_x() => Some(Count(self.int(0, 5)?)),
+                            _ => None,
+                        };
+                        let by = if self.one_in(4)? {
+                            Some(handle("opponent"))
+                        } else {
+                            None
+                        };
+                        Action::Cast(Cast {
+                            object: object_handle(i),
+                            x,
+                            by,
+                        })
+                    }
+                    None => Action::StateBasedActions,
+                }
+            }
+            17 => match self.object_where(|g, i| g.zones[i] == Zone::Stack)? {
+                Some(i) => {
+                    self.zones[i] = if self.objects[i] == Kind::Instant {
+                        Zone::Graveyard
+                    } else {
+                        Zone::Battlefield
+                    };
+                    Action::Resolve(object_handle(i))
+                }
+                None => Action::StateBasedActions,
+            },
+            18 => {
+                let from = self.any_object()?;
+                let to = self.creature()?;
+                let kinds = if self.one_in(3)? {
+                    vec![self.pt_counter_kind()?]
+                } else {
+                    Vec::new()
+                };
+                Action::PutCountersFrom(CountersFrom {
+                    from: object_handle(from),
+                    to: object_handle(to),
+                    kinds,
+                    by: self.by()?,
+                })
+            }
+            19 => Action::BeginTurn(self.player()?),
+            20 => Action::GainControl(GainControl {
+                object: object_handle(self.any_object()?),
+                player: self.player()?,
+            }),
+            21 => {
+                let spell = if self.on(Features::SPELLS) && self.one_in(2)? {
+                    self.object_where(|g, i| g.costs[i].is_some())?
+                } else {
+                    None
+                };
+                let (cost, cost_of, x) = match spell {
+                    Some(i) => (None, Some(object_handle(i)), Count(0)),
+                    None => {
+                        let c = self.cost()?;
+                        let x = if c.has_x() { self.int(0, 3)? } else { 0 };
+                        (Some(c), None, Count(x))
+                    }
+                };
+                Action::PayCost(CostPayment {
+                    player: if self.one_in(3)? {
+                        Some(handle("opponent"))
+                    } else {
+                        None
+                    },
+                    cost,
+                    cost_of,
+                    x,
+                    // A payment that does not exist is an error: rarely.
+                    payment: Count(if self.one_in(4)? { 1 } else { 0 }),
+                    name: None,
                 })
             }
             _ => Action::StateBasedActions,

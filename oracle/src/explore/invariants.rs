@@ -10,10 +10,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::edition::Edition;
+use crate::edition::{Edition, PtClass, Rules};
 use crate::number::Pt;
 use crate::observation::{ObjectState, Observation, PlayerState};
 use crate::verdict::diff;
+use std::borrow::Cow;
 use std::cell::OnceCell;
 
 use crate::resolver::{self, Mutant, Options, Run, Session};
@@ -41,15 +42,24 @@ pub struct Invariant {
     /// invariant does not run on a case whose objects act inside a step:
     /// other triggered abilities (Saga chapters, 714.2; "when the Nth
     /// counter is put on", 122.7), spells that resolve (608.2) and "enters
-    /// with counters" replacement effects (614.1c); the generator draws none.
+    /// with counters" replacement effects (614.1c); the generator draws
+    /// them in about one case in seven.
     pub closed_form: bool,
+    /// Whether it holds under an edition's rules: most invariants state
+    /// what every edition agrees on; a few state the current layer order
+    /// (613.4) or 107.1b and are not checked under the editions that
+    /// differ there.
+    pub holds_in: fn(&Rules) -> bool,
     check: fn(&Subject<'_>) -> Option<Found>,
 }
 
 impl Invariant {
     /// Checks a run of a case (nothing, for a case its sampling skips).
     pub fn check(&'static self, s: &Subject<'_>) -> Option<Violation> {
-        if !self.runs_on(s.index) || (self.closed_form && s.objects_act()) {
+        if !self.runs_on(s.index)
+            || (self.closed_form && s.objects_act())
+            || !(self.holds_in)(s.edition.rules())
+        {
             return None;
         }
         (self.check)(s).map(|f| Violation {
@@ -73,6 +83,16 @@ pub(crate) fn keeps(index: u64) -> (bool, bool) {
 
 /// On every case.
 const EVERY: (u64, u64) = (1, 0);
+
+/// Under every edition.
+const EVERY_EDITION: fn(&Rules) -> bool = |_| true;
+
+/// Where setting effects apply before every modification, whatever the
+/// timestamps (613.4b since 2009-07; not K.10.Ruling.1 nor 6b of 2007).
+const SETS_FIRST: fn(&Rules) -> bool = |r| r.alone(PtClass::Set);
+
+/// Where switching applies after everything else (613.4d; not K.10.Ruling.1).
+const SWITCH_LAST: fn(&Rules) -> bool = |r| r.alone(PtClass::Switch);
 /// The relations that continue a run past its end: one case in four.
 const TAIL: (u64, u64) = (4, 0);
 /// The relation that checks again after a step: another case in four.
@@ -361,6 +381,20 @@ impl Subject<'_> {
             .any(|o| o.cant_have_counters_put || o.counters_put_by.is_some())
     }
 
+    /// Whether a step before step `k` may have given `h` another
+    /// controller than it was set up with: a control change (613.1b), or
+    /// casting it (the caster controls the spell and the permanent it
+    /// becomes, 601.2a, 608.3a).
+    fn control_may_change(&self, h: &Handle, k: usize) -> bool {
+        self.case.steps[..k.min(self.case.steps.len())]
+            .iter()
+            .any(|st| match &st.action {
+                Action::GainControl(g) => g.object == *h,
+                Action::Cast(c) => c.object == *h,
+                _ => false,
+            })
+    }
+
     /// Whether some static ability looks at P/T to decide what it affects:
     /// then one effect can change what another does (613.8), and
     /// single-effect closed forms don't hold.
@@ -385,9 +419,8 @@ impl Subject<'_> {
             .any(|a| a.switch)
             || self
                 .case
-                .steps
-                .iter()
-                .any(|st| matches!(&st.action, Action::Effect(e) if e.switch))
+                .actions()
+                .any(|a| matches!(a, Action::Effect(e) if e.switch))
     }
 
     /// Whether any P/T comes from something other than printed values,
@@ -398,9 +431,10 @@ impl Subject<'_> {
                 || !o.level_up.is_empty()
                 || o.cda.is_some()
                 || o.subtypes.iter().any(|s| s == "Equipment")
-        }) || self.case.steps.iter().any(
-            |s| matches!(&s.action, Action::Effect(e) if matches!(e.affects, Affects::Filter(_))),
-        )
+        }) || self
+            .case
+            .actions()
+            .any(|a| matches!(a, Action::Effect(e) if matches!(e.affects, Affects::Filter(_))))
     }
 }
 
@@ -448,6 +482,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::WrappingCounters,
         sampling: EVERY,
         closed_form: true,
+        holds_in: EVERY_EDITION,
         check: exact_arithmetic,
     },
     Invariant {
@@ -457,6 +492,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::NoAnnihilation,
         sampling: EVERY,
         closed_form: false,
+        holds_in: EVERY_EDITION,
         check: annihilation,
     },
     Invariant {
@@ -466,6 +502,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::LopsidedAnnihilation,
         sampling: EVERY,
         closed_form: true,
+        holds_in: EVERY_EDITION,
         check: annihilation_net,
     },
     Invariant {
@@ -475,6 +512,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::ZeroToughnessIsDestruction,
         sampling: EVERY,
         closed_form: false,
+        holds_in: EVERY_EDITION,
         check: no_zero_toughness,
     },
     Invariant {
@@ -484,6 +522,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::LethalIsGreater,
         sampling: EVERY,
         closed_form: false,
+        holds_in: EVERY_EDITION,
         check: no_lethal_damage,
     },
     Invariant {
@@ -493,6 +532,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::DeathtouchIgnored,
         sampling: EVERY,
         closed_form: true,
+        holds_in: EVERY_EDITION,
         check: deathtouch_destroys,
     },
     Invariant {
@@ -502,6 +542,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::AbsolutePowerInCombat,
         sampling: EVERY,
         closed_form: true,
+        holds_in: EVERY_EDITION,
         check: combat_damage,
     },
     Invariant {
@@ -511,6 +552,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::UnclampedX,
         sampling: EVERY,
         closed_form: true,
+        holds_in: SETS_FIRST,
         check: plus_x,
     },
     Invariant {
@@ -520,6 +562,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::UnclampedMana,
         sampling: EVERY,
         closed_form: true,
+        holds_in: EVERY_EDITION,
         check: mana,
     },
     Invariant {
@@ -529,6 +572,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::SetSharesTimestamps,
         sampling: TAIL,
         closed_form: false,
+        holds_in: SETS_FIRST,
         check: setting_keeps_modifications,
     },
     Invariant {
@@ -538,6 +582,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::ClampIntermediate,
         sampling: EVERY,
         closed_form: true,
+        holds_in: EVERY_EDITION,
         check: modifications_commute,
     },
     Invariant {
@@ -547,6 +592,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::SwitchIsFlag,
         sampling: TAIL,
         closed_form: false,
+        holds_in: SWITCH_LAST,
         check: two_switches,
     },
     Invariant {
@@ -556,6 +602,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::CountersAfterSwitch,
         sampling: TAIL,
         closed_form: false,
+        holds_in: SWITCH_LAST,
         check: switch_swaps,
     },
     Invariant {
@@ -565,6 +612,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::DamageLowersToughness,
         sampling: EVERY,
         closed_form: true,
+        holds_in: EVERY_EDITION,
         check: damage_keeps_toughness,
     },
     Invariant {
@@ -574,6 +622,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::CleanupKeepsDamage,
         sampling: EVERY,
         closed_form: true,
+        holds_in: EVERY_EDITION,
         check: cleanup_clears,
     },
     Invariant {
@@ -583,6 +632,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::CleanupKeepsEffects,
         sampling: EVERY,
         closed_form: true,
+        holds_in: EVERY_EDITION,
         check: cleanup_ends_effects,
     },
     Invariant {
@@ -592,6 +642,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::CountersSurviveZoneChange,
         sampling: EVERY,
         closed_form: true,
+        holds_in: EVERY_EDITION,
         check: zone_change,
     },
     Invariant {
@@ -601,6 +652,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::SingleSbaPass,
         sampling: RECHECK,
         closed_form: false,
+        holds_in: EVERY_EDITION,
         check: sba_fixpoint,
     },
     Invariant {
@@ -610,8 +662,9 @@ pub static ALL: &[Invariant] = &[
         ],
         statement: "where the rules digest calls an edition change neutral, both editions give the same run: the counter merge of 2020-04-17 (without keyword counters), 2017-07-14 and the current rules (without doubling, tripling, keyword or hone counters), 2026-01-16 and the current rules (without hone counters), 2018-04-27 and 2020-01-22 (no P/T rule changed), 2007-05 and 2009-07 (without setting effects or -1/-1 counters); where the sublayer plan changed, only without effects whose affected set tests P/T",
         caught_by: Mutant::CountersInFourthSublayer,
-        sampling: (4, 1),
+        sampling: (16, 1),
         closed_form: false,
+        holds_in: EVERY_EDITION,
         check: edition_neutral,
     },
     Invariant {
@@ -621,6 +674,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::Nondeterministic,
         sampling: (32, 0),
         closed_form: false,
+        holds_in: EVERY_EDITION,
         check: deterministic,
     },
     Invariant {
@@ -630,6 +684,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::LossyWriter,
         sampling: (128, 64),
         closed_form: false,
+        holds_in: EVERY_EDITION,
         check: yaml_round_trip,
     },
     Invariant {
@@ -639,6 +694,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::LkiAfterAnnihilation,
         sampling: EVERY,
         closed_form: true,
+        holds_in: EVERY_EDITION,
         check: lki_before_event,
     },
     Invariant {
@@ -648,6 +704,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::BaseIncludesModifications,
         sampling: EVERY,
         closed_form: true,
+        holds_in: EVERY_EDITION,
         check: base_pt,
     },
     Invariant {
@@ -657,6 +714,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::NoncreatureHasPt,
         sampling: EVERY,
         closed_form: false,
+        holds_in: EVERY_EDITION,
         check: noncreature_pt,
     },
     Invariant {
@@ -666,6 +724,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::TotalClampsNegative,
         sampling: EVERY,
         closed_form: false,
+        holds_in: |r| !r.negative_counts_as_zero,
         check: totals,
     },
     Invariant {
@@ -675,6 +734,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::DoubleClampsNegative,
         sampling: EVERY,
         closed_form: true,
+        holds_in: SETS_FIRST,
         check: scaling,
     },
     Invariant {
@@ -684,6 +744,7 @@ pub static ALL: &[Invariant] = &[
         caught_by: Mutant::PoisonAtEleven,
         sampling: EVERY,
         closed_form: false,
+        holds_in: EVERY_EDITION,
         check: players_lose,
     },
 ];
@@ -710,8 +771,10 @@ fn exact_arithmetic(s: &Subject<'_>) -> Option<Found> {
                 continue;
             };
             let Some(printed) = o.pt else { continue };
-            // A P/T chosen as it enters (208.2b) is not a printed value.
+            // A P/T chosen as it enters (208.2b) is not a printed value;
+            // 122.1a: counters count off the battlefield only since 2017-07-14.
             if effects_list(&o.id)
+                || !(on_bf(st) || s.edition.rules().pt_counters_off_battlefield)
                 || !is_creature(st)
                 || !o.types.contains(&CardType::Creature)
                 || !o.enters_as.is_empty()
@@ -729,7 +792,13 @@ fn exact_arithmetic(s: &Subject<'_>) -> Option<Found> {
                 }
             }
             let fits = |v: i128| i64::try_from(v).is_ok();
-            if !fits(p) || !fits(t) || !fits(p + t) {
+            // K.10.3: the total counts a negative value as 0.
+            let total = if s.edition.rules().negative_counts_as_zero {
+                p.max(0) + t.max(0)
+            } else {
+                p + t
+            };
+            if !fits(p) || !fits(t) || !fits(total) {
                 return Some(Found {
                     expect_error: Some(ErrorCode::Overflow),
                     ..found(
@@ -1035,6 +1104,12 @@ fn combat_damage(s: &Subject<'_>) -> Option<Found> {
                         || t.types.contains(&CardType::Battle))
             };
             if dealt_to_something && kws.contains(&Keyword::Lifelink) {
+                // 702.15b: the life goes to the source's controller, which
+                // the observations don't show; known only while nothing
+                // changed it.
+                if s.control_may_change(&a.from, k) {
+                    return None;
+                }
                 let controller = s
                     .spec(&a.from)?
                     .controller
@@ -1587,7 +1662,7 @@ impl EditionSensitive {
             keywords(u, &e.add_keywords);
         };
         for o in &case.setup.objects {
-            for k in o.counters.keys() {
+            for k in o.counters.keys().chain(o.enters_with.keys()) {
                 kind(&mut u, k);
             }
             keywords(&mut u, &o.keywords);
@@ -1642,16 +1717,26 @@ fn edition_neutral(s: &Subject<'_>) -> Option<Found> {
         mutant: s.mutant,
         ..Options::default()
     };
+    // An edition in two pairs is played once, and the campaign's own run
+    // is the case played under its edition (a cut case is cut before the
+    // step that could not be played, so the two runs have the same steps).
+    let mut runs: Vec<(Edition, Cow<'_, Run>)> = vec![(s.edition, Cow::Borrowed(s.run))];
+    let mut run_under = |e: Edition| -> usize {
+        runs.iter().position(|(x, _)| *x == e).unwrap_or_else(|| {
+            runs.push((e, Cow::Owned(resolver::resolve(s.case, e, options))));
+            runs.len() - 1
+        })
+    };
+    let mut pairs = Vec::new();
     for (a, b, neutral_on) in NEUTRAL {
-        if !neutral_on(&sensitive) {
-            continue;
+        if neutral_on(&sensitive) {
+            let (ea, eb) = (Edition::parse(a).ok()?, Edition::parse(b).ok()?);
+            pairs.push((a, b, run_under(ea), run_under(eb)));
         }
-        let (ea, eb) = (Edition::parse(a).ok()?, Edition::parse(b).ok()?);
-        let (ra, rb) = (
-            resolver::resolve(s.case, ea, options),
-            resolver::resolve(s.case, eb, options),
-        );
-        if let Some(m) = crate::verdict::differences(&ra, &rb).first() {
+    }
+    for (a, b, ia, ib) in pairs {
+        let (ra, rb) = (runs[ia].1.as_ref(), runs[ib].1.as_ref());
+        if let Some(m) = crate::verdict::differences(ra, rb).first() {
             let mut f = found(
                 m.step.min(s.case.steps.len().saturating_sub(1)),
                 format!(
