@@ -15,8 +15,11 @@ use crate::scenario::Case;
 /// ```
 /// use ptoracle::engine::{Engine, Served};
 /// use ptoracle::verdict::{Verdict, check_engine};
-/// let case = ptoracle::explore::case_at(1, 3).unwrap();
-/// let (case, _) = ptoracle::explore::playable(case, ptoracle::Edition::current()).unwrap();
+/// use ptoracle::explore::{case_at, playable};
+/// // The first generated case of seed 1 whose first step can be played.
+/// let (case, _) = (0..100)
+///     .find_map(|i| playable(case_at(1, i)?, ptoracle::Edition::current()))
+///     .unwrap();
 /// let mut served = Served::new(None);
 /// let caps = served.capabilities().unwrap();
 /// let checked = check_engine(&case, ptoracle::Edition::current(), &mut served, &caps);

@@ -230,10 +230,11 @@ impl Scope {
 pub fn generate_within(u: &mut Unstructured<'_>, scope: &Scope) -> Result<Case> {
     let base = u64::from(u32::from_le_bytes(u.arbitrary()?));
     // The later features are rarer (each in a quarter of the cases), and
-    // the four that make objects act inside a step rarer still (an
+    // the three that make objects act inside a step whatever the steps
+    // (enters-with counters, Sagas, Nth-counter triggers) rarer still (an
     // eighth): the closed-form invariants skip such cases.
     let mut later = u16::from_le_bytes(u.arbitrary()?) & u16::from_le_bytes(u.arbitrary()?);
-    later &= 0xFFF0 | u16::from(u.arbitrary::<u8>()?);
+    later &= 0xFFF1 | u16::from(u.arbitrary::<u8>()?);
     let features = Features((base | u64::from(later) << 32) & scope.mask);
     let mut g = Gen {
         u,
@@ -245,6 +246,7 @@ pub fn generate_within(u: &mut Unstructured<'_>, scope: &Scope) -> Result<Case> 
         zones: Vec::new(),
         costs: Vec::new(),
         choices: Vec::new(),
+        resolve_next: None,
     };
     g.case()
 }
@@ -277,6 +279,8 @@ struct Gen<'u, 'a> {
     costs: Vec<Option<ManaCost>>,
     /// The P/T each object may be chosen to enter as (208.2b).
     choices: Vec<Vec<Pt>>,
+    /// A spell cast by the last step, to resolve next.
+    resolve_next: Option<usize>,
 }
 
 /// The keywords effects and keyword counters grant or remove.
@@ -383,6 +387,22 @@ impl Gen<'_, '_> {
             let step = self.step()?;
             let plain = matches!(&step.action, Action::Effect(e) if e.modify.is_some() && e.x.is_none() && !e.has_early_parts());
             steps.push(step);
+            // A spell just cast often resolves soon, sometimes after one
+            // more step (which may change what its X reads, 107.3c).
+            while let Some(i) = self.resolve_next.take() {
+                if self.one_in(2)? {
+                    steps.push(self.step()?);
+                }
+                let action = self.resolve(i);
+                steps.push(Step {
+                    action,
+                    sba: true,
+                    expect: BTreeMap::new(),
+                    expect_in: BTreeMap::new(),
+                    expect_error: None,
+                    note: None,
+                });
+            }
             // Two modifications with no check between them: the pattern
             // whose order must not matter (613.4c).
             if plain && self.on(Features::SPLIT_SBA) && self.one_in(3)? {
@@ -429,7 +449,11 @@ impl Gen<'_, '_> {
     fn players(&mut self) -> Result<Vec<PlayerSpec>> {
         let mut out = Vec::new();
         for id in ["you", "opponent"] {
-            let life = if self.one_in(4)? {
+            // 119.4: a player can pay as much life as they have, so a
+            // Phyrexian symbol's 2 life is at stake at low totals.
+            let life = if self.on(Features::COSTS) && self.one_in(3)? {
+                self.int(1, 4)?
+            } else if self.one_in(4)? {
                 self.int(-2, 4)?
             } else {
                 20
@@ -769,24 +793,48 @@ impl Gen<'_, '_> {
                 });
             }
             Kind::Instant => {
-                let x = o.mana_cost.as_ref().is_some_and(|c| c.has_x());
-                let mut e = self.effect()?;
-                if x {
-                    e.x = Some(Quantity::Ref(Box::new(QuantityRef::XOf(o.id.clone()))));
-                    if e.set.is_some() || self.one_in(2)? {
-                        e.set = Some(SetPt {
-                            power: Amount::X,
-                            toughness: Amount::X,
-                        });
-                        e.modify = None;
-                    } else {
+                let announced = o.mana_cost.as_ref().is_some_and(|c| c.has_x());
+                let creature = self.object_of(&[Kind::Creature])?;
+                if let Some(c) = creature.filter(|_| !announced) {
+                    if self.one_in(2)? {
+                        // 107.3c: "where X is that creature's power", read
+                        // whenever needed while it is on the stack.
+                        o.x_is = Some(Quantity::Ref(Box::new(QuantityRef::PowerOf(
+                            object_handle(c),
+                        ))));
+                    }
+                }
+                // "Target creature gets +X/+X" (Giant Growth-like), or
+                // "creatures you control have base P/T X/X" (Biomass
+                // Mutation).
+                let x = announced || o.x_is.is_some();
+                let amount = |fixed: i64| if x { Amount::X } else { Amount::Fixed(fixed) };
+                let mut e = EffectSpec {
+                    until: Some(Until::EndOfTurn),
+                    x: x.then(|| Quantity::Ref(Box::new(QuantityRef::XOf(o.id.clone())))),
+                    ..EffectSpec::default()
+                };
+                match creature {
+                    Some(c) if self.one_in(2)? => {
+                        e.affects = Affects::Objects(vec![object_handle(c)]);
                         let change = Change {
                             minus: false,
-                            amount: Amount::X,
+                            amount: amount(3),
                         };
                         e.modify = Some(ModPt {
                             power: change,
                             toughness: change,
+                        });
+                    }
+                    _ => {
+                        e.affects = Affects::Filter(Box::new(Filter {
+                            types: vec![CardType::Creature],
+                            controller: Some(handle("you")),
+                            ..Filter::default()
+                        }));
+                        e.set = Some(SetPt {
+                            power: amount(2),
+                            toughness: amount(2),
                         });
                     }
                 }
@@ -1103,7 +1151,7 @@ impl Gen<'_, '_> {
         add(&mut a, self.on(Features::CREW), 13);
         add(&mut a, self.on(Features::CLEANUP), 14);
         add(&mut a, self.on(Features::INFECT), 15);
-        for _ in 0..2 {
+        for _ in 0..3 {
             add(&mut a, self.on(Features::SPELLS), 16);
             add(&mut a, self.on(Features::SPELLS), 17);
         }
@@ -1112,6 +1160,17 @@ impl Gen<'_, '_> {
         add(&mut a, self.on(Features::CONTROL), 20);
         add(&mut a, self.on(Features::COSTS), 21);
         a
+    }
+
+    /// The spell `i` resolves: an instant goes to the graveyard, a
+    /// permanent spell onto the battlefield (608.2n, 608.3).
+    fn resolve(&mut self, i: usize) -> Action {
+        self.zones[i] = if self.objects[i] == Kind::Instant {
+            Zone::Graveyard
+        } else {
+            Zone::Battlefield
+        };
+        Action::Resolve(object_handle(i))
     }
 
     fn step(&mut self) -> Result<Step> {
@@ -1308,6 +1367,9 @@ impl Gen<'_, '_> {
                         } else {
                             None
                         };
+                        if self.one_in(2)? {
+                            self.resolve_next = Some(i);
+                        }
                         Action::Cast(Cast {
                             object: object_handle(i),
                             x,
@@ -1318,14 +1380,7 @@ impl Gen<'_, '_> {
                 }
             }
             17 => match self.object_where(|g, i| g.zones[i] == Zone::Stack)? {
-                Some(i) => {
-                    self.zones[i] = if self.objects[i] == Kind::Instant {
-                        Zone::Graveyard
-                    } else {
-                        Zone::Battlefield
-                    };
-                    Action::Resolve(object_handle(i))
-                }
+                Some(i) => self.resolve(i),
                 None => Action::StateBasedActions,
             },
             18 => {
@@ -1440,7 +1495,19 @@ impl Gen<'_, '_> {
                 e.until = Some(Until::SourceLeaves);
             }
         }
-        let x_of_target = Quantity::Ref(Box::new(QuantityRef::PowerOf(object_handle(first))));
+        let mut x_of_target = Quantity::Ref(Box::new(QuantityRef::PowerOf(object_handle(first))));
+        if self.on(Features::SPELLS) && self.one_in(3)? {
+            // 107.3f, 202.3e: a card's X, and so its mana value, counts
+            // only while it is a spell on the stack.
+            if let Some(i) = self.object_where(|g, i| g.costs[i].is_some())? {
+                let h = object_handle(i);
+                x_of_target = Quantity::Ref(Box::new(if self.one_in(2)? {
+                    QuantityRef::XOf(h)
+                } else {
+                    QuantityRef::ManaValueOf(h)
+                }));
+            }
+        }
         match part {
             1 => {
                 if self.on(Features::LOCKED_X) && self.one_in(3)? {

@@ -42,8 +42,8 @@ pub struct Invariant {
     /// invariant does not run on a case whose objects act inside a step:
     /// other triggered abilities (Saga chapters, 714.2; "when the Nth
     /// counter is put on", 122.7), spells that resolve (608.2) and "enters
-    /// with counters" replacement effects (614.1c); the generator draws
-    /// them in about one case in seven.
+    /// with counters" replacement effects (614.1c); about one generated
+    /// case in ten.
     pub closed_form: bool,
     /// Whether it holds under an edition's rules: most invariants state
     /// what every edition agrees on; a few state the current layer order
@@ -358,14 +358,35 @@ impl Subject<'_> {
 
     /// Whether some object can act inside a step: a triggered ability
     /// other than undying and persist (a Saga's chapters, an Nth-counter
-    /// trigger), what a spell does as it resolves, or counters it enters
-    /// with by its own replacement effect.
+    /// trigger), what a spell does as a step resolves it, or counters it
+    /// enters with by its own replacement effect as a step moves it onto
+    /// the battlefield or resolves it, or undying or persist returns it.
     fn objects_act(&self) -> bool {
+        let returning = |k: &Keyword| matches!(k, Keyword::Undying | Keyword::Persist);
+        let may_return = |o: &ObjectSpec| {
+            o.keywords.iter().any(returning)
+                || self
+                    .case
+                    .actions()
+                    .any(|a| matches!(a, Action::Effect(e) if e.add_keywords.iter().any(returning)))
+        };
+        let resolves = |h: &Handle| {
+            self.case
+                .steps
+                .iter()
+                .any(|st| matches!(&st.action, Action::Resolve(r) if r == h))
+        };
+        let enters = |h: &Handle| {
+            resolves(h)
+                || self.case.steps.iter().any(|st| {
+                    matches!(&st.action, Action::Move(m) if m.object == *h && m.to == Zone::Battlefield)
+                })
+        };
         self.case.setup.objects.iter().any(|o| {
             !o.chapters.is_empty()
                 || !o.counter_triggers.is_empty()
-                || o.on_resolve.is_some()
-                || !o.enters_with.is_empty()
+                || (o.on_resolve.is_some() && resolves(&o.id))
+                || (!o.enters_with.is_empty() && (enters(&o.id) || may_return(o)))
         })
     }
 
