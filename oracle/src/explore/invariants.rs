@@ -43,7 +43,7 @@ pub struct Invariant {
     /// other triggered abilities (Saga chapters, 714.2; "when the Nth
     /// counter is put on", 122.7), spells that resolve (608.2) and "enters
     /// with counters" replacement effects (614.1c); about one generated
-    /// case in ten.
+    /// case in nine.
     pub closed_form: bool,
     /// Whether it holds under an edition's rules: most invariants state
     /// what every edition agrees on; a few state the current layer order
