@@ -144,11 +144,24 @@ impl Features {
             (Features::PLANESWALKERS, &[P::Planeswalkers]),
             (Features::CAPS, &[P::CounterLimits]),
             (Features::ABILITIES, &[P::AbilityChanges]),
-            (Features::SPELLS, &[P::Spells, P::Zones]),
-            (Features::ENTERS_WITH, &[P::EntersWith]),
-            (Features::SAGAS, &[P::Sagas]),
-            (Features::COUNTER_TRIGGERS, &[P::CounterTriggers]),
-            (Features::COUNTERS_FROM, &[P::CountersFrom]),
+            (
+                Features::SPELLS,
+                &[
+                    P::Spells,
+                    P::Zones,
+                    P::Quantities,
+                    P::Set,
+                    P::Modify,
+                    P::LockedSets,
+                ],
+            ),
+            (Features::ENTERS_WITH, &[P::EntersWith, P::Counters]),
+            (Features::SAGAS, &[P::Sagas, P::Counters, P::Modify]),
+            (
+                Features::COUNTER_TRIGGERS,
+                &[P::CounterTriggers, P::Counters, P::Modify],
+            ),
+            (Features::COUNTERS_FROM, &[P::CountersFrom, P::Counters]),
             (Features::PUT_BY, &[P::CountersPutBy]),
             (Features::CANT_HAVE_COUNTERS, &[P::CantHaveCounters]),
             (Features::SICKNESS, &[P::SummoningSickness]),
@@ -156,7 +169,7 @@ impl Features {
             (Features::CHOOSE_PT, &[P::ChoosePt, P::Cda]),
             (
                 Features::LEVEL_ABILITIES,
-                &[P::LevelAbilities, P::StaticAbilities],
+                &[P::LevelAbilities, P::StaticAbilities, P::Modify],
             ),
             (Features::COSTS, &[P::Costs, P::Mana]),
         ];
@@ -230,9 +243,10 @@ impl Scope {
 pub fn generate_within(u: &mut Unstructured<'_>, scope: &Scope) -> Result<Case> {
     let base = u64::from(u32::from_le_bytes(u.arbitrary()?));
     // The later features are rarer (each in a quarter of the cases), and
-    // the three that make objects act inside a step whatever the steps
-    // (enters-with counters, Sagas, Nth-counter triggers) rarer still (an
-    // eighth): the closed-form invariants skip such cases.
+    // enters-with counters, Sagas and Nth-counter triggers rarer still (an
+    // eighth): they make objects act inside a step whenever a permanent
+    // enters or counters are put, and the closed-form invariants skip such
+    // cases (a spell acts only when a step resolves it).
     let mut later = u16::from_le_bytes(u.arbitrary()?) & u16::from_le_bytes(u.arbitrary()?);
     later &= 0xFFF1 | u16::from(u.arbitrary::<u8>()?);
     let features = Features((base | u64::from(later) << 32) & scope.mask);
@@ -392,6 +406,10 @@ impl Gen<'_, '_> {
             while let Some(i) = self.resolve_next.take() {
                 if self.one_in(2)? {
                     steps.push(self.step()?);
+                }
+                // The step between may have resolved or moved it.
+                if self.zones[i] != Zone::Stack {
+                    continue;
                 }
                 let action = self.resolve(i);
                 steps.push(Step {
@@ -1282,10 +1300,13 @@ impl Gen<'_, '_> {
             11 => {
                 let i = self.any_object()?;
                 let here = self.zones[i];
+                // 304.4: an instant put onto the battlefield stays where it
+                // is (a ruling pins that; generated cases need not).
+                let instant = self.objects[i] == Kind::Instant;
                 let choices: Vec<Zone> =
                     [Zone::Battlefield, Zone::Graveyard, Zone::Exile, Zone::Hand]
                         .into_iter()
-                        .filter(|z| *z != here)
+                        .filter(|z| *z != here && !(instant && *z == Zone::Battlefield))
                         .collect();
                 let to = self.pick(&choices)?;
                 self.zones[i] = to;

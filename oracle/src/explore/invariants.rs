@@ -362,14 +362,24 @@ impl Subject<'_> {
     /// enters with by its own replacement effect as a step moves it onto
     /// the battlefield or resolves it, or undying or persist returns it.
     fn objects_act(&self) -> bool {
+        // Whether undying or persist comes up anywhere in the case: printed,
+        // granted, from a level band or an entry choice, or as a counter.
         let returning = |k: &Keyword| matches!(k, Keyword::Undying | Keyword::Persist);
-        let may_return = |o: &ObjectSpec| {
+        let counter = |k: &CounterKind| matches!(k, CounterKind::Keyword(k) if returning(k));
+        let may_return = self.case.setup.objects.iter().any(|o| {
             o.keywords.iter().any(returning)
-                || self
-                    .case
-                    .actions()
-                    .any(|a| matches!(a, Action::Effect(e) if e.add_keywords.iter().any(returning)))
-        };
+                || o.static_abilities()
+                    .any(|a| a.add_keywords.iter().any(returning))
+                || o.level_up.iter().any(|b| b.keywords.iter().any(returning))
+                || o.enters_as.iter().any(|c| c.keywords.iter().any(returning))
+                || o.counters.keys().chain(o.enters_with.keys()).any(counter)
+        }) || self.case.actions().any(|a| match a {
+            Action::Effect(e) => e.add_keywords.iter().any(returning),
+            Action::PutCounters(c) => counter(&c.kind),
+            Action::MoveCounters(c) => counter(&c.kind),
+            Action::Move(m) => m.counters.keys().any(counter),
+            _ => false,
+        });
         let resolves = |h: &Handle| {
             self.case
                 .steps
@@ -386,7 +396,7 @@ impl Subject<'_> {
             !o.chapters.is_empty()
                 || !o.counter_triggers.is_empty()
                 || (o.on_resolve.is_some() && resolves(&o.id))
-                || (!o.enters_with.is_empty() && (enters(&o.id) || may_return(o)))
+                || (!o.enters_with.is_empty() && (enters(&o.id) || may_return))
         })
     }
 

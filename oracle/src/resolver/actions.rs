@@ -135,6 +135,18 @@ impl<'c> Game<'c> {
                         format!("`{}` is already in the {}", m.object, m.to),
                     ));
                 }
+                // 304.4, 307.4: an instant or sorcery that would enter the
+                // battlefield stays where it is (still the same object).
+                let types = &self.cards[c].spec.types;
+                if m.to == Zone::Battlefield
+                    && (types.contains(&CardType::Instant) || types.contains(&CardType::Sorcery))
+                {
+                    let (name, from) = (self.cards[c].name().to_string(), self.cards[c].zone);
+                    log.line(1, || {
+                        format!("{name} is an instant or sorcery: it can't enter the battlefield and stays in the {from} [304.4, 307.4]")
+                    });
+                    return Ok(());
+                }
                 let lki = self.lki_if_leaving(c)?;
                 let from = self.cards[c].zone;
                 let name = self.cards[c].name().to_string();
