@@ -190,7 +190,8 @@ struct ExploreArgs {
     /// Where shrunk rulings are written.
     #[arg(long, value_name = "DIR", default_value = "explore-failures")]
     out: PathBuf,
-    /// The edition of the rules (default: the current one).
+    /// The edition of the rules (default: the current one); the invariants
+    /// that state rules it does not have are not checked, and are listed.
     #[arg(long, value_name = "EDITION")]
     edition: Option<String>,
     /// Run against a deliberately broken resolver (see `check --list-mutants`).
