@@ -12,8 +12,6 @@ use ptoracle::resolver::Mutant;
 
 use crate::ExploreArgs;
 
-static STOP: AtomicBool = AtomicBool::new(false);
-
 pub fn run(args: ExploreArgs) -> ExitCode {
     if args.list_invariants {
         for inv in invariants::ALL {
@@ -35,6 +33,9 @@ pub fn run(args: ExploreArgs) -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
+    // Ctrl-C, SIGTERM and SIGHUP stop the campaign; what was found is
+    // written and reported.
+    let stop = crate::interrupt::install();
     let config = match config(&args) {
         Ok(c) => c,
         Err(e) => {
@@ -43,10 +44,8 @@ pub fn run(args: ExploreArgs) -> ExitCode {
         }
     };
     if args.bench {
-        return bench(&config);
+        return bench(&config, &stop);
     }
-    // Ctrl-C stops the campaign; what was found is written and reported.
-    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
         out,
@@ -83,7 +82,7 @@ pub fn run(args: ExploreArgs) -> ExitCode {
         if std::io::stderr().is_terminal() {
             scope.spawn(|| progress(&config, &live, &done));
         }
-        let r = explore::run(&config, &STOP, &live);
+        let r = explore::run(&config, &stop, &live);
         done.store(true, Ordering::SeqCst);
         r
     });
@@ -131,8 +130,12 @@ pub fn run(args: ExploreArgs) -> ExitCode {
         if failed == 1 { "" } else { "s" },
         config.seed
     );
+    // Violations decide first: they are what the run is for. A clean run
+    // that was cut short has not shown the invariants hold.
     if failed > 0 {
         ExitCode::from(1)
+    } else if report.interrupted {
+        ExitCode::from(crate::interrupt::INTERRUPTED)
     } else {
         ExitCode::SUCCESS
     }
@@ -203,7 +206,7 @@ fn progress(config: &Config, live: &Live, done: &AtomicBool) {
     bar.finish_and_clear();
 }
 
-fn bench(config: &Config) -> ExitCode {
+fn bench(config: &Config, stop: &AtomicBool) -> ExitCode {
     let cases = config.cases.unwrap_or(20_000);
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
@@ -218,7 +221,7 @@ fn bench(config: &Config) -> ExitCode {
         c.cases = Some(cases * jobs as u64);
         c.time = None;
         c.out = None;
-        explore::run(&c, &STOP, &Live::default()).rate()
+        explore::run(&c, stop, &Live::default()).rate()
     };
     let one = rate(1);
     let all = rate(cores);

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use ptoracle::corpus::{self, Loaded};
 use ptoracle::engine::{
-    Engine, EngineFault, FaultKind, ProcessConfig, ProcessEngine, Unusable, split_command,
+    Engine, EngineFault, FaultKind, ProcessConfig, ProcessEngine, Unusable, reaper, split_command,
 };
 use ptoracle::gate::expectations::Expectations;
 use ptoracle::gate::{self, Live, Plan, Report, baseline};
@@ -26,13 +26,19 @@ const FAIL: u8 = 1;
 const BAD_INPUT: u8 = 2;
 /// Exit status: the engine could not be used at all.
 const UNUSABLE: u8 = 3;
-/// Exit status: interrupted (Ctrl-C); the reports hold what was done.
-const INTERRUPTED: u8 = 130;
+use crate::interrupt::INTERRUPTED;
 
 pub fn gate(args: GateArgs) -> ExitCode {
-    match gate_inner(args) {
-        Ok(code) | Err(code) => ExitCode::from(code),
-    }
+    // First of all, so that a signal at any moment is handled.
+    let stop = crate::interrupt::install();
+    // What an engine starts and abandons becomes the gate's to kill.
+    reaper::become_subreaper();
+    let code = match gate_inner(args, stop) {
+        Ok(code) | Err(code) => code,
+    };
+    // Whatever the outcome, no process an engine started outlives the gate.
+    reaper::kill_all();
+    ExitCode::from(code)
 }
 
 fn bad(msg: impl std::fmt::Display) -> u8 {
@@ -40,7 +46,7 @@ fn bad(msg: impl std::fmt::Display) -> u8 {
     BAD_INPUT
 }
 
-fn gate_inner(args: GateArgs) -> Result<u8, u8> {
+fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
     let edition = cli::edition(args.edition.clone()).map_err(|_| BAD_INPUT)?;
     let command = split_command(&args.engine).map_err(bad)?;
     let timeout = cli::parse_duration(&args.timeout).map_err(bad)?;
@@ -61,11 +67,6 @@ fn gate_inner(args: GateArgs) -> Result<u8, u8> {
         })?),
         None => None,
     };
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = Arc::clone(&stop);
-        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst));
-    }
     let config = ProcessConfig {
         command,
         timeout,
@@ -73,6 +74,8 @@ fn gate_inner(args: GateArgs) -> Result<u8, u8> {
         max_line: args.max_line,
         process_per_case: args.process_per_case,
         stop: Arc::clone(&stop),
+        give_up_after: args.give_up_after,
+        health: Arc::default(),
     };
     let mut out = std::io::stdout().lock();
     // One handshake first: to know what the engine is before planning, and
@@ -83,7 +86,7 @@ fn gate_inner(args: GateArgs) -> Result<u8, u8> {
         match probe.capabilities() {
             Ok(c) => break Ok(c),
             Err(f) => match probe.given_up() {
-                Some(g) => break Err(g.clone()),
+                Some(g) => break Err(g),
                 None if f.kind == FaultKind::Interrupted => break Err(f),
                 None => failed_handshakes.push(f),
             },
@@ -176,12 +179,26 @@ fn gate_inner(args: GateArgs) -> Result<u8, u8> {
             stale.join(", ")
         );
     }
+    // Given up on during the run (faults in a row, failed handshakes):
+    // the cases after that were not sent, so the run says nothing of them.
+    let given_up = if dead.is_none() {
+        config.health.given_up()
+    } else {
+        None
+    };
+    if let Some(f) = &given_up {
+        let _ = writeln!(
+            out,
+            "gate: the engine `{}` was given up on: {}",
+            args.engine, f.message
+        );
+    }
     let _ = out.flush();
     drop(out);
     let wrote = write_reports(&args, &report, expectations.as_ref());
     let code = if report.interrupted {
         INTERRUPTED
-    } else if dead.is_some() {
+    } else if dead.is_some() || given_up.is_some() {
         UNUSABLE
     } else if report.gate_fails(args.strict) {
         FAIL

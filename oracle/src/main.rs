@@ -13,6 +13,7 @@ mod cli;
 mod explore_cmd;
 mod fuzz_cmd;
 mod gate_cmd;
+mod interrupt;
 use ptoracle::verdict::check_with;
 use ptoracle::{Verdict, coverage, explain, schema};
 
@@ -97,7 +98,9 @@ enum Command {
     /// expectations file), 1 it fails (or, with --strict, a listed case
     /// passes or changed), 2 bad arguments or input, 3 the engine cannot be
     /// used at all (it does not start, fails every handshake, speaks
-    /// another protocol version or lacks the edition), 130 interrupted.
+    /// another protocol version or lacks the edition, or was given up on
+    /// after --give-up-after cases in a row that timed out or crashed it),
+    /// 130 interrupted (Ctrl-C, SIGTERM or SIGHUP; the reports are written).
     Gate(GateArgs),
     /// Compare two JSON reports of `gate`: what got fixed, what broke, new
     /// errors. Exit status 1 if anything broke or errs anew.
@@ -252,6 +255,10 @@ struct GateArgs {
     /// can't serve many, and for measuring).
     #[arg(long)]
     process_per_case: bool,
+    /// Give the engine up (exit 3) after this many cases in a row that
+    /// time out or crash it; the remaining cases are not sent. 0: never.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    give_up_after: u32,
     /// The engine's known failures, errors and skips (YAML).
     #[arg(long, value_name = "FILE")]
     expectations: Option<PathBuf>,

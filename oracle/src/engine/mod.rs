@@ -4,6 +4,7 @@
 //! and the differential fuzz target see them through [`Engine`] alone.
 
 mod process;
+pub mod reaper;
 mod served;
 
 use std::fmt;
@@ -19,7 +20,7 @@ use crate::protocol::{self, Capabilities, EngineInfo, ErrorKind, ProtocolError, 
 use crate::resolver::{self, Mutant, Options, Run, StepOutcome};
 use crate::scenario::Case;
 
-pub use process::{ProcessConfig, ProcessEngine, split_command};
+pub use process::{Health, ProcessConfig, ProcessEngine, split_command};
 pub use served::Served;
 
 /// Something that plays cases.

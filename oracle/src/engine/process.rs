@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::{Answer, Engine, EngineFault, FaultKind};
+use super::{Answer, Engine, EngineFault, FaultKind, reaper};
 use crate::edition::Edition;
 use crate::protocol::{self, Capabilities, Request};
 use crate::scenario::Case;
@@ -43,13 +43,72 @@ pub struct ProcessConfig {
     /// Start a new process for every case (and stop it after), instead of
     /// one long-lived process: for measuring, and for engines that must.
     pub process_per_case: bool,
-    /// Set from outside (Ctrl-C) to abandon any wait at once.
+    /// Set from outside (Ctrl-C, SIGTERM, SIGHUP) to abandon any wait at once.
     pub stop: Arc<AtomicBool>,
+    /// After this many cases in a row that time out or crash the engine,
+    /// it is given up on (0: never): an engine that always hangs must not
+    /// cost every case's timeout.
+    pub give_up_after: u32,
+    /// Shared by every engine started from this configuration (and its
+    /// clones): faults in a row, and whether the engine was given up on.
+    pub health: Arc<Health>,
+}
+
+/// What the engines started from one configuration have shown so far:
+/// the faults in a row, and why the engine was given up on, if it was.
+#[derive(Debug, Default)]
+pub struct Health(Mutex<HealthState>);
+
+#[derive(Debug, Default)]
+struct HealthState {
+    in_a_row: u32,
+    given_up: Option<EngineFault>,
+}
+
+impl Health {
+    fn state(&self) -> std::sync::MutexGuard<'_, HealthState> {
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Why the engine was given up on, if it was.
+    pub fn given_up(&self) -> Option<EngineFault> {
+        self.state().given_up.clone()
+    }
+
+    fn give_up(&self, fault: EngineFault) {
+        self.state().given_up.get_or_insert(fault);
+    }
+
+    /// Counts a case's answer: a timeout or a crash adds to the run of
+    /// faults in a row, anything else ends it. At `limit` the engine is
+    /// given up on.
+    fn count(&self, answer: &Answer, limit: u32) {
+        let mut s = self.state();
+        match answer {
+            Answer::Fault(f) if matches!(f.kind, FaultKind::Timeout | FaultKind::Crash) => {
+                s.in_a_row = s.in_a_row.saturating_add(1);
+                if limit > 0 && s.in_a_row >= limit && s.given_up.is_none() {
+                    s.given_up = Some(EngineFault::new(
+                        FaultKind::Unusable,
+                        format!(
+                            "it timed out or crashed on {limit} cases in a row (the last: {f}); \
+                             the remaining cases are not sent (see --give-up-after)"
+                        ),
+                    ));
+                }
+            }
+            Answer::Fault(f) if matches!(f.kind, FaultKind::Interrupted | FaultKind::Unusable) => {}
+            _ => s.in_a_row = 0,
+        }
+    }
 }
 
 impl ProcessConfig {
     /// A configuration with the default limits: 10 s per case, 30 s for
-    /// the handshake, 16 MiB per line.
+    /// the handshake, 16 MiB per line, given up on after 5 cases in a row
+    /// that time out or crash.
     pub fn new(command: Vec<String>) -> ProcessConfig {
         ProcessConfig {
             command,
@@ -58,6 +117,8 @@ impl ProcessConfig {
             max_line: 16 << 20,
             process_per_case: false,
             stop: Arc::new(AtomicBool::new(false)),
+            give_up_after: 5,
+            health: Arc::new(Health::default()),
         }
     }
 }
@@ -91,7 +152,6 @@ pub struct ProcessEngine {
     caps: Option<Capabilities>,
     seq: u64,
     failed_handshakes: u32,
-    given_up: Option<EngineFault>,
 }
 
 struct Running {
@@ -148,18 +208,18 @@ impl ProcessEngine {
             caps: None,
             seq: 0,
             failed_handshakes: 0,
-            given_up: None,
         }
     }
 
-    /// Why the engine was given up on, if it was.
-    pub fn given_up(&self) -> Option<&EngineFault> {
-        self.given_up.as_ref()
+    /// Why the engine was given up on, if it was (by this engine or by
+    /// another started from the same configuration).
+    pub fn given_up(&self) -> Option<EngineFault> {
+        self.config.health.given_up()
     }
 
     /// Starts the process and shakes hands, unless it is running.
     fn ensure_running(&mut self) -> Result<(), EngineFault> {
-        if let Some(f) = &self.given_up {
+        if let Some(f) = self.given_up() {
             return Err(EngineFault {
                 kind: FaultKind::Unusable,
                 message: format!(
@@ -184,7 +244,7 @@ impl ProcessEngine {
                 let fatal = matches!(f.kind, FaultKind::Spawn | FaultKind::Version)
                     || self.failed_handshakes >= HANDSHAKE_ATTEMPTS;
                 if fatal && f.kind != FaultKind::Interrupted {
-                    self.given_up = Some(f.clone());
+                    self.config.health.give_up(f.clone());
                 }
                 Err(f)
             }
@@ -210,7 +270,7 @@ impl ProcessEngine {
             // and a Ctrl-C in the terminal reaches ptoracle alone.
             command.process_group(0);
         }
-        let mut child = command.spawn().map_err(|e| {
+        let mut child = reaper::spawn(&mut command).map_err(|e| {
             EngineFault::new(
                 FaultKind::Spawn,
                 format!("cannot start `{}`: {e}", self.config.command.join(" ")),
@@ -225,7 +285,7 @@ impl ProcessEngine {
                 "the engine's pipes could not be opened",
             ));
         };
-        let pipes = match Pipes::new(stdin, stdout, self.config.max_line) {
+        let pipes = match Pipes::new(stdin, stdout, self.config.max_line, child.id()) {
             Ok(p) => p,
             Err(e) => {
                 kill(&mut child);
@@ -389,6 +449,7 @@ impl ProcessEngine {
             }
             other => other,
         };
+        self.config.health.count(&answer, self.config.give_up_after);
         if keep && !self.config.process_per_case {
             self.running = Some(running);
         } else {
@@ -462,19 +523,9 @@ fn stop(mut r: Running, politely: bool) {
 }
 
 fn kill(child: &mut Child) {
-    #[cfg(unix)]
-    {
-        if let Ok(pid) = i32::try_from(child.id()) {
-            // SAFETY: kill(2) with a negative pid signals the process group
-            // the child leads (it was spawned with process_group(0)); it has
-            // no memory-safety preconditions.
-            unsafe {
-                libc::kill(-pid, libc::SIGKILL);
-            }
-        }
-    }
-    let _ = child.kill();
-    let _ = child.wait();
+    reaper::kill(child);
+    // What it started and left behind is now this process's (a subreaper's).
+    reaper::sweep();
 }
 
 /// How the child ended, in words, after its output closed.
@@ -510,10 +561,13 @@ struct Pipes {
     /// Where to look for the next newline in `buf`.
     scanned: usize,
     max: usize,
+    /// The engine's pid: its exit ends a wait even while a descendant
+    /// holds its stdout open.
+    pid: u32,
 }
 
 impl Pipes {
-    fn new(stdin: ChildStdin, stdout: ChildStdout, max: usize) -> std::io::Result<Pipes> {
+    fn new(stdin: ChildStdin, stdout: ChildStdout, max: usize, pid: u32) -> std::io::Result<Pipes> {
         nonblocking(stdin.as_raw_fd())?;
         nonblocking(stdout.as_raw_fd())?;
         Ok(Pipes {
@@ -522,6 +576,7 @@ impl Pipes {
             buf: Vec::with_capacity(64 * 1024),
             scanned: 0,
             max,
+            pid,
         })
     }
 
@@ -540,7 +595,7 @@ impl Pipes {
             match stdin.write(&bytes[done..]) {
                 Ok(n) => done += n,
                 Err(e) if e.kind() == ErrorKind::WouldBlock => {
-                    wait_for(stdin.as_raw_fd(), libc::POLLOUT, deadline, stop)?;
+                    wait_for(stdin.as_raw_fd(), libc::POLLOUT, self.pid, deadline, stop)?;
                 }
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
                 Err(_) => return Ok(()),
@@ -581,7 +636,13 @@ impl Pipes {
                 Ok(0) => return Err(Wait::Closed),
                 Ok(_) => {}
                 Err(e) if e.kind() == ErrorKind::WouldBlock => {
-                    wait_for(self.stdout.as_raw_fd(), libc::POLLIN, deadline, stop)?;
+                    wait_for(
+                        self.stdout.as_raw_fd(),
+                        libc::POLLIN,
+                        self.pid,
+                        deadline,
+                        stop,
+                    )?;
                 }
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
                 Err(e) => return Err(Wait::Failed(e.to_string())),
@@ -600,11 +661,12 @@ fn nonblocking(fd: RawFd) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Waits until `fd` is ready for `events`, the deadline passes, or `stop`
-/// is set (checked every 100 ms).
+/// Waits until `fd` is ready for `events`, the deadline passes, `stop` is
+/// set or the engine `pid` has exited (both checked every 100 ms).
 fn wait_for(
     fd: RawFd,
     events: libc::c_short,
+    pid: u32,
     deadline: Instant,
     stop: &AtomicBool,
 ) -> Result<(), Wait> {
@@ -627,6 +689,12 @@ fn wait_for(
         if n > 0 {
             // Ready, or hung up / in error: the next read or write says which.
             return Ok(());
+        }
+        // Nothing to read or write, and the engine is gone: a descendant
+        // that holds the pipe open must not turn its exit into a timeout.
+        // (What it wrote before exiting was ready, and read, first.)
+        if n == 0 && reaper::has_exited(pid) {
+            return Err(Wait::Closed);
         }
         if n < 0 {
             let e = std::io::Error::last_os_error();

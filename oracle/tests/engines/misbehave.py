@@ -4,7 +4,12 @@
 request with sequence number 2, in the way MODE says:
 
   crash          exits with status 3 before answering
-  hang           never answers
+  hang           never answers (and, if $HANG_MARK names a file, writes
+                 its pid there first: the sign that it hangs now)
+  always-hang    never answers any case
+  orphan         starts a process that leaves its session (setsid) and
+                 holds stdout open, writes that process's pid to
+                 $ORPHAN_MARK, then exits with status 3 before answering
   garbage        answers a line that is not JSON
   floats         answers with every integer written as a float (2.0)
   fraction       answers with a power of 2.5
@@ -25,6 +30,16 @@ import os
 import subprocess
 import sys
 import time
+
+ORPHAN = """
+import os, sys, time
+os.setsid()
+path = sys.argv[1]
+with open(path + ".part", "w") as f:
+    f.write(str(os.getpid()))
+os.rename(path + ".part", path)
+time.sleep(3600)
+"""
 
 mode = sys.argv[1]
 serve = subprocess.Popen(
@@ -54,6 +69,14 @@ def floats(v):
     return v
 
 
+def mark(path, pid):
+    """Writes `pid` to `path` at once (a rename: a reader never sees half)."""
+    if path:
+        with open(path + ".part", "w") as f:
+            f.write(str(pid))
+        os.rename(path + ".part", path)
+
+
 def say(text):
     sys.stdout.write(text)
     sys.stdout.flush()
@@ -77,6 +100,8 @@ for line in sys.stdin:
         continue
     if message["type"] == "bye":
         break
+    if mode == "always-hang":
+        time.sleep(3600)
     answer = ask(line)
     if message.get("seq") != 2:
         say(answer)
@@ -86,7 +111,19 @@ for line in sys.stdin:
         sys.stderr.flush()
         os._exit(3)
     elif mode == "hang":
+        mark(os.environ.get("HANG_MARK"), os.getpid())
         time.sleep(3600)
+    elif mode == "orphan":
+        # The child marks itself once it has left the session, so that the
+        # engine exits only then.
+        path = os.environ["ORPHAN_MARK"]
+        subprocess.Popen(
+            [sys.executable, "-c", ORPHAN, path],
+            stdin=subprocess.DEVNULL,
+        )
+        while not os.path.exists(path):
+            time.sleep(0.01)
+        os._exit(3)
     elif mode == "garbage":
         say("Exception in thread main: java.lang.NullPointerException\n")
     elif mode == "floats":
