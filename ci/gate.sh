@@ -57,9 +57,21 @@ args=(gate --engine "$engine" "$repo/rulings"
 if [ -n "$expectations" ]; then
     args+=(--expectations "$expectations")
 fi
-set +e
-"$bin" "${args[@]}" ${extra[@]+"${extra[@]}"}
-status=$?
-set -e
+# In the background, so that a signal to this script (a cancelled CI job
+# sends SIGTERM) reaches the gate, which then kills its engine and writes
+# its reports, instead of leaving it running behind a dead script.
+"$bin" "${args[@]}" ${extra[@]+"${extra[@]}"} &
+gate=$!
+for sig in INT TERM HUP; do
+    # shellcheck disable=SC2064 # the signal's name is meant to be fixed now
+    trap "kill -$sig $gate 2>/dev/null" "$sig"
+done
+status=0
+wait "$gate" || status=$?
+# A trapped signal ends `wait` early: wait again for the gate's own status.
+while kill -0 "$gate" 2>/dev/null; do
+    status=0
+    wait "$gate" || status=$?
+done
 echo "gate.sh: reports in $reports (exit status $status)" >&2
 exit "$status"

@@ -792,6 +792,39 @@ fn gate_sh_writes_the_reports() {
     }
 }
 
+/// SIGTERM to `ci/gate.sh` (a cancelled CI job) reaches the gate: it kills
+/// the engine, writes the reports and the script exits with its 130.
+/// Regression: the script died and left the gate and its engine running.
+#[cfg(unix)]
+#[test]
+fn sigterm_to_gate_sh_stops_the_gate_with_its_reports() {
+    let dir = scratch("gate-sh-term");
+    let reports = dir.join("reports");
+    let hanging = dir.join("hanging");
+    let child = Command::new("bash")
+        .arg(root().join("ci/gate.sh"))
+        .args(["--engine", &misbehave("hang"), "--reports"])
+        .arg(&reports)
+        .args(["--", "--filter", FILTER, "--jobs", "1", "--timeout", "600s"])
+        .current_dir(root())
+        .env("PTORACLE_BIN", BIN)
+        .env("HANG_MARK", &hanging)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_file(&hanging, Duration::from_secs(120));
+    let engine: u32 = std::fs::read_to_string(&hanging).unwrap().parse().unwrap();
+    signal(child.id(), "TERM");
+    let status = wait_within(child, Duration::from_secs(120), "gate.sh after SIGTERM");
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(json(&reports.join("report.json"))["interrupted"], true);
+    assert!(
+        !alive(engine),
+        "the engine (pid {engine}) outlived the gate"
+    );
+}
+
 /// The GitHub action's script, run as the runner would run it.
 #[cfg(unix)]
 #[test]
