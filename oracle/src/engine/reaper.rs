@@ -17,6 +17,11 @@
 
 use std::process::{Child, Command};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Whether this process made itself a subreaper: only then are its
+/// children that are not engines taken for orphans to sweep.
+static SUBREAPER: AtomicBool = AtomicBool::new(false);
 
 /// The pids of the engines running now.
 static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
@@ -38,12 +43,16 @@ pub(crate) fn spawn(command: &mut Command) -> std::io::Result<Child> {
 
 /// Makes this process the reaper of its orphaned descendants (Linux's
 /// `PR_SET_CHILD_SUBREAPER`); elsewhere it does nothing. Returns whether
-/// it took effect.
+/// it took effect. From then on every child of this process that is not
+/// a running engine is taken for an orphan, and killed by [`sweep`]: only
+/// a program whose children are all engines (the gate) may call it.
 pub fn become_subreaper() -> bool {
     #[cfg(target_os = "linux")]
     {
         // SAFETY: prctl(2) with PR_SET_CHILD_SUBREAPER takes integers only.
-        unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 }
+        let done = unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 };
+        SUBREAPER.store(done, Ordering::SeqCst);
+        done
     }
     #[cfg(not(target_os = "linux"))]
     {
@@ -85,7 +94,11 @@ pub(crate) fn kill(child: &mut Child) {
 
 /// Kills and reaps every child of this process that is not a running
 /// engine: the orphans a subreaper inherits. Returns how many there were.
+/// Does nothing unless [`become_subreaper`] took effect.
 pub fn sweep() -> usize {
+    if !SUBREAPER.load(Ordering::SeqCst) {
+        return 0;
+    }
     #[cfg(target_os = "linux")]
     {
         let list = running();
