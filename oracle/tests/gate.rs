@@ -118,6 +118,12 @@ fn misbehaving_engines_give_error_verdicts_and_the_gate_goes_on() {
         ("fraction", "non-integer", "2.5: not an integer"),
         ("omit", "protocol", "missing field `damage`"),
         ("wrong-seq", "protocol", "sequence number 99"),
+        ("duplicate-key", "protocol", "power` is given twice"),
+        (
+            "beyond-64-bits",
+            "non-integer",
+            "9223372036854775808: an integer too large for 64 bits",
+        ),
         ("huge-line", "too-long", "more than 16777216 bytes"),
         ("engine-error", "engine-error", "NotImplementedError"),
     ];

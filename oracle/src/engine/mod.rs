@@ -113,7 +113,7 @@ pub enum FaultKind {
     Timeout,
     /// A reply line that is not JSON.
     Garbage,
-    /// A number that is not a 64-bit integer (107.1a).
+    /// A number that is not a signed 64-bit integer (107.1a).
     NonInteger,
     /// A reply that breaks the protocol (fields, types, sequence numbers).
     Protocol,

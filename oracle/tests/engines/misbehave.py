@@ -10,6 +10,9 @@ request with sequence number 2, in the way MODE says:
   fraction       answers with a power of 2.5
   omit           answers without the `damage` field of every object
   wrong-seq      answers with sequence number 99
+  duplicate-key  answers with a key given twice (a power of -7, then the
+                 right one: a parser that keeps the last sees no lie)
+  beyond-64-bits answers with a damage of 2**63 (an integer, too large)
   stderr-flood   writes 20 MB to stderr, then answers correctly
   huge-line      writes 100 MB on one line
   engine-error   answers {"type": "error"} with a message
@@ -109,6 +112,14 @@ for line in sys.stdin:
     elif mode == "wrong-seq":
         reply = json.loads(answer)
         reply["seq"] = 99
+        say(json.dumps(reply) + "\n")
+    elif mode == "duplicate-key":
+        say(answer.replace('"power":', '"power":-7,"power":', 1))
+    elif mode == "beyond-64-bits":
+        reply = json.loads(answer)
+        for step in reply["steps"]:
+            for obj in step["objects"].values():
+                obj["damage"] = 2**63
         say(json.dumps(reply) + "\n")
     elif mode == "stderr-flood":
         chunk = "x" * 1023 + "\n"
