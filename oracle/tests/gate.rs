@@ -120,6 +120,16 @@ fn misbehaving_engines_give_error_verdicts_and_the_gate_goes_on() {
         ("wrong-seq", "protocol", "sequence number 99"),
         ("duplicate-key", "protocol", "power` is given twice"),
         (
+            "reply-twice",
+            "protocol",
+            "after its reply to request 2 the engine wrote more",
+        ),
+        (
+            "reply-early",
+            "protocol",
+            "after its reply to request 2 the engine wrote more",
+        ),
+        (
             "beyond-64-bits",
             "non-integer",
             "9223372036854775808: an integer too large for 64 bits",
@@ -164,6 +174,39 @@ fn misbehaving_engines_give_error_verdicts_and_the_gate_goes_on() {
             "{mode}: {}",
             r.stdout
         );
+    }
+}
+
+/// Every answer is final only once the engine is seen to have written
+/// nothing more after it: the last one included, checked at the end.
+#[test]
+fn an_engine_that_always_replies_twice_errs_every_case() {
+    let dir = scratch("reply-twice-always");
+    let report = dir.join("report.json");
+    let r = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &misbehave("reply-twice-always"),
+            "--filter",
+            FILTER,
+            "--jobs",
+            "1",
+            "--json",
+            report.to_str().unwrap(),
+        ],
+        &[],
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    let v = json(&report);
+    let cases = v["cases"].as_array().unwrap();
+    assert!(cases.len() >= 2, "{}", r.stdout);
+    for c in cases {
+        assert_eq!(c["verdict"], "error", "{c}");
+        assert_eq!(c["kind"], "protocol", "{c}");
+        let message = c["message"].as_str().unwrap();
+        assert!(message.contains("the engine wrote more"), "{message}");
     }
 }
 

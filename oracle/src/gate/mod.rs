@@ -13,6 +13,7 @@ pub mod expectations;
 pub mod report;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::RangeInclusive;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -90,6 +91,19 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
                     shapes: &shapes,
                     kinds: &kinds,
                 };
+                // The last case played, and the requests its check sent.
+                let mut pending: Option<(Record, RangeInclusive<u64>)> = None;
+                let finish = |record: Record| {
+                    live.done.fetch_add(1, Ordering::Relaxed);
+                    match record.outcome.kind() {
+                        Kind::Fail => live.failed.fetch_add(1, Ordering::Relaxed),
+                        Kind::Error => live.errored.fetch_add(1, Ordering::Relaxed),
+                        _ => 0,
+                    };
+                    if let Ok(mut r) = records.lock() {
+                        r.push(record);
+                    }
+                };
                 loop {
                     if stop.load(Ordering::Relaxed) {
                         break;
@@ -106,6 +120,7 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
                             worker.caps = Some(c);
                         }
                     }
+                    let before = engine.sent();
                     let Some(record) = worker.one(i, engine.as_mut()) else {
                         discarded.fetch_add(1, Ordering::Relaxed);
                         continue;
@@ -113,16 +128,13 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
                     if record.interrupted() {
                         break;
                     }
-                    live.done.fetch_add(1, Ordering::Relaxed);
-                    match record.outcome.kind() {
-                        Kind::Fail => live.failed.fetch_add(1, Ordering::Relaxed),
-                        Kind::Error => live.errored.fetch_add(1, Ordering::Relaxed),
-                        _ => 0,
-                    };
-                    if let Ok(mut r) = records.lock() {
-                        r.push(record);
-                    }
+                    // A verdict is final once the engine is seen to have
+                    // written nothing more after its answers: checked now,
+                    // and again as the next case's request is sent.
+                    let done = pending.replace((record, before..=engine.sent()));
+                    settle(engine.as_mut(), done, &mut pending, &finish);
                 }
+                settle(engine.as_mut(), pending.take(), &mut pending, &finish);
             });
         }
     });
@@ -141,6 +153,38 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
         interrupted,
         started.elapsed(),
     )
+}
+
+/// Gives the answers found wrong after they were given (see
+/// [`Engine::strays`]) to the case whose request they answered, `done` or
+/// the one `pending`, then finishes `done`.
+fn settle(
+    engine: &mut dyn Engine,
+    done: Option<(Record, RangeInclusive<u64>)>,
+    pending: &mut Option<(Record, RangeInclusive<u64>)>,
+    finish: &dyn Fn(Record),
+) {
+    let mut done = done;
+    for (seq, fault) in engine.strays() {
+        let guilty = match (&mut done, pending.as_mut()) {
+            (Some(d), _) if seq <= *d.1.end() => d,
+            (_, Some(p)) => p,
+            (Some(d), None) => d,
+            (None, None) => continue,
+        };
+        let record = &mut guilty.0;
+        // The first fault found stands.
+        if record.outcome.kind() != Kind::Error {
+            record.outcome = report::Outcome::Error {
+                kind: fault.kind.name().into(),
+                message: fault.message,
+            };
+            record.stderr = fault.stderr;
+        }
+    }
+    if let Some((record, _)) = done {
+        finish(record);
+    }
 }
 
 struct Worker<'a> {

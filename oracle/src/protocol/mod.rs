@@ -530,7 +530,7 @@ impl fmt::Display for ProtocolError {
 impl std::error::Error for ProtocolError {}
 
 /// Shows the start of a line that could not be read, for error messages.
-fn excerpt(line: &[u8]) -> String {
+pub(crate) fn excerpt(line: &[u8]) -> String {
     let text = String::from_utf8_lossy(&line[..line.len().min(80)]);
     let more = if line.len() > 80 { "…" } else { "" };
     format!("{:?}{more}", text)

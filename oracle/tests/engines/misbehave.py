@@ -13,6 +13,9 @@ request with sequence number 2, in the way MODE says:
   duplicate-key  answers with a key given twice (a power of -7, then the
                  right one: a parser that keeps the last sees no lie)
   beyond-64-bits answers with a damage of 2**63 (an integer, too large)
+  reply-twice    answers twice
+  reply-early    answers, then answers request 3 before it is sent
+  reply-twice-always answers every request twice (not only request 2)
   stderr-flood   writes 20 MB to stderr, then answers correctly
   huge-line      writes 100 MB on one line
   engine-error   answers {"type": "error"} with a message
@@ -81,6 +84,9 @@ for line in sys.stdin:
     if message["type"] == "bye":
         break
     answer = ask(line)
+    if mode == "reply-twice-always":
+        say(answer + answer)
+        continue
     if message.get("seq") != 2:
         say(answer)
         continue
@@ -121,6 +127,12 @@ for line in sys.stdin:
             for obj in step["objects"].values():
                 obj["damage"] = 2**63
         say(json.dumps(reply) + "\n")
+    elif mode == "reply-twice":
+        say(answer + answer)
+    elif mode == "reply-early":
+        early = json.loads(answer)
+        early["seq"] = 3
+        say(answer + json.dumps(early) + "\n")
     elif mode == "stderr-flood":
         chunk = "x" * 1023 + "\n"
         for _ in range(20 * 1024):
