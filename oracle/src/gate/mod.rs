@@ -29,7 +29,7 @@ use crate::explore::{case_within, playable, shape, shrink};
 use crate::protocol::{Capabilities, to_wire};
 use crate::resolver::{self, Options, Run};
 use crate::scenario::{Case, CaseId, Origin, RuleRef};
-use crate::verdict::{EngineCheck, Problem, Verdict, check_engine_given};
+use crate::verdict::{EngineCheck, Problem, Verdict, check_engine_given, compare};
 
 pub use report::{Kind, Outcome, Record, Report, Summary};
 
@@ -341,6 +341,16 @@ impl Worker<'_> {
         else {
             return;
         };
+        // Kept only if the verdict reports it: it holds on the reference's
+        // run and not on the engine's.
+        let holds = |run: &Run| compare(&ruling, plan.edition, run) == Verdict::Pass;
+        if !holds(&reference) || holds(&got) {
+            record.notes.push(
+                "not shrunk: the smallest failing case gives no ruling that the engine fails"
+                    .into(),
+            );
+            return;
+        }
         let kind = shape(&ruling);
         let fresh = self.shapes.lock().is_ok_and(|mut s| s.insert(kind.clone()));
         if !fresh {
