@@ -210,6 +210,79 @@ fn an_engine_that_always_replies_twice_errs_every_case() {
     }
 }
 
+/// What an engine says (its name, messages, stderr) reaches no report
+/// raw: no escape sequence, no NUL, no line of its own.
+#[test]
+fn engine_text_is_escaped_in_every_report() {
+    let dir = scratch("hostile-text");
+    let (markdown, junit, report) = (
+        dir.join("report.md"),
+        dir.join("junit.xml"),
+        dir.join("report.json"),
+    );
+    let r = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &misbehave("hostile-text"),
+            "--filter",
+            FILTER,
+            "--jobs",
+            "1",
+            "--markdown",
+            markdown.to_str().unwrap(),
+            "--junit",
+            junit.to_str().unwrap(),
+            "--json",
+            report.to_str().unwrap(),
+        ],
+        &[],
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    // The engine's stderr reaches a report only as far as it was read by
+    // the time of the reply: put it there for certain.
+    let mut report: ptoracle::gate::Report =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    for c in &mut report.cases {
+        if c.outcome.kind() == ptoracle::gate::Kind::Error {
+            c.stderr = "\u{1b}[31mred\0 <&]]>\u{7}\nPASS fake\n".into();
+        }
+    }
+    let files = [
+        ("stdout", r.stdout.clone()),
+        ("markdown", std::fs::read_to_string(&markdown).unwrap()),
+        ("junit", std::fs::read_to_string(&junit).unwrap()),
+        ("human", report.human()),
+        ("markdown again", report.markdown()),
+        ("junit again", report.junit()),
+    ];
+    for (what, text) in &files {
+        assert!(
+            !text.contains(['\u{1b}', '\0', '\u{7}', '\u{202e}']),
+            "{what}: {text:?}"
+        );
+        // (A stderr keeps its lines in JUnit's system-err.)
+        let fake = text
+            .lines()
+            .any(|l| l.starts_with("PASS ") && !l.starts_with("PASS fake"));
+        assert!(!fake, "{what}: {text}");
+        assert!(text.contains(r"\u{1b}[2J"), "{what}: {text}");
+    }
+    let human = report.human();
+    assert!(
+        human.contains(r"stderr: \u{1b}[31mred\0 <&]]>\u{7}"),
+        "{human}"
+    );
+    // Well-formed XML: no control characters but newlines, and the
+    // stderr's markup escaped.
+    let xml = report.junit();
+    assert!(
+        xml.contains(r"\u{1b}[31mred\0 &lt;&amp;]]&gt;\u{7}"),
+        "{xml}"
+    );
+}
+
 #[test]
 fn a_crash_keeps_the_end_of_stderr() {
     let r = ptoracle(

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::report::{Kind, Outcome, Record, Report};
+use crate::printable::printable;
 
 /// The differences between two reports.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -92,13 +93,13 @@ pub fn render(ch: &Changes) -> String {
         let _ = writeln!(out, "FIXED {id}");
     }
     for (id, what) in &ch.broke {
-        let _ = writeln!(out, "BROKE {id}: {what}");
+        let _ = writeln!(out, "BROKE {id}: {}", printable(what));
     }
     for (id, what) in &ch.new_errors {
-        let _ = writeln!(out, "NEW ERROR {id}: {what}");
+        let _ = writeln!(out, "NEW ERROR {id}: {}", printable(what));
     }
     for (id, why) in &ch.newly_skipped {
-        let _ = writeln!(out, "NOW SKIPPED {id}: {why}");
+        let _ = writeln!(out, "NOW SKIPPED {id}: {}", printable(why));
     }
     if !ch.added.is_empty() {
         let _ = writeln!(out, "{} cases only in the new report", ch.added.len());

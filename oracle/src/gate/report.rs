@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Plan;
 use crate::engine::FaultKind;
+use crate::printable::{printable, printable_lines};
 use crate::protocol::{Capabilities, EngineInfo, WireError, WireObservation};
 use crate::resolver::Run;
 use crate::scenario::Case;
@@ -475,10 +476,11 @@ impl Report {
                 ),
                 _ => c.outcome.summary(),
             };
-            let _ = writeln!(out, "{label} {}: {what}{rules}", c.id);
+            let (id, what) = (printable(&c.id), printable(&what));
+            let _ = writeln!(out, "{label} {id}: {what}{rules}");
             if !c.stderr.trim().is_empty() && c.outcome.kind() == Kind::Error {
                 for line in last_lines(&c.stderr, 5) {
-                    let _ = writeln!(out, "    stderr: {line}");
+                    let _ = writeln!(out, "    stderr: {}", printable(line));
                 }
             }
             if let Some(s) = &c.shrunk {
@@ -500,7 +502,7 @@ impl Report {
                 }
             }
             for n in &c.notes {
-                let _ = writeln!(out, "    note: {n}");
+                let _ = writeln!(out, "    note: {}", printable(n));
             }
         }
         if unsent > 0 {
@@ -512,7 +514,7 @@ impl Report {
             let _ = writeln!(
                 out,
                 "ERROR {unsent} cases were not sent: {}",
-                first.unwrap_or_default()
+                printable(&first.unwrap_or_default())
             );
         }
         if generated_hidden > 0 {
@@ -532,7 +534,7 @@ impl Report {
             by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
             let _ = writeln!(out, "skipped {}:", self.summary.skipped);
             for (reason, n) in by_count.iter().take(10) {
-                let _ = writeln!(out, "  {n:>5}  {reason}");
+                let _ = writeln!(out, "  {n:>5}  {}", printable(reason));
             }
             if by_count.len() > 10 {
                 let _ = writeln!(
@@ -579,7 +581,7 @@ impl Report {
         let s = &self.summary;
         let engine = self.engine.as_ref().map_or(
             "an engine that never completed a handshake".to_string(),
-            |e| format!("{} {}", e.name, e.version),
+            |e| printable(&format!("{} {}", e.name, e.version)).into_owned(),
         );
         let icon = if self.gate_fails(false) { "❌" } else { "✅" };
         let _ = writeln!(out, "## {icon} ptoracle gate: {engine}\n");
@@ -624,7 +626,7 @@ impl Report {
                 let _ = writeln!(
                     out,
                     "| `{}` | {} | {} | {} |",
-                    c.id,
+                    printable(&c.id),
                     c.outcome.kind().name(),
                     cell(&c.outcome.summary()),
                     c.rules.join(", ")
@@ -672,7 +674,7 @@ impl Report {
         let name = self
             .engine
             .as_ref()
-            .map_or("engine".to_string(), |e| e.name.clone());
+            .map_or("engine".to_string(), |e| printable(&e.name).into_owned());
         let mut report = quick_junit::Report::new(format!("ptoracle gate: {name}"));
         report.set_time(Duration::from_millis(self.elapsed_ms));
         let mut corpus = TestSuite::new("corpus");
@@ -682,25 +684,25 @@ impl Report {
                 Outcome::Pass => TestCaseStatus::success(),
                 Outcome::Skip { reason } => {
                     let mut s = TestCaseStatus::skipped();
-                    s.set_message(reason.as_str());
+                    s.set_message(printable(reason));
                     s
                 }
                 Outcome::Fail { mismatches } => {
                     let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
-                    s.set_message(c.outcome.summary());
+                    s.set_message(printable(&c.outcome.summary()));
                     s.set_type("mismatch");
                     let detail: Vec<String> = mismatches.iter().map(|m| m.to_string()).collect();
-                    s.set_description(format!(
+                    s.set_description(printable_lines(&format!(
                         "{}\nrules: {}\nsource: {}",
                         detail.join("\n"),
                         c.rules.join(", "),
                         c.source
-                    ));
+                    )));
                     s
                 }
                 Outcome::Error { kind, message } => {
                     let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
-                    s.set_message(message.as_str());
+                    s.set_message(printable(message));
                     s.set_type(kind.as_str());
                     s
                 }
@@ -708,15 +710,15 @@ impl Report {
             if c.expectation == Some(Expectation::Known) {
                 if let TestCaseStatus::NonSuccess { .. } = status {
                     let mut s = TestCaseStatus::skipped();
-                    s.set_message(format!("known: {}", c.outcome.summary()));
+                    s.set_message(printable(&format!("known: {}", c.outcome.summary())));
                     status = s;
                 }
             }
-            let mut t = TestCase::new(c.id.as_str(), status);
+            let mut t = TestCase::new(printable(&c.id), status);
             t.set_classname(c.id.split('/').next().unwrap_or("ptoracle"));
             t.set_time(Duration::from_millis(c.ms));
             if !c.stderr.is_empty() {
-                t.set_system_err(c.stderr.as_str());
+                t.set_system_err(printable_lines(&c.stderr));
             }
             if c.generated.is_some() {
                 generated.add_test_case(t);
@@ -735,7 +737,7 @@ impl Report {
 }
 
 fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+    printable(s).replace('|', "\\|")
 }
 
 fn last_lines(s: &str, n: usize) -> Vec<&str> {

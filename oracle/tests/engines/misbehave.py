@@ -16,6 +16,8 @@ request with sequence number 2, in the way MODE says:
   reply-twice    answers twice
   reply-early    answers, then answers request 3 before it is sent
   reply-twice-always answers every request twice (not only request 2)
+  hostile-text   is named, answers an error and writes to stderr with ANSI
+                 escapes, NULs and newlines that fake a line of the report
   stderr-flood   writes 20 MB to stderr, then answers correctly
   huge-line      writes 100 MB on one line
   engine-error   answers {"type": "error"} with a message
@@ -77,6 +79,8 @@ for line in sys.stdin:
                 sys.exit(4)
         reply = json.loads(ask(line))
         reply["engine"]["name"] = "misbehave-" + mode
+        if mode == "hostile-text":
+            reply["engine"]["name"] += "\x1b[2J\x00\nPASS everything"
         if mode == "version":
             reply["protocol"] = 2
         say(json.dumps(reply) + "\n")
@@ -133,6 +137,11 @@ for line in sys.stdin:
         early = json.loads(answer)
         early["seq"] = 3
         say(answer + json.dumps(early) + "\n")
+    elif mode == "hostile-text":
+        sys.stderr.write("\x1b[31mred\x00 <&]]>\x07\n")
+        sys.stderr.flush()
+        message = "\x1b[2Jboom\x00\nPASS 613.4d/fake: pass \u202e|"
+        say(json.dumps({"type": "error", "seq": 2, "message": message}) + "\n")
     elif mode == "stderr-flood":
         chunk = "x" * 1023 + "\n"
         for _ in range(20 * 1024):
