@@ -78,6 +78,38 @@ fn json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// Runs the gate against a misbehaving engine on the [`FILTER`] slice with
+/// one job, writing the JSON, JUnit and Markdown reports into a scratch
+/// directory: the run and the three paths.
+fn gate_reports(mode: &str) -> (Ran, PathBuf, PathBuf, PathBuf) {
+    let dir = scratch(mode);
+    let (report, junit, markdown) = (
+        dir.join("report.json"),
+        dir.join("junit.xml"),
+        dir.join("report.md"),
+    );
+    let r = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &misbehave(mode),
+            "--filter",
+            FILTER,
+            "--jobs",
+            "1",
+            "--json",
+            report.to_str().unwrap(),
+            "--junit",
+            junit.to_str().unwrap(),
+            "--markdown",
+            markdown.to_str().unwrap(),
+        ],
+        &[],
+        Duration::from_secs(60),
+    );
+    (r, report, junit, markdown)
+}
+
 /// A small slice of the corpus for the misbehaving engines: the second
 /// case is the one they misbehave on.
 const FILTER: &str = "613.4d";
@@ -119,16 +151,8 @@ fn misbehaving_engines_give_error_verdicts_and_the_gate_goes_on() {
         ("omit", "protocol", "missing field `damage`"),
         ("wrong-seq", "protocol", "sequence number 99"),
         ("duplicate-key", "protocol", "power` is given twice"),
-        (
-            "reply-twice",
-            "protocol",
-            "after its reply to request 2 the engine wrote more",
-        ),
-        (
-            "reply-early",
-            "protocol",
-            "after its reply to request 2 the engine wrote more",
-        ),
+        ("reply-twice", "protocol", "the engine wrote more"),
+        ("reply-early", "protocol", "the engine wrote more"),
         (
             "beyond-64-bits",
             "non-integer",
@@ -177,27 +201,64 @@ fn misbehaving_engines_give_error_verdicts_and_the_gate_goes_on() {
     }
 }
 
+/// An engine that answers one case two ways is flaky, whichever answer
+/// came first, with both answers in the report; the gate fails it.
+#[test]
+fn an_engine_that_answers_differently_when_asked_again_is_flaky() {
+    let (r, report, junit, markdown) = gate_reports("alternate");
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    let v = json(&report);
+    let cases = v["cases"].as_array().unwrap();
+    assert!(cases.len() >= 2, "{}", r.stdout);
+    for c in cases {
+        assert_eq!(c["verdict"], "flaky", "{c}");
+        let m = &c["mismatches"][0];
+        assert!(m["field"].as_str().unwrap().ends_with(".pt"), "{c}");
+        assert_ne!(m["expected"], m["got"], "{c}");
+        assert_ne!(c["got"], c["again"], "{c}");
+        assert!(
+            c["expected"].is_object() && c["scenario"].is_object(),
+            "{c}"
+        );
+    }
+    assert_eq!(v["summary"]["flaky"], cases.len(), "{v}");
+    assert!(r.stdout.contains("FLAKY "), "{}", r.stdout);
+    assert!(
+        last_line(&r.stdout).ends_with(&format!(
+            "0 passed, 0 failed, {} flaky, 0 errored, 0 skipped",
+            cases.len()
+        )),
+        "{}",
+        r.stdout
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains(r#"type="flaky""#), "{xml}");
+    let md = std::fs::read_to_string(&markdown).unwrap();
+    assert!(md.contains("| flaky |"), "{md}");
+}
+
+/// The nondeterministic mutant (ties of timestamps broken differently from
+/// one evaluation to the next) fails the corpus gate every run, not only
+/// when its first answer happens to be wrong.
+#[test]
+fn the_nondeterministic_mutant_fails_the_corpus_gate_every_run() {
+    let engine = format!("{BIN} serve --mutant nondeterministic");
+    for _ in 0..3 {
+        let r = ptoracle(
+            &["gate", "--engine", &engine, "--jobs", "1"],
+            &[],
+            Duration::from_secs(60),
+        );
+        assert_eq!(r.code, 1, "{}", r.stdout);
+        assert!(r.stdout.contains("FLAKY 613.7/"), "{}", r.stdout);
+    }
+}
+
 /// Every answer is final only once the engine is seen to have written
 /// nothing more after it: the last one included, checked at the end.
 #[test]
 fn an_engine_that_always_replies_twice_errs_every_case() {
-    let dir = scratch("reply-twice-always");
-    let report = dir.join("report.json");
-    let r = ptoracle(
-        &[
-            "gate",
-            "--engine",
-            &misbehave("reply-twice-always"),
-            "--filter",
-            FILTER,
-            "--jobs",
-            "1",
-            "--json",
-            report.to_str().unwrap(),
-        ],
-        &[],
-        Duration::from_secs(60),
-    );
+    let (r, report, _, _) = gate_reports("reply-twice-always");
     assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
     let v = json(&report);
     let cases = v["cases"].as_array().unwrap();
@@ -214,31 +275,7 @@ fn an_engine_that_always_replies_twice_errs_every_case() {
 /// raw: no escape sequence, no NUL, no line of its own.
 #[test]
 fn engine_text_is_escaped_in_every_report() {
-    let dir = scratch("hostile-text");
-    let (markdown, junit, report) = (
-        dir.join("report.md"),
-        dir.join("junit.xml"),
-        dir.join("report.json"),
-    );
-    let r = ptoracle(
-        &[
-            "gate",
-            "--engine",
-            &misbehave("hostile-text"),
-            "--filter",
-            FILTER,
-            "--jobs",
-            "1",
-            "--markdown",
-            markdown.to_str().unwrap(),
-            "--junit",
-            junit.to_str().unwrap(),
-            "--json",
-            report.to_str().unwrap(),
-        ],
-        &[],
-        Duration::from_secs(60),
-    );
+    let (r, report, junit, markdown) = gate_reports("hostile-text");
     assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
     // The engine's stderr reaches a report only as far as it was read by
     // the time of the reply: put it there for certain.

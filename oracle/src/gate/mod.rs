@@ -29,7 +29,7 @@ use crate::explore::{case_within, playable, shape, shrink};
 use crate::protocol::{Capabilities, to_wire};
 use crate::resolver::{self, Options, Run};
 use crate::scenario::{Case, CaseId, Origin, RuleRef};
-use crate::verdict::{EngineCheck, Problem, Verdict, check_engine_given, compare};
+use crate::verdict::{EngineCheck, Mismatch, Problem, Verdict, check_engine_given, compare};
 
 pub use report::{Kind, Outcome, Record, Report, Summary};
 
@@ -96,7 +96,7 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
                 let finish = |record: Record| {
                     live.done.fetch_add(1, Ordering::Relaxed);
                     match record.outcome.kind() {
-                        Kind::Fail => live.failed.fetch_add(1, Ordering::Relaxed),
+                        Kind::Fail | Kind::Flaky => live.failed.fetch_add(1, Ordering::Relaxed),
                         Kind::Error => live.errored.fetch_add(1, Ordering::Relaxed),
                         _ => 0,
                     };
@@ -254,8 +254,35 @@ impl Worker<'_> {
                 got: None,
             }),
         };
+        // A nondeterministic engine fails some runs and passes others:
+        // asked again, every failing case and a sample of passing ones must
+        // get the same answer.
+        let again = match &self.caps {
+            Some(caps)
+                if replayed(&case, &checked, generated.is_some())
+                    && !self.stop.load(Ordering::Relaxed) =>
+            {
+                let known = checked.reference.clone();
+                catch_unwind(AssertUnwindSafe(|| {
+                    check_engine_given(&case, plan.edition, engine, caps, known)
+                }))
+                .ok()
+            }
+            _ => None,
+        };
+        let flaky = again.and_then(|again| {
+            let mismatches = disagreement(&checked, &again)?;
+            let observed = |c: &EngineCheck| c.got.as_ref().map(report::Observed::of);
+            Some((mismatches, observed(&checked), observed(&again)))
+        });
+        let expected = checked.reference.as_ref().map(report::Observed::of);
         let ms = t.elapsed().as_millis() as u64;
         let mut record = Record::new(i, &case, source, generated, checked, ms);
+        if let Some((mismatches, got, again)) = flaky {
+            record.outcome = Outcome::Flaky { mismatches };
+            record.scenario = Some(case.clone());
+            (record.expected, record.got, record.again) = (expected, got, again);
+        }
         if let (Some((seed, index)), Kind::Fail) = (generated, record.outcome.kind()) {
             if !self.stop.load(Ordering::Relaxed) {
                 self.shrink_failure(seed, index, &scope, engine, &mut record);
@@ -386,6 +413,50 @@ impl Worker<'_> {
         });
         record.ruling_text = Some(crate::corpus::to_yaml(&ruling));
     }
+}
+
+/// One passing generated case in this many is asked again (see
+/// [`replayed`]).
+const REPLAY_GENERATED_ONE_IN: u32 = 16;
+
+/// Whether a case is asked again, to see the engine answer the same: when
+/// it failed, and when it passed, every corpus case (a few hundred, where
+/// the rules engines get wrong are) and a sample of generated ones chosen
+/// by their ids (so by the seed): the same sample in every run.
+fn replayed(case: &Case, checked: &EngineCheck, generated: bool) -> bool {
+    match checked.verdict {
+        Verdict::Fail(_) => true,
+        Verdict::Pass => !generated || fnv(&case.id.0) % REPLAY_GENERATED_ONE_IN == 0,
+        Verdict::Error(_) | Verdict::Skip(_) => false,
+    }
+}
+
+/// How two answers of the engine to one case differ, if they do: their
+/// observations at the first step where they differ, or what each answer
+/// was (observations, a skip, an error of some kind).
+fn disagreement(first: &EngineCheck, again: &EngineCheck) -> Option<Vec<Mismatch>> {
+    let answer = |c: &EngineCheck| match (&c.got, &c.verdict) {
+        (Some(_), _) => "observations".to_string(),
+        (None, Verdict::Skip(why)) => format!("a skip ({why})"),
+        (None, Verdict::Error(Problem::Engine(f))) => format!("an error ({})", f.kind.name()),
+        (None, v) => format!("{v:?}"),
+    };
+    if let Verdict::Error(Problem::Engine(f)) = &again.verdict {
+        if f.kind == FaultKind::Interrupted {
+            return None;
+        }
+    }
+    let found = match (&first.got, &again.got) {
+        (Some(a), Some(b)) => crate::verdict::first_difference(a, b),
+        _ if answer(first) == answer(again) => Vec::new(),
+        _ => vec![Mismatch {
+            step: 0,
+            field: "answer".into(),
+            expected: answer(first),
+            got: answer(again),
+        }],
+    };
+    (!found.is_empty()).then_some(found)
 }
 
 /// How many generated failures of one kind are shrunk (see [`failure_kind`]).

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """A misbehaving engine, for testing the gate: it passes every request to
 `ptoracle serve` (the binary named by $PTORACLE_BIN) and misbehaves on the
-request with sequence number 2, in the way MODE says:
+request with sequence number 3, the first for the second case (the gate
+asks every passing corpus case twice: request 2 is the first case again),
+in the way MODE says:
 
   crash          exits with status 3 before answering
   hang           never answers
@@ -18,6 +20,8 @@ request with sequence number 2, in the way MODE says:
   reply-twice-always answers every request twice (not only request 2)
   hostile-text   is named, answers an error and writes to stderr with ANSI
                  escapes, NULs and newlines that fake a line of the report
+  alternate      answers every other request (each even seq) with every
+                 power one more: asked twice in a row, a case gets two answers
   stderr-flood   writes 20 MB to stderr, then answers correctly
   huge-line      writes 100 MB on one line
   engine-error   answers {"type": "error"} with a message
@@ -88,10 +92,19 @@ for line in sys.stdin:
     if message["type"] == "bye":
         break
     answer = ask(line)
+    if mode == "alternate":
+        reply = json.loads(answer)
+        if message["seq"] % 2 == 0 and reply["type"] == "result":
+            for step in reply["steps"]:
+                for obj in step["objects"].values():
+                    if obj["power"] is not None:
+                        obj["power"] += 1
+        say(json.dumps(reply) + "\n")
+        continue
     if mode == "reply-twice-always":
         say(answer + answer)
         continue
-    if message.get("seq") != 2:
+    if message.get("seq") != 3:
         say(answer)
         continue
     if mode == "crash":
@@ -135,13 +148,13 @@ for line in sys.stdin:
         say(answer + answer)
     elif mode == "reply-early":
         early = json.loads(answer)
-        early["seq"] = 3
+        early["seq"] = message["seq"] + 1
         say(answer + json.dumps(early) + "\n")
     elif mode == "hostile-text":
         sys.stderr.write("\x1b[31mred\x00 <&]]>\x07\n")
         sys.stderr.flush()
-        message = "\x1b[2Jboom\x00\nPASS 613.4d/fake: pass \u202e|"
-        say(json.dumps({"type": "error", "seq": 2, "message": message}) + "\n")
+        words = "\x1b[2Jboom\x00\nPASS 613.4d/fake: pass \u202e|"
+        say(json.dumps({"type": "error", "seq": message["seq"], "message": words}) + "\n")
     elif mode == "stderr-flood":
         chunk = "x" * 1023 + "\n"
         for _ in range(20 * 1024):
@@ -154,8 +167,8 @@ for line in sys.stdin:
             sys.stdout.write(block)
         say("\n")
     elif mode == "engine-error":
-        say(json.dumps({"type": "error", "seq": 2, "message": "NotImplementedError: layer 7d"}) + "\n")
+        say(json.dumps({"type": "error", "seq": message["seq"], "message": "NotImplementedError: layer 7d"}) + "\n")
     elif mode == "unsupported":
-        say(json.dumps({"type": "unsupported", "seq": 2, "reason": "no switch effects yet"}) + "\n")
+        say(json.dumps({"type": "unsupported", "seq": message["seq"], "reason": "no switch effects yet"}) + "\n")
     else:
         say(answer)
