@@ -14,6 +14,7 @@ use ptoracle::engine::{
 };
 use ptoracle::gate::expectations::Expectations;
 use ptoracle::gate::{self, Live, Plan, Report, baseline};
+use ptoracle::printable::printable;
 use ptoracle::protocol::{self, Capabilities};
 
 use crate::{GateArgs, cli};
@@ -109,18 +110,23 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
         (_, Some(f)) => {
             let _ = writeln!(
                 out,
-                "gate: the engine `{}` cannot be used: {f}",
-                args.engine
+                "gate: the engine `{}` cannot be used: {}",
+                args.engine,
+                printable(&f.to_string())
             );
             for line in f.stderr.lines().filter(|l| !l.trim().is_empty()).take(10) {
-                let _ = writeln!(out, "    stderr: {line}");
+                let _ = writeln!(out, "    stderr: {}", printable(line));
             }
         }
         _ => {}
     }
     if first.is_ok() {
         for f in &failed_handshakes {
-            let _ = writeln!(out, "note: a handshake failed before one succeeded: {f}");
+            let _ = writeln!(
+                out,
+                "note: a handshake failed before one succeeded: {}",
+                printable(&f.to_string())
+            );
         }
     }
     if let Ok(c) = &first {
@@ -128,7 +134,7 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
             let _ = writeln!(
                 out,
                 "note: the engine declares features this ptoracle does not know (ignored): {}",
-                c.unknown_features.join(", ")
+                printable(&c.unknown_features.join(", "))
             );
         }
     }
@@ -254,8 +260,8 @@ fn header(
     let _ = writeln!(
         out,
         "gate: {} {} · protocol {} · edition {edition} · {} corpus cases{generated} · {} features{}",
-        caps.info.name,
-        caps.info.version,
+        printable(&caps.info.name),
+        printable(&caps.info.version),
         protocol::VERSION,
         corpus.len(),
         caps.features.len(),

@@ -786,9 +786,18 @@ pub(crate) fn diff(actual: &Observation, target: &Observation) -> BTreeMap<Handl
         field!(counters, t.counters.clone());
         field!(damage, t.damage);
         field!(deathtouch_damage, t.deathtouch_damage);
-        field!(keywords, t.keywords.clone());
-        field!(types, t.types.clone());
-        field!(colors, t.colors.clone());
+        // Lists compared as sets, as the verdict compares them: an order
+        // alone is no difference to expect.
+        macro_rules! set_field {
+            ($name:ident) => {
+                if set(&a.$name) != set(&t.$name) {
+                    e.$name = Some(t.$name.clone());
+                }
+            };
+        }
+        set_field!(keywords);
+        set_field!(types);
+        set_field!(colors);
         field!(tapped, t.tapped);
         field!(regeneration_shields, t.regeneration_shields);
         field!(summoning_sick, t.summoning_sick);
@@ -853,4 +862,58 @@ pub(crate) fn diff(actual: &Observation, target: &Observation) -> BTreeMap<Handl
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A shrunk ruling stops where the runs first differ as the verdict
+    /// sees it: keywords, types and colors in another order are no
+    /// difference, or the ruling would stop there and then pass.
+    #[test]
+    fn the_shrinker_stops_where_the_verdict_sees_a_difference_not_at_an_order() {
+        let case = &crate::corpus::parse_str(
+            "x.yaml",
+            "id: x/y\ntitle: t\nrules: [\"613.4c\"]\nsetup: { objects: [ { id: c, types: [Artifact, Creature], colors: [white, blue], keywords: [flying, trample], pt: 2/2 } ] }\nsteps:\n  - do: state_based_actions\n  - do: { effect: { affects: [c], modify: +1/+1, until: forever } }\n",
+        )
+        .unwrap()[0]
+            .case;
+        let reference = resolver::resolve(case, Edition::current(), Options::default());
+        let mut got = reference.clone();
+        for s in &mut got.steps {
+            let c = s.observation.objects.values_mut().next().unwrap();
+            c.keywords.reverse();
+            c.types.reverse();
+            c.colors.reverse();
+        }
+        assert!(diff(&got.steps[0].observation, &reference.steps[0].observation).is_empty());
+        assert_eq!(
+            compare_with_reference(case, Edition::current(), &reference, &got),
+            Verdict::Pass
+        );
+        assert_eq!(
+            crate::explore::campaign::expectations_where(&reference, &got),
+            None
+        );
+        let c = got.steps[1]
+            .observation
+            .objects
+            .values_mut()
+            .next()
+            .unwrap();
+        c.pt = c.pt.map(|p| crate::number::Pt::new(p.power, 0));
+        let Verdict::Fail(m) = compare_with_reference(case, Edition::current(), &reference, &got)
+        else {
+            panic!("a P/T that differs fails");
+        };
+        let (step, expect, _) =
+            crate::explore::campaign::expectations_where(&reference, &got).unwrap();
+        assert_eq!((step, m[0].step), (1, 1));
+        let e = &expect[&"c".parse::<Handle>().unwrap()];
+        assert!(
+            e.pt.is_some() && e.keywords.is_none() && e.types.is_none(),
+            "{e:?}"
+        );
+    }
 }

@@ -70,6 +70,38 @@ fn json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// Runs the gate against a misbehaving engine on the [`FILTER`] slice with
+/// one job, writing the JSON, JUnit and Markdown reports into a scratch
+/// directory: the run and the three paths.
+fn gate_reports(mode: &str) -> (Ran, PathBuf, PathBuf, PathBuf) {
+    let dir = scratch(mode);
+    let (report, junit, markdown) = (
+        dir.join("report.json"),
+        dir.join("junit.xml"),
+        dir.join("report.md"),
+    );
+    let r = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &misbehave(mode),
+            "--filter",
+            FILTER,
+            "--jobs",
+            "1",
+            "--json",
+            report.to_str().unwrap(),
+            "--junit",
+            junit.to_str().unwrap(),
+            "--markdown",
+            markdown.to_str().unwrap(),
+        ],
+        &[],
+        Duration::from_secs(60),
+    );
+    (r, report, junit, markdown)
+}
+
 /// A small slice of the corpus for the misbehaving engines: the second
 /// case is the one they misbehave on.
 const FILTER: &str = "613.4d";
@@ -110,6 +142,14 @@ fn misbehaving_engines_give_error_verdicts_and_the_gate_goes_on() {
         ("fraction", "non-integer", "2.5: not an integer"),
         ("omit", "protocol", "missing field `damage`"),
         ("wrong-seq", "protocol", "sequence number 99"),
+        ("duplicate-key", "protocol", "power` is given twice"),
+        ("reply-twice", "protocol", "the engine wrote more"),
+        ("reply-early", "protocol", "the engine wrote more"),
+        (
+            "beyond-64-bits",
+            "non-integer",
+            "9223372036854775808: an integer too large for 64 bits",
+        ),
         ("huge-line", "too-long", "more than 16777216 bytes"),
         ("engine-error", "engine-error", "NotImplementedError"),
     ];
@@ -151,6 +191,125 @@ fn misbehaving_engines_give_error_verdicts_and_the_gate_goes_on() {
             r.stdout
         );
     }
+}
+
+/// An engine that answers one case two ways is flaky, whichever answer
+/// came first, with both answers in the report; the gate fails it.
+#[test]
+fn an_engine_that_answers_differently_when_asked_again_is_flaky() {
+    let (r, report, junit, markdown) = gate_reports("alternate");
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    let v = json(&report);
+    let cases = v["cases"].as_array().unwrap();
+    assert!(cases.len() >= 2, "{}", r.stdout);
+    for c in cases {
+        assert_eq!(c["verdict"], "flaky", "{c}");
+        let m = &c["mismatches"][0];
+        assert!(m["field"].as_str().unwrap().ends_with(".pt"), "{c}");
+        assert_ne!(m["expected"], m["got"], "{c}");
+        assert_ne!(c["got"], c["again"], "{c}");
+        assert!(
+            c["expected"].is_object() && c["scenario"].is_object(),
+            "{c}"
+        );
+    }
+    assert_eq!(v["summary"]["flaky"], cases.len(), "{v}");
+    assert!(r.stdout.contains("FLAKY "), "{}", r.stdout);
+    assert!(
+        last_line(&r.stdout).ends_with(&format!(
+            "0 passed, 0 failed, {} flaky, 0 errored, 0 skipped",
+            cases.len()
+        )),
+        "{}",
+        r.stdout
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains(r#"type="flaky""#), "{xml}");
+    let md = std::fs::read_to_string(&markdown).unwrap();
+    assert!(md.contains("| flaky |"), "{md}");
+}
+
+/// The nondeterministic mutant (ties of timestamps broken differently from
+/// one evaluation to the next) fails the corpus gate every run, not only
+/// when its first answer happens to be wrong.
+#[test]
+fn the_nondeterministic_mutant_fails_the_corpus_gate_every_run() {
+    let engine = format!("{BIN} serve --mutant nondeterministic");
+    for _ in 0..3 {
+        let r = ptoracle(
+            &["gate", "--engine", &engine, "--jobs", "1"],
+            &[],
+            Duration::from_secs(60),
+        );
+        assert_eq!(r.code, 1, "{}", r.stdout);
+        assert!(r.stdout.contains("FLAKY 613.7/"), "{}", r.stdout);
+    }
+}
+
+/// Every answer is final only once the engine is seen to have written
+/// nothing more after it: the last one included, checked at the end.
+#[test]
+fn an_engine_that_always_replies_twice_errs_every_case() {
+    let (r, report, _, _) = gate_reports("reply-twice-always");
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    let v = json(&report);
+    let cases = v["cases"].as_array().unwrap();
+    assert!(cases.len() >= 2, "{}", r.stdout);
+    for c in cases {
+        assert_eq!(c["verdict"], "error", "{c}");
+        assert_eq!(c["kind"], "protocol", "{c}");
+        let message = c["message"].as_str().unwrap();
+        assert!(message.contains("the engine wrote more"), "{message}");
+    }
+}
+
+/// What an engine says (its name, messages, stderr) reaches no report
+/// raw: no escape sequence, no NUL, no line of its own.
+#[test]
+fn engine_text_is_escaped_in_every_report() {
+    let (r, report, junit, markdown) = gate_reports("hostile-text");
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    // The engine's stderr reaches a report only as far as it was read by
+    // the time of the reply: put it there for certain.
+    let mut report: ptoracle::gate::Report =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    for c in &mut report.cases {
+        if c.outcome.kind() == ptoracle::gate::Kind::Error {
+            c.stderr = "\u{1b}[31mred\0 <&]]>\u{7}\nPASS fake\n".into();
+        }
+    }
+    let files = [
+        ("stdout", r.stdout.clone()),
+        ("markdown", std::fs::read_to_string(&markdown).unwrap()),
+        ("junit", std::fs::read_to_string(&junit).unwrap()),
+        ("human", report.human()),
+        ("markdown again", report.markdown()),
+        ("junit again", report.junit()),
+    ];
+    for (what, text) in &files {
+        assert!(
+            !text.contains(['\u{1b}', '\0', '\u{7}', '\u{202e}']),
+            "{what}: {text:?}"
+        );
+        // (A stderr keeps its lines in JUnit's system-err.)
+        let fake = text
+            .lines()
+            .any(|l| l.starts_with("PASS ") && !l.starts_with("PASS fake"));
+        assert!(!fake, "{what}: {text}");
+        assert!(text.contains(r"\u{1b}[2J"), "{what}: {text}");
+    }
+    let human = report.human();
+    assert!(
+        human.contains(r"stderr: \u{1b}[31mred\0 <&]]>\u{7}"),
+        "{human}"
+    );
+    // Well-formed XML: no control characters but newlines, and the
+    // stderr's markup escaped.
+    let xml = report.junit();
+    assert!(
+        xml.contains(r"\u{1b}[31mred\0 &lt;&amp;]]&gt;\u{7}"),
+        "{xml}"
+    );
 }
 
 #[test]

@@ -43,6 +43,20 @@ pub trait Engine {
         meanwhile();
         self.run(case, edition)
     }
+
+    /// How many requests it has been sent: the `seq` of the last one (0
+    /// for an engine without requests).
+    fn sent(&self) -> u64 {
+        0
+    }
+
+    /// Answers found wrong after they were given, each with the `seq` of
+    /// its request: the engine wrote more after an answer (a second reply,
+    /// or a reply before its request). Checks for that now, so that a
+    /// caller asks this before the verdict of the last answer is final.
+    fn strays(&mut self) -> Vec<(u64, EngineFault)> {
+        Vec::new()
+    }
 }
 
 /// An engine's answer to one case.
@@ -114,7 +128,7 @@ pub enum FaultKind {
     Timeout,
     /// A reply line that is not JSON.
     Garbage,
-    /// A number that is not a 64-bit integer (107.1a).
+    /// A number that is not a signed 64-bit integer (107.1a).
     NonInteger,
     /// A reply that breaks the protocol (fields, types, sequence numbers).
     Protocol,
@@ -296,6 +310,14 @@ pub(crate) fn answer_from_reply(reply: Reply, seq: u64, case_steps: usize) -> An
         | Reply::Unsupported { seq: s, .. }
         | Reply::Error { seq: Some(s), .. } => Answer::Fault(wrong_seq(s, seq)),
         Reply::Error { seq: None, .. } => Answer::Fault(wrong_seq(0, seq)),
+    }
+}
+
+/// The `seq` a reply carries, if it carries one.
+pub(crate) fn reply_seq(reply: &Reply) -> Option<u64> {
+    match reply {
+        Reply::Result { seq, .. } | Reply::Unsupported { seq, .. } => Some(*seq),
+        Reply::Error { seq, .. } => *seq,
     }
 }
 

@@ -152,6 +152,9 @@ pub struct ProcessEngine {
     caps: Option<Capabilities>,
     seq: u64,
     failed_handshakes: u32,
+    /// Faults of answers already given, by the `seq` of their request:
+    /// what the engine wrote after an answer, found later.
+    strays: Vec<(u64, EngineFault)>,
 }
 
 struct Running {
@@ -159,6 +162,8 @@ struct Running {
     pipes: Pipes,
     stderr: Arc<Mutex<Tail>>,
     caps: Capabilities,
+    /// The `seq` of its last answer.
+    answered: Option<u64>,
 }
 
 /// Why a read or a write did not complete.
@@ -208,7 +213,34 @@ impl ProcessEngine {
             caps: None,
             seq: 0,
             failed_handshakes: 0,
+            strays: Vec::new(),
         }
+    }
+
+    /// Whether the engine wrote anything since its last answer: a second
+    /// reply, or a reply before its request. That answer's case is then a
+    /// protocol error, and the engine is restarted. Written after the
+    /// handshake, before any answer, it is the fault returned, for the
+    /// case about to be asked.
+    fn check_strays(&mut self) -> Option<EngineFault> {
+        let running = self.running.as_mut()?;
+        let extra = running.pipes.pending()?;
+        let answered = running.answered;
+        if let Some(r) = self.running.take() {
+            stop(r, false);
+        }
+        let Some(seq) = answered else {
+            return Some(EngineFault::new(
+                FaultKind::Protocol,
+                format!(
+                    "after its hello the engine wrote more ({}) before any request",
+                    protocol::excerpt(&extra)
+                ),
+            ));
+        };
+        self.strays
+            .push((seq, stray(seq, &protocol::excerpt(&extra))));
+        None
     }
 
     /// Why the engine was given up on, if it was (by this engine or by
@@ -303,6 +335,7 @@ impl ProcessEngine {
             pipes,
             stderr: tail,
             caps: Capabilities::default(),
+            answered: None,
         };
         let hello = protocol::encode(&protocol::hello());
         let answer = self.exchange(
@@ -395,6 +428,10 @@ impl ProcessEngine {
     }
 
     fn ask(&mut self, case: &Case, edition: Edition, meanwhile: &mut dyn FnMut()) -> Answer {
+        if let Some(f) = self.check_strays() {
+            meanwhile();
+            return Answer::Fault(f);
+        }
         if let Err(f) = self.ensure_running() {
             meanwhile();
             return Answer::Fault(f);
@@ -420,20 +457,42 @@ impl ProcessEngine {
             .send(&protocol::encode(&request), deadline, &self.config.stop);
         // The engine works; so can the caller.
         meanwhile();
-        let reply = sent
-            .and_then(|()| running.pipes.line(deadline, &self.config.stop))
-            .map_err(|w| self.fault(&mut running, w, "the case"))
-            .and_then(|line| {
-                protocol::decode_reply(&line, &running.caps.unobserved).map_err(EngineFault::from)
-            });
-        let answer = match reply {
-            Ok(r) => super::answer_from_reply(r, seq, case.steps.len()),
-            Err(f) => Answer::Fault(f),
+        let mut late = false;
+        let reply = match sent {
+            Err(w) => Err(self.fault(&mut running, w, "the case")),
+            Ok(()) => loop {
+                let reply = running
+                    .pipes
+                    .line(deadline, &self.config.stop)
+                    .map_err(|w| self.fault(&mut running, w, "the case"))
+                    .and_then(|line| {
+                        protocol::decode_reply(&line, &running.caps.unobserved)
+                            .map_err(EngineFault::from)
+                    });
+                // A second reply to the request before, come late: its
+                // case's fault; this case's reply is still to come.
+                match reply.as_ref().ok().and_then(super::reply_seq) {
+                    Some(s) if !late && running.answered == Some(s) => {
+                        let what = format!("a reply to it, read as the answer to request {seq}");
+                        self.strays.push((s, stray(s, &what)));
+                        late = true;
+                    }
+                    _ => break reply,
+                }
+            },
         };
-        let keep = match &answer {
-            Answer::Ran(_) | Answer::Unsupported(_) => true,
-            Answer::Fault(f) => f.kind == FaultKind::Reported,
+        running.answered = Some(seq);
+        let extra = reply.as_ref().ok().and_then(|_| running.pipes.pending());
+        let answer = match (reply, extra) {
+            (Ok(_), Some(extra)) => Answer::Fault(stray(seq, &protocol::excerpt(&extra))),
+            (Ok(r), None) => super::answer_from_reply(r, seq, case.steps.len()),
+            (Err(f), _) => Answer::Fault(f),
         };
+        let keep = !late
+            && match &answer {
+                Answer::Ran(_) | Answer::Unsupported(_) => true,
+                Answer::Fault(f) => f.kind == FaultKind::Reported,
+            };
         let answer = match answer {
             Answer::Fault(mut f) => {
                 // Give the engine a moment to finish its last words.
@@ -488,6 +547,26 @@ impl Engine for ProcessEngine {
     ) -> Answer {
         self.ask(case, edition, meanwhile)
     }
+
+    fn sent(&self) -> u64 {
+        self.seq
+    }
+
+    fn strays(&mut self) -> Vec<(u64, EngineFault)> {
+        let _ = self.check_strays();
+        std::mem::take(&mut self.strays)
+    }
+}
+
+/// The fault of the answer to request `seq` when the engine wrote `what`
+/// after it.
+fn stray(seq: u64, what: &str) -> EngineFault {
+    EngineFault::new(
+        FaultKind::Protocol,
+        format!(
+            "after its reply to request {seq} the engine wrote more ({what}): a second reply, or a reply before its request; every request gets one reply line"
+        ),
+    )
 }
 
 impl Drop for ProcessEngine {
@@ -602,6 +681,26 @@ impl Pipes {
             }
         }
         Ok(())
+    }
+
+    /// What the engine has written and ptoracle not yet read, if it is more
+    /// than blank: read without waiting.
+    fn pending(&mut self) -> Option<Vec<u8>> {
+        let mut chunk = [0u8; 4096];
+        while self.buf.len() <= self.max {
+            match self.stdout.read(&mut chunk) {
+                Ok(0) => break,
+                Ok(n) => self.buf.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
+        }
+        self.scanned = 0;
+        if self.buf.iter().all(u8::is_ascii_whitespace) {
+            self.buf.clear();
+            return None;
+        }
+        Some(std::mem::take(&mut self.buf))
     }
 
     /// The next non-blank line, without its newline.

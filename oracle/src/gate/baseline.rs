@@ -7,13 +7,15 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::report::{Kind, Outcome, Record, Report};
+use crate::printable::printable;
 
 /// The differences between two reports.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Changes {
     /// Failed or erred before, pass now.
     pub fixed: Vec<String>,
-    /// Passed (or was skipped) before, fails now: (id, what differs).
+    /// Passed (or was skipped) before, fails (or is flaky) now: (id, what
+    /// differs).
     pub broke: Vec<(String, String)>,
     /// Did not err before, errs now: (id, kind and message).
     pub new_errors: Vec<(String, String)>,
@@ -58,7 +60,7 @@ pub fn compare(old: &Report, new: &Report) -> Changes {
             continue;
         };
         let (was, now) = (b.outcome.kind(), a.outcome.kind());
-        let bad = |k: Kind| matches!(k, Kind::Fail | Kind::Error);
+        let bad = Kind::bad;
         match (was, now) {
             (w, Kind::Pass) if bad(w) => ch.fixed.push(id.to_string()),
             (w, n) if bad(w) && bad(n) => {
@@ -67,9 +69,9 @@ pub fn compare(old: &Report, new: &Report) -> Changes {
                     ch.new_errors.push((id.to_string(), a.outcome.summary()));
                 }
             }
-            (_, Kind::Fail) => ch.broke.push((id.to_string(), a.outcome.summary())),
+            (_, Kind::Fail | Kind::Flaky) => ch.broke.push((id.to_string(), a.outcome.summary())),
             (_, Kind::Error) => ch.new_errors.push((id.to_string(), a.outcome.summary())),
-            (Kind::Pass | Kind::Fail | Kind::Error, Kind::Skip) => {
+            (Kind::Pass | Kind::Fail | Kind::Flaky | Kind::Error, Kind::Skip) => {
                 if let Outcome::Skip { reason } = &a.outcome {
                     ch.newly_skipped.push((id.to_string(), reason.clone()));
                 }
@@ -92,13 +94,13 @@ pub fn render(ch: &Changes) -> String {
         let _ = writeln!(out, "FIXED {id}");
     }
     for (id, what) in &ch.broke {
-        let _ = writeln!(out, "BROKE {id}: {what}");
+        let _ = writeln!(out, "BROKE {id}: {}", printable(what));
     }
     for (id, what) in &ch.new_errors {
-        let _ = writeln!(out, "NEW ERROR {id}: {what}");
+        let _ = writeln!(out, "NEW ERROR {id}: {}", printable(what));
     }
     for (id, why) in &ch.newly_skipped {
-        let _ = writeln!(out, "NOW SKIPPED {id}: {why}");
+        let _ = writeln!(out, "NOW SKIPPED {id}: {}", printable(why));
     }
     if !ch.added.is_empty() {
         let _ = writeln!(out, "{} cases only in the new report", ch.added.len());
@@ -115,4 +117,42 @@ pub fn render(ch: &Changes) -> String {
         ch.still_failing
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(verdict: &str) -> Report {
+        let case = match verdict {
+            "flaky" | "fail" => serde_json::json!({"verdict": verdict, "mismatches": [
+                {"step": 0, "field": "c.pt", "expected": "1/1", "got": "2/1"}]}),
+            _ => serde_json::json!({"verdict": verdict}),
+        };
+        let mut case = case.as_object().unwrap().clone();
+        for (k, v) in [("id", "a/b"), ("source", "a.yaml#1")] {
+            case.insert(k.into(), v.into());
+        }
+        case.insert("rules".into(), serde_json::json!([]));
+        case.insert("ms".into(), 0.into());
+        serde_json::from_value(serde_json::json!({
+            "report_version": 1, "ptoracle": "0", "protocol": 1, "edition": "e",
+            "jobs": 1, "elapsed_ms": 0, "interrupted": false,
+            "summary": {"passed": 0, "failed": 0, "errored": 0, "skipped": 0,
+                "discarded": 0, "not_run": 0, "known": 0, "unexpected": 0,
+                "fixed": 0, "changed": 0},
+            "cases": [case],
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_case_that_turns_flaky_broke_and_one_that_passes_again_is_fixed() {
+        let broke = compare(&report("pass"), &report("flaky"));
+        assert_eq!(broke.broke.len(), 1, "{broke:?}");
+        assert!(broke.worse());
+        let fixed = compare(&report("flaky"), &report("pass"));
+        assert_eq!(fixed.fixed, ["a/b"]);
+        assert_eq!(compare(&report("flaky"), &report("fail")).still_failing, 1);
+    }
 }

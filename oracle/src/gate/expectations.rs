@@ -106,7 +106,7 @@ impl Expectations {
         for c in &mut report.cases {
             let kind = c.outcome.kind();
             c.expectation = match self.cases.get(&c.id) {
-                None if matches!(kind, Kind::Fail | Kind::Error) => Some(Expectation::Unexpected),
+                None if kind.bad() => Some(Expectation::Unexpected),
                 None => None,
                 Some(e) if e.verdict == kind => Some(Expectation::Known),
                 Some(_) if kind == Kind::Pass => Some(Expectation::Fixed),

@@ -13,6 +13,7 @@ pub mod expectations;
 pub mod report;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::RangeInclusive;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -28,7 +29,7 @@ use crate::explore::{case_within, playable, shape, shrink};
 use crate::protocol::{Capabilities, to_wire};
 use crate::resolver::{self, Options, Run};
 use crate::scenario::{Case, CaseId, Origin, RuleRef};
-use crate::verdict::{EngineCheck, Problem, Verdict, check_engine_given};
+use crate::verdict::{EngineCheck, Mismatch, Problem, Verdict, check_engine_given, compare};
 
 pub use report::{Kind, Outcome, Record, Report, Summary};
 
@@ -90,6 +91,19 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
                     shapes: &shapes,
                     kinds: &kinds,
                 };
+                // The last case played, and the requests its check sent.
+                let mut pending: Option<(Record, RangeInclusive<u64>)> = None;
+                let finish = |record: Record| {
+                    live.done.fetch_add(1, Ordering::Relaxed);
+                    match record.outcome.kind() {
+                        Kind::Fail | Kind::Flaky => live.failed.fetch_add(1, Ordering::Relaxed),
+                        Kind::Error => live.errored.fetch_add(1, Ordering::Relaxed),
+                        _ => 0,
+                    };
+                    if let Ok(mut r) = records.lock() {
+                        r.push(record);
+                    }
+                };
                 loop {
                     if stop.load(Ordering::Relaxed) {
                         break;
@@ -106,6 +120,7 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
                             worker.caps = Some(c);
                         }
                     }
+                    let before = engine.sent();
                     let Some(record) = worker.one(i, engine.as_mut()) else {
                         discarded.fetch_add(1, Ordering::Relaxed);
                         continue;
@@ -113,16 +128,13 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
                     if record.interrupted() {
                         break;
                     }
-                    live.done.fetch_add(1, Ordering::Relaxed);
-                    match record.outcome.kind() {
-                        Kind::Fail => live.failed.fetch_add(1, Ordering::Relaxed),
-                        Kind::Error => live.errored.fetch_add(1, Ordering::Relaxed),
-                        _ => 0,
-                    };
-                    if let Ok(mut r) = records.lock() {
-                        r.push(record);
-                    }
+                    // A verdict is final once the engine is seen to have
+                    // written nothing more after its answers: checked now,
+                    // and again as the next case's request is sent.
+                    let done = pending.replace((record, before..=engine.sent()));
+                    settle(engine.as_mut(), done, &mut pending, &finish);
                 }
+                settle(engine.as_mut(), pending.take(), &mut pending, &finish);
             });
         }
     });
@@ -141,6 +153,38 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
         interrupted,
         started.elapsed(),
     )
+}
+
+/// Gives the answers found wrong after they were given (see
+/// [`Engine::strays`]) to the case whose request they answered, `done` or
+/// the one `pending`, then finishes `done`.
+fn settle(
+    engine: &mut dyn Engine,
+    done: Option<(Record, RangeInclusive<u64>)>,
+    pending: &mut Option<(Record, RangeInclusive<u64>)>,
+    finish: &dyn Fn(Record),
+) {
+    let mut done = done;
+    for (seq, fault) in engine.strays() {
+        let guilty = match (&mut done, pending.as_mut()) {
+            (Some(d), _) if seq <= *d.1.end() => d,
+            (_, Some(p)) => p,
+            (Some(d), None) => d,
+            (None, None) => continue,
+        };
+        let record = &mut guilty.0;
+        // The first fault found stands.
+        if record.outcome.kind() != Kind::Error {
+            record.outcome = report::Outcome::Error {
+                kind: fault.kind.name().into(),
+                message: fault.message,
+            };
+            record.stderr = fault.stderr;
+        }
+    }
+    if let Some((record, _)) = done {
+        finish(record);
+    }
 }
 
 struct Worker<'a> {
@@ -210,8 +254,35 @@ impl Worker<'_> {
                 got: None,
             }),
         };
+        // A nondeterministic engine fails some runs and passes others:
+        // asked again, every failing case and a sample of passing ones must
+        // get the same answer.
+        let again = match &self.caps {
+            Some(caps)
+                if replayed(&case, &checked, generated.is_some())
+                    && !self.stop.load(Ordering::Relaxed) =>
+            {
+                let known = checked.reference.clone();
+                catch_unwind(AssertUnwindSafe(|| {
+                    check_engine_given(&case, plan.edition, engine, caps, known)
+                }))
+                .ok()
+            }
+            _ => None,
+        };
+        let flaky = again.and_then(|again| {
+            let mismatches = disagreement(&checked, &again)?;
+            let observed = |c: &EngineCheck| c.got.as_ref().map(report::Observed::of);
+            Some((mismatches, observed(&checked), observed(&again)))
+        });
+        let expected = checked.reference.as_ref().map(report::Observed::of);
         let ms = t.elapsed().as_millis() as u64;
         let mut record = Record::new(i, &case, source, generated, checked, ms);
+        if let Some((mismatches, got, again)) = flaky {
+            record.outcome = Outcome::Flaky { mismatches };
+            record.scenario = Some(case.clone());
+            (record.expected, record.got, record.again) = (expected, got, again);
+        }
         if let (Some((seed, index)), Kind::Fail) = (generated, record.outcome.kind()) {
             if !self.stop.load(Ordering::Relaxed) {
                 self.shrink_failure(seed, index, &scope, engine, &mut record);
@@ -297,6 +368,16 @@ impl Worker<'_> {
         else {
             return;
         };
+        // Kept only if the verdict reports it: it holds on the reference's
+        // run and not on the engine's.
+        let holds = |run: &Run| compare(&ruling, plan.edition, run) == Verdict::Pass;
+        if !holds(&reference) || holds(&got) {
+            record.notes.push(
+                "not shrunk: the smallest failing case gives no ruling that the engine fails"
+                    .into(),
+            );
+            return;
+        }
         let kind = shape(&ruling);
         let fresh = self.shapes.lock().is_ok_and(|mut s| s.insert(kind.clone()));
         if !fresh {
@@ -332,6 +413,50 @@ impl Worker<'_> {
         });
         record.ruling_text = Some(crate::corpus::to_yaml(&ruling));
     }
+}
+
+/// One passing generated case in this many is asked again (see
+/// [`replayed`]).
+const REPLAY_GENERATED_ONE_IN: u32 = 16;
+
+/// Whether a case is asked again, to see the engine answer the same: when
+/// it failed, and when it passed, every corpus case (a few hundred, where
+/// the rules engines get wrong are) and a sample of generated ones chosen
+/// by their ids (so by the seed): the same sample in every run.
+fn replayed(case: &Case, checked: &EngineCheck, generated: bool) -> bool {
+    match checked.verdict {
+        Verdict::Fail(_) => true,
+        Verdict::Pass => !generated || fnv(&case.id.0) % REPLAY_GENERATED_ONE_IN == 0,
+        Verdict::Error(_) | Verdict::Skip(_) => false,
+    }
+}
+
+/// How two answers of the engine to one case differ, if they do: their
+/// observations at the first step where they differ, or what each answer
+/// was (observations, a skip, an error of some kind).
+fn disagreement(first: &EngineCheck, again: &EngineCheck) -> Option<Vec<Mismatch>> {
+    let answer = |c: &EngineCheck| match (&c.got, &c.verdict) {
+        (Some(_), _) => "observations".to_string(),
+        (None, Verdict::Skip(why)) => format!("a skip ({why})"),
+        (None, Verdict::Error(Problem::Engine(f))) => format!("an error ({})", f.kind.name()),
+        (None, v) => format!("{v:?}"),
+    };
+    if let Verdict::Error(Problem::Engine(f)) = &again.verdict {
+        if f.kind == FaultKind::Interrupted {
+            return None;
+        }
+    }
+    let found = match (&first.got, &again.got) {
+        (Some(a), Some(b)) => crate::verdict::first_difference(a, b),
+        _ if answer(first) == answer(again) => Vec::new(),
+        _ => vec![Mismatch {
+            step: 0,
+            field: "answer".into(),
+            expected: answer(first),
+            got: answer(again),
+        }],
+    };
+    (!found.is_empty()).then_some(found)
 }
 
 /// How many generated failures of one kind are shrunk (see [`failure_kind`]).

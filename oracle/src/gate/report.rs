@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Plan;
 use crate::engine::FaultKind;
+use crate::printable::{printable, printable_lines};
 use crate::protocol::{Capabilities, EngineInfo, WireError, WireObservation};
 use crate::resolver::Run;
 use crate::scenario::Case;
@@ -74,6 +75,9 @@ pub struct Summary {
     pub passed: usize,
     /// Cases that failed.
     pub failed: usize,
+    /// Cases the engine answered differently when asked again.
+    #[serde(default)]
+    pub flaky: usize,
     /// Cases that ended in an error.
     pub errored: usize,
     /// Cases skipped.
@@ -125,6 +129,9 @@ pub struct Record {
     /// The engine's observations, when it gave some (but pass).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub got: Option<Observed>,
+    /// For a flaky case: the engine's observations when asked again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub again: Option<Observed>,
     /// The end of the engine's stderr during the case (on an error).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub stderr: String,
@@ -151,6 +158,13 @@ pub enum Outcome {
         /// first, then every other field that differs from the reference.
         mismatches: Vec<Mismatch>,
     },
+    /// Asked twice, the engine answered differently: it is
+    /// nondeterministic, and either answer may be its next.
+    Flaky {
+        /// At the first step where the answers differ: what the first
+        /// answer had (`expected`) and what the second had (`got`).
+        mismatches: Vec<Mismatch>,
+    },
     /// The engine (or the case) failed.
     Error {
         /// `crash`, `timeout`, `garbage`, `non-integer`, `protocol`,
@@ -167,7 +181,7 @@ pub enum Outcome {
     },
 }
 
-/// The four verdicts.
+/// The verdicts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
@@ -175,6 +189,8 @@ pub enum Kind {
     Pass,
     /// Fail.
     Fail,
+    /// Flaky.
+    Flaky,
     /// Error.
     Error,
     /// Skip.
@@ -182,11 +198,17 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Whether it fails the gate (unless the expectations list it).
+    pub fn bad(self) -> bool {
+        matches!(self, Kind::Fail | Kind::Flaky | Kind::Error)
+    }
+
     /// Its name.
     pub fn name(self) -> &'static str {
         match self {
             Kind::Pass => "pass",
             Kind::Fail => "fail",
+            Kind::Flaky => "flaky",
             Kind::Error => "error",
             Kind::Skip => "skip",
         }
@@ -199,6 +221,7 @@ impl Outcome {
         match self {
             Outcome::Pass => Kind::Pass,
             Outcome::Fail { .. } => Kind::Fail,
+            Outcome::Flaky { .. } => Kind::Flaky,
             Outcome::Error { .. } => Kind::Error,
             Outcome::Skip { .. } => Kind::Skip,
         }
@@ -215,6 +238,17 @@ impl Outcome {
                 } else {
                     first
                 }
+            }
+            Outcome::Flaky { mismatches } => {
+                let shown: Vec<String> = mismatches
+                    .iter()
+                    .map(|m| format!("{}: first {}, then {}", m.field, m.expected, m.got))
+                    .collect();
+                let step = mismatches.first().map_or(0, |m| m.step) + 1;
+                format!(
+                    "asked again, the engine answered differently: step {step}: {}",
+                    shown.join("; ")
+                )
             }
             Outcome::Error { kind, message } => format!("{kind}: {message}"),
             Outcome::Skip { reason } => reason.clone(),
@@ -233,7 +267,8 @@ pub struct Observed {
 }
 
 impl Observed {
-    fn of(run: &Run) -> Observed {
+    /// The observations of `run`.
+    pub(crate) fn of(run: &Run) -> Observed {
         Observed {
             steps: super::wire_steps(run),
             error: run.error.as_ref().and_then(crate::engine::wire_error),
@@ -316,6 +351,7 @@ impl Record {
                 .filter(|_| keep)
                 .map(Observed::of),
             got: checked.got.as_ref().filter(|_| keep).map(Observed::of),
+            again: None,
             stderr,
             shrunk: None,
             notes: Vec::new(),
@@ -384,12 +420,13 @@ impl Report {
     /// Recomputes the counts from the records.
     pub fn recount(&mut self) {
         let s = &mut self.summary;
-        (s.passed, s.failed, s.errored, s.skipped) = (0, 0, 0, 0);
+        (s.passed, s.failed, s.flaky, s.errored, s.skipped) = (0, 0, 0, 0, 0);
         (s.known, s.unexpected, s.fixed, s.changed) = (0, 0, 0, 0);
         for c in &self.cases {
             match c.outcome.kind() {
                 Kind::Pass => s.passed += 1,
                 Kind::Fail => s.failed += 1,
+                Kind::Flaky => s.flaky += 1,
                 Kind::Error => s.errored += 1,
                 Kind::Skip => s.skipped += 1,
             }
@@ -398,7 +435,7 @@ impl Report {
                 Some(Expectation::Unexpected) => s.unexpected += 1,
                 Some(Expectation::Fixed) => s.fixed += 1,
                 Some(Expectation::Changed) => s.changed += 1,
-                None if matches!(c.outcome.kind(), Kind::Fail | Kind::Error) => s.unexpected += 1,
+                None if c.outcome.kind().bad() => s.unexpected += 1,
                 None => {}
             }
         }
@@ -409,7 +446,7 @@ impl Report {
     /// under `strict`, also a listed case that passes or changed.
     pub fn gate_fails(&self, strict: bool) -> bool {
         self.cases.iter().any(|c| {
-            let bad = matches!(c.outcome.kind(), Kind::Fail | Kind::Error);
+            let bad = c.outcome.kind().bad();
             match c.expectation {
                 Some(Expectation::Known) => false,
                 Some(Expectation::Fixed) => strict,
@@ -420,11 +457,17 @@ impl Report {
         })
     }
 
-    /// The final line: `N passed, N failed, N errored, N skipped`.
+    /// The final line: `N passed, N failed, N errored, N skipped`, with
+    /// `N flaky` after the failures when there are any.
     pub fn counts_line(&self) -> String {
         let s = &self.summary;
+        let flaky = if s.flaky > 0 {
+            format!(" {} flaky,", s.flaky)
+        } else {
+            String::new()
+        };
         format!(
-            "{} passed, {} failed, {} errored, {} skipped",
+            "{} passed, {} failed,{flaky} {} errored, {} skipped",
             s.passed, s.failed, s.errored, s.skipped
         )
     }
@@ -445,7 +488,7 @@ impl Report {
             if not_sent(c) {
                 continue;
             }
-            if c.generated.is_some() && matches!(c.outcome.kind(), Kind::Fail | Kind::Error) {
+            if c.generated.is_some() && c.outcome.kind().bad() {
                 if generated_shown == GENERATED_SHOWN {
                     generated_hidden += 1;
                     continue;
@@ -454,8 +497,9 @@ impl Report {
             }
             let label = match (c.outcome.kind(), &c.expectation) {
                 (Kind::Pass, Some(Expectation::Fixed)) => "FIXED",
-                (Kind::Fail | Kind::Error, Some(Expectation::Known)) => continue,
+                (Kind::Fail | Kind::Flaky | Kind::Error, Some(Expectation::Known)) => continue,
                 (Kind::Fail, _) => "FAIL",
+                (Kind::Flaky, _) => "FLAKY",
                 (Kind::Error, _) => "ERROR",
                 (Kind::Skip, Some(Expectation::Fixed | Expectation::Changed)) => "CHANGED",
                 _ => continue,
@@ -475,10 +519,11 @@ impl Report {
                 ),
                 _ => c.outcome.summary(),
             };
-            let _ = writeln!(out, "{label} {}: {what}{rules}", c.id);
+            let (id, what) = (printable(&c.id), printable(&what));
+            let _ = writeln!(out, "{label} {id}: {what}{rules}");
             if !c.stderr.trim().is_empty() && c.outcome.kind() == Kind::Error {
                 for line in last_lines(&c.stderr, 5) {
-                    let _ = writeln!(out, "    stderr: {line}");
+                    let _ = writeln!(out, "    stderr: {}", printable(line));
                 }
             }
             if let Some(s) = &c.shrunk {
@@ -500,7 +545,7 @@ impl Report {
                 }
             }
             for n in &c.notes {
-                let _ = writeln!(out, "    note: {n}");
+                let _ = writeln!(out, "    note: {}", printable(n));
             }
         }
         if unsent > 0 {
@@ -512,7 +557,7 @@ impl Report {
             let _ = writeln!(
                 out,
                 "ERROR {unsent} cases were not sent: {}",
-                first.unwrap_or_default()
+                printable(&first.unwrap_or_default())
             );
         }
         if generated_hidden > 0 {
@@ -532,7 +577,7 @@ impl Report {
             by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
             let _ = writeln!(out, "skipped {}:", self.summary.skipped);
             for (reason, n) in by_count.iter().take(10) {
-                let _ = writeln!(out, "  {n:>5}  {reason}");
+                let _ = writeln!(out, "  {n:>5}  {}", printable(reason));
             }
             if by_count.len() > 10 {
                 let _ = writeln!(
@@ -560,7 +605,7 @@ impl Report {
         if self.interrupted {
             let _ = writeln!(out, "interrupted: {} cases not run", s.not_run);
         }
-        let played = s.passed + s.failed + s.errored;
+        let played = s.passed + s.failed + s.flaky + s.errored;
         let secs = self.elapsed_ms as f64 / 1000.0;
         let _ = writeln!(
             out,
@@ -579,7 +624,7 @@ impl Report {
         let s = &self.summary;
         let engine = self.engine.as_ref().map_or(
             "an engine that never completed a handshake".to_string(),
-            |e| format!("{} {}", e.name, e.version),
+            |e| printable(&format!("{} {}", e.name, e.version)).into_owned(),
         );
         let icon = if self.gate_fails(false) { "❌" } else { "✅" };
         let _ = writeln!(out, "## {icon} ptoracle gate: {engine}\n");
@@ -594,12 +639,12 @@ impl Report {
                 g.cases, g.seed
             ))
         );
-        let _ = writeln!(out, "| passed | failed | errored | skipped |");
-        let _ = writeln!(out, "|---:|---:|---:|---:|");
+        let _ = writeln!(out, "| passed | failed | flaky | errored | skipped |");
+        let _ = writeln!(out, "|---:|---:|---:|---:|---:|");
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} |\n",
-            s.passed, s.failed, s.errored, s.skipped
+            "| {} | {} | {} | {} | {} |\n",
+            s.passed, s.failed, s.flaky, s.errored, s.skipped
         );
         if s.known + s.fixed + s.changed > 0 {
             let _ = writeln!(
@@ -611,10 +656,7 @@ impl Report {
         let bad: Vec<&Record> = self
             .cases
             .iter()
-            .filter(|c| {
-                matches!(c.outcome.kind(), Kind::Fail | Kind::Error)
-                    && c.expectation != Some(Expectation::Known)
-            })
+            .filter(|c| c.outcome.kind().bad() && c.expectation != Some(Expectation::Known))
             .collect();
         if !bad.is_empty() {
             let _ = writeln!(out, "### Failures and errors\n");
@@ -624,7 +666,7 @@ impl Report {
                 let _ = writeln!(
                     out,
                     "| `{}` | {} | {} | {} |",
-                    c.id,
+                    printable(&c.id),
                     c.outcome.kind().name(),
                     cell(&c.outcome.summary()),
                     c.rules.join(", ")
@@ -672,7 +714,7 @@ impl Report {
         let name = self
             .engine
             .as_ref()
-            .map_or("engine".to_string(), |e| e.name.clone());
+            .map_or("engine".to_string(), |e| printable(&e.name).into_owned());
         let mut report = quick_junit::Report::new(format!("ptoracle gate: {name}"));
         report.set_time(Duration::from_millis(self.elapsed_ms));
         let mut corpus = TestSuite::new("corpus");
@@ -682,25 +724,29 @@ impl Report {
                 Outcome::Pass => TestCaseStatus::success(),
                 Outcome::Skip { reason } => {
                     let mut s = TestCaseStatus::skipped();
-                    s.set_message(reason.as_str());
+                    s.set_message(printable(reason));
                     s
                 }
-                Outcome::Fail { mismatches } => {
+                Outcome::Fail { mismatches } | Outcome::Flaky { mismatches } => {
                     let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
-                    s.set_message(c.outcome.summary());
-                    s.set_type("mismatch");
+                    s.set_message(printable(&c.outcome.summary()));
+                    s.set_type(if c.outcome.kind() == Kind::Flaky {
+                        "flaky"
+                    } else {
+                        "mismatch"
+                    });
                     let detail: Vec<String> = mismatches.iter().map(|m| m.to_string()).collect();
-                    s.set_description(format!(
+                    s.set_description(printable_lines(&format!(
                         "{}\nrules: {}\nsource: {}",
                         detail.join("\n"),
                         c.rules.join(", "),
                         c.source
-                    ));
+                    )));
                     s
                 }
                 Outcome::Error { kind, message } => {
                     let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
-                    s.set_message(message.as_str());
+                    s.set_message(printable(message));
                     s.set_type(kind.as_str());
                     s
                 }
@@ -708,15 +754,15 @@ impl Report {
             if c.expectation == Some(Expectation::Known) {
                 if let TestCaseStatus::NonSuccess { .. } = status {
                     let mut s = TestCaseStatus::skipped();
-                    s.set_message(format!("known: {}", c.outcome.summary()));
+                    s.set_message(printable(&format!("known: {}", c.outcome.summary())));
                     status = s;
                 }
             }
-            let mut t = TestCase::new(c.id.as_str(), status);
+            let mut t = TestCase::new(printable(&c.id), status);
             t.set_classname(c.id.split('/').next().unwrap_or("ptoracle"));
             t.set_time(Duration::from_millis(c.ms));
             if !c.stderr.is_empty() {
-                t.set_system_err(c.stderr.as_str());
+                t.set_system_err(printable_lines(&c.stderr));
             }
             if c.generated.is_some() {
                 generated.add_test_case(t);
@@ -735,7 +781,7 @@ impl Report {
 }
 
 fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+    printable(s).replace('|', "\\|")
 }
 
 fn last_lines(s: &str, n: usize) -> Vec<&str> {

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Deserializer};
 
+use super::json::Unique;
 use super::{Observable, Reply, Request, WireError, WireObject, WireObservation, WirePlayer};
 use crate::scenario::{Case, Handle};
 use crate::terms::{CardType, Color, CounterKind, Keyword, Mana, Zone};
@@ -59,8 +60,8 @@ struct Body {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Obs {
-    objects: BTreeMap<Handle, Obj>,
-    players: BTreeMap<Handle, Player>,
+    objects: Unique<Handle, Obj>,
+    players: Unique<Handle, Player>,
 }
 
 #[derive(Deserialize)]
@@ -85,7 +86,7 @@ struct Obj {
     #[serde(default)]
     combat_damage: Present<i64>,
     #[serde(default)]
-    counters: Present<BTreeMap<CounterKind, i64>>,
+    counters: Present<Unique<CounterKind, i64>>,
     #[serde(default)]
     damage: Present<i64>,
     #[serde(default)]
@@ -112,11 +113,11 @@ struct Player {
     #[serde(default)]
     poison: Present<i64>,
     #[serde(default)]
-    mana: Present<BTreeMap<Mana, i64>>,
+    mana: Present<Unique<Mana, i64>>,
     #[serde(default)]
     lost: Present<bool>,
     #[serde(default)]
-    snow_mana: Option<BTreeMap<Mana, i64>>,
+    snow_mana: Option<Unique<Mana, i64>>,
     #[serde(default)]
     payments: Option<i64>,
 }
@@ -133,7 +134,7 @@ fn object(o: Obj, u: &BTreeSet<Observable>) -> Result<WireObject, ()> {
         base_toughness: o.base_toughness.take(F::BasePower, u)?,
         total: o.total.take(F::Total, u)?,
         combat_damage: o.combat_damage.take(F::CombatDamage, u)?,
-        counters: o.counters.take(F::Counters, u)?,
+        counters: o.counters.take(F::Counters, u)?.map(|c| c.0),
         damage: o.damage.take(F::Damage, u)?,
         deathtouch_damage: o.deathtouch_damage.take(F::DeathtouchDamage, u)?,
         keywords: o.keywords.take(F::Keywords, u)?,
@@ -153,9 +154,9 @@ fn player(p: Player, u: &BTreeSet<Observable>) -> Result<WirePlayer, ()> {
     Ok(WirePlayer {
         life: p.life.take(F::Life, u)?,
         poison: p.poison.take(F::Poison, u)?,
-        mana: p.mana.take(F::Mana, u)?,
+        mana: p.mana.take(F::Mana, u)?.map(|m| m.0),
         lost: p.lost.take(F::Lost, u)?,
-        snow_mana: p.snow_mana,
+        snow_mana: p.snow_mana.map(|m| m.0),
         payments: p.payments,
     })
 }
@@ -164,6 +165,11 @@ fn player(p: Player, u: &BTreeSet<Observable>) -> Result<WirePlayer, ()> {
 /// exact path.
 pub(crate) fn reply(line: &[u8], unobserved: &BTreeSet<Observable>) -> Option<Reply> {
     let b: Body = serde_json::from_slice(line).ok()?;
+    // Every number is a signed 64-bit integer (107.1a), these included.
+    let signed = |n: u64| i64::try_from(n).is_ok();
+    if !b.seq.is_none_or(signed) || !b.error.as_ref().is_none_or(|e| signed(e.step as u64)) {
+        return None;
+    }
     match (
         b.kind.as_str(),
         b.seq,
@@ -176,11 +182,11 @@ pub(crate) fn reply(line: &[u8], unobserved: &BTreeSet<Observable>) -> Option<Re
             let mut out = Vec::with_capacity(steps.len());
             for s in steps {
                 let mut objects = BTreeMap::new();
-                for (h, o) in s.objects {
+                for (h, o) in s.objects.0 {
                     objects.insert(h, object(o, unobserved).ok()?);
                 }
                 let mut players = BTreeMap::new();
-                for (h, p) in s.players {
+                for (h, p) in s.players.0 {
                     players.insert(h, player(p, unobserved).ok()?);
                 }
                 out.push(WireObservation { objects, players });

@@ -172,8 +172,10 @@ pub enum StepError {
 #[serde(deny_unknown_fields)]
 pub struct WireObservation {
     /// Every object of the case, by handle.
+    #[serde(deserialize_with = "json::unique_map")]
     pub objects: BTreeMap<Handle, WireObject>,
     /// Every player, by handle.
+    #[serde(deserialize_with = "json::unique_map")]
     pub players: BTreeMap<Handle, WirePlayer>,
 }
 
@@ -201,6 +203,7 @@ pub struct WireObject {
     /// The combat damage it would assign: max(0, power) (510.1a).
     pub combat_damage: Option<i64>,
     /// Its counters by kind (`+1/+1`, `-1/-1`, `flying`, `loyalty`...); no zero entries.
+    #[serde(default, deserialize_with = "json::unique_map_opt")]
     pub counters: Option<BTreeMap<CounterKind, i64>>,
     /// Damage marked on it.
     pub damage: Option<i64>,
@@ -235,12 +238,17 @@ pub struct WirePlayer {
     pub poison: Option<i64>,
     /// Mana pool by type (`W U B R G C`); no zero entries. (A negative
     /// amount is a rules violation to report, not a decoding error.)
+    #[serde(default, deserialize_with = "json::unique_map_opt")]
     pub mana: Option<BTreeMap<Mana, i64>>,
     /// Whether the player has lost the game.
     pub lost: Option<bool>,
     /// The part of `mana` that snow sources made, by type (107.4h).
     /// Optional: omitted, it is none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "json::unique_map_opt"
+    )]
     pub snow_mana: Option<BTreeMap<Mana, i64>>,
     /// How many distinct payments the cost of the player's last `pay_cost`
     /// step had, up to 100. Optional: omitted, no cost was paid.
@@ -472,10 +480,12 @@ impl Capabilities {
 pub enum ErrorKind {
     /// The line is not JSON.
     Garbage,
-    /// A number is not an integer, or does not fit in 64 bits (107.1a).
+    /// A number is not an integer, or does not fit in a signed 64-bit
+    /// integer, however it is written (107.1a).
     NonInteger,
     /// The JSON does not follow the protocol: a missing or unknown field,
-    /// a wrong type, a wrong sequence number, a message out of place.
+    /// a key given twice, a wrong type, a wrong sequence number, a message
+    /// out of place.
     Protocol,
     /// The engine speaks another version of the protocol.
     Version,
@@ -520,10 +530,22 @@ impl fmt::Display for ProtocolError {
 impl std::error::Error for ProtocolError {}
 
 /// Shows the start of a line that could not be read, for error messages.
-fn excerpt(line: &[u8]) -> String {
+pub(crate) fn excerpt(line: &[u8]) -> String {
     let text = String::from_utf8_lossy(&line[..line.len().min(80)]);
     let more = if line.len() > 80 { "…" } else { "" };
     format!("{:?}{more}", text)
+}
+
+/// Reads one line from an engine as JSON whose numbers are all signed
+/// 64-bit integers (107.1a) and whose objects give every key once.
+fn parse_engine_line(line: &[u8]) -> Result<serde_json::Value, ProtocolError> {
+    json::check_text(line)?;
+    serde_json::from_slice(line).map_err(|e| {
+        ProtocolError::new(
+            ErrorKind::Garbage,
+            format!("not a JSON line ({e}): {}", excerpt(line)),
+        )
+    })
 }
 
 /// Reads one line as JSON whose numbers are all integers (107.1a).
@@ -556,7 +578,7 @@ fn typed<T: DeserializeOwned>(value: serde_json::Value, what: &str) -> Result<T,
 
 /// Decodes the engine's handshake line.
 pub fn decode_engine_hello(line: &[u8]) -> Result<Capabilities, ProtocolError> {
-    let value = parse_line(line)?;
+    let value = parse_engine_line(line)?;
     if value.get("type").and_then(|t| t.as_str()) != Some("hello") {
         return Err(ProtocolError::new(
             ErrorKind::Protocol,
@@ -663,7 +685,7 @@ pub(crate) fn decode_reply_slow(
     line: &[u8],
     unobserved: &BTreeSet<Observable>,
 ) -> Result<Reply, ProtocolError> {
-    let value = parse_line(line)?;
+    let value = parse_engine_line(line)?;
     let (tag, body) = envelope(value, "the reply", &["result", "unsupported", "error"])?;
     Ok(match tag.as_str() {
         "result" => {
@@ -1012,6 +1034,69 @@ mod tests {
         assert!(decode_reply(line.as_bytes(), &old.unobserved).is_ok());
         let e = decode_reply(line.as_bytes(), &new.unobserved).unwrap_err();
         assert!(e.message.contains("summoning_sick"), "{e}");
+    }
+
+    /// A reply whose steps are `step`, one object `c` whose fields are
+    /// those of a creature with `extra` spliced in first.
+    fn reply_with(extra: &str) -> String {
+        format!(
+            r#"{{"type":"result","seq":1,"steps":[{{"objects":{{"c":{{{extra}"zone":"battlefield","types":["Creature"],"colors":[],"power":2,"toughness":2,"base_power":2,"base_toughness":2,"total":4,"combat_damage":2,"counters":{{}},"damage":0,"deathtouch_damage":false,"keywords":[],"tapped":false,"regeneration_shields":0,"attached_to":null,"summoning_sick":false,"lki":null}}}},"players":{{}}}}]}}"#
+        )
+    }
+
+    #[test]
+    fn duplicate_keys_in_a_reply_are_a_protocol_error() {
+        let all: BTreeSet<Observable> = Observable::ALL.iter().copied().collect();
+        assert!(decode_reply(reply_with("").as_bytes(), &BTreeSet::new()).is_ok());
+        for (line, path) in [
+            (reply_with(r#""power":5,"#), "steps[0].objects.c.power"),
+            (
+                reply_with("").replace(r#""seq":1,"#, r#""seq":1,"seq":1,"#),
+                "seq",
+            ),
+            (
+                reply_with("").replace(r#""objects":{"#, r#""objects":{"c":{},"#),
+                "steps[0].objects.c",
+            ),
+            (
+                reply_with(r#""counters":{"+1/+1":1,"+1/+1":2},"#),
+                "steps[0].objects.c.counters.+1/+1",
+            ),
+        ] {
+            for unobserved in [&BTreeSet::new(), &all] {
+                let e = decode_reply(line.as_bytes(), unobserved).unwrap_err();
+                assert_eq!(e.kind, ErrorKind::Protocol, "{line}: {e}");
+                assert!(
+                    e.message.contains(&format!("`{path}` is given twice")),
+                    "{e}"
+                );
+            }
+        }
+        // Two spellings of one counter kind are one key given twice.
+        let line =
+            reply_with("").replace(r#""counters":{}"#, r#""counters":{"+1/+1":1,"+01/+1":2}"#);
+        let e = decode_reply(line.as_bytes(), &BTreeSet::new()).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Protocol, "{e}");
+        assert!(e.message.contains("given twice"), "{e}");
+    }
+
+    #[test]
+    fn numbers_beyond_64_bits_are_all_non_integer() {
+        for n in [
+            "9223372036854775808".to_string(),
+            "-9223372036854775809".to_string(),
+            "100000000000000000000".to_string(),
+            "1e400".to_string(),
+            format!("1{}", "0".repeat(400)),
+        ] {
+            let line = reply_with("").replace(r#""damage":0"#, &format!(r#""damage":{n}"#));
+            let e = decode_reply(line.as_bytes(), &BTreeSet::new()).unwrap_err();
+            assert_eq!(e.kind, ErrorKind::NonInteger, "{n}: {e}");
+            assert!(e.message.contains("steps[0].objects.c.damage"), "{n}: {e}");
+            let seq = reply_with("").replace(r#""seq":1"#, &format!(r#""seq":{n}"#));
+            let e = decode_reply(seq.as_bytes(), &BTreeSet::new()).unwrap_err();
+            assert_eq!(e.kind, ErrorKind::NonInteger, "{n}: {e}");
+        }
     }
 
     #[test]

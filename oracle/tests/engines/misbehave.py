@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """A misbehaving engine, for testing the gate: it passes every request to
 `ptoracle serve` (the binary named by $PTORACLE_BIN) and misbehaves on the
-request with sequence number 2, in the way MODE says:
+request with sequence number 3, the first for the second case (the gate
+asks every passing corpus case twice: request 2 is the first case again),
+in the way MODE says:
 
   crash          exits with status 3 before answering
   hang           never answers (and, if $HANG_MARK names a file, writes
@@ -15,6 +17,16 @@ request with sequence number 2, in the way MODE says:
   fraction       answers with a power of 2.5
   omit           answers without the `damage` field of every object
   wrong-seq      answers with sequence number 99
+  duplicate-key  answers with a key given twice (a power of -7, then the
+                 right one: a parser that keeps the last sees no lie)
+  beyond-64-bits answers with a damage of 2**63 (an integer, too large)
+  reply-twice    answers twice
+  reply-early    answers, then answers request 3 before it is sent
+  reply-twice-always answers every request twice (not only request 2)
+  hostile-text   is named, answers an error and writes to stderr with ANSI
+                 escapes, NULs and newlines that fake a line of the report
+  alternate      answers every other request (each even seq) with every
+                 power one more: asked twice in a row, a case gets two answers
   stderr-flood   writes 20 MB to stderr, then answers correctly
   huge-line      writes 100 MB on one line
   engine-error   answers {"type": "error"} with a message
@@ -94,6 +106,8 @@ for line in sys.stdin:
                 sys.exit(4)
         reply = json.loads(ask(line))
         reply["engine"]["name"] = "misbehave-" + mode
+        if mode == "hostile-text":
+            reply["engine"]["name"] += "\x1b[2J\x00\nPASS everything"
         if mode == "version":
             reply["protocol"] = 2
         say(json.dumps(reply) + "\n")
@@ -103,7 +117,19 @@ for line in sys.stdin:
     if mode == "always-hang":
         time.sleep(3600)
     answer = ask(line)
-    if message.get("seq") != 2:
+    if mode == "alternate":
+        reply = json.loads(answer)
+        if message["seq"] % 2 == 0 and reply["type"] == "result":
+            for step in reply["steps"]:
+                for obj in step["objects"].values():
+                    if obj["power"] is not None:
+                        obj["power"] += 1
+        say(json.dumps(reply) + "\n")
+        continue
+    if mode == "reply-twice-always":
+        say(answer + answer)
+        continue
+    if message.get("seq") != 3:
         say(answer)
         continue
     if mode == "crash":
@@ -147,6 +173,25 @@ for line in sys.stdin:
         reply = json.loads(answer)
         reply["seq"] = 99
         say(json.dumps(reply) + "\n")
+    elif mode == "duplicate-key":
+        say(answer.replace('"power":', '"power":-7,"power":', 1))
+    elif mode == "beyond-64-bits":
+        reply = json.loads(answer)
+        for step in reply["steps"]:
+            for obj in step["objects"].values():
+                obj["damage"] = 2**63
+        say(json.dumps(reply) + "\n")
+    elif mode == "reply-twice":
+        say(answer + answer)
+    elif mode == "reply-early":
+        early = json.loads(answer)
+        early["seq"] = message["seq"] + 1
+        say(answer + json.dumps(early) + "\n")
+    elif mode == "hostile-text":
+        sys.stderr.write("\x1b[31mred\x00 <&]]>\x07\n")
+        sys.stderr.flush()
+        words = "\x1b[2Jboom\x00\nPASS 613.4d/fake: pass \u202e|"
+        say(json.dumps({"type": "error", "seq": message["seq"], "message": words}) + "\n")
     elif mode == "stderr-flood":
         chunk = "x" * 1023 + "\n"
         for _ in range(20 * 1024):
@@ -159,8 +204,8 @@ for line in sys.stdin:
             sys.stdout.write(block)
         say("\n")
     elif mode == "engine-error":
-        say(json.dumps({"type": "error", "seq": 2, "message": "NotImplementedError: layer 7d"}) + "\n")
+        say(json.dumps({"type": "error", "seq": message["seq"], "message": "NotImplementedError: layer 7d"}) + "\n")
     elif mode == "unsupported":
-        say(json.dumps({"type": "unsupported", "seq": 2, "reason": "no switch effects yet"}) + "\n")
+        say(json.dumps({"type": "unsupported", "seq": message["seq"], "reason": "no switch effects yet"}) + "\n")
     else:
         say(answer)
