@@ -37,7 +37,7 @@ pub struct Expectations {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Entry {
-    /// The verdict it is known to have: `fail`, `error` or `skip`.
+    /// The verdict it is known to have: `fail`, `flaky`, `error` or `skip`.
     pub verdict: Kind,
     /// Why.
     pub reason: String,
@@ -93,7 +93,7 @@ impl Expectations {
                 line,
                 column: if line > 0 { 1 } else { 0 },
                 message: format!(
-                    "case `{id}` is listed with verdict pass; list only fail, error or skip (remove it instead)"
+                    "case `{id}` is listed with verdict pass; list only fail, flaky, error or skip (remove it instead)"
                 ),
             });
         }
