@@ -110,7 +110,7 @@ pub fn parse_str(file: &str, text: &str) -> Result<Vec<Loaded>, Vec<LoadError>> 
     let source: Arc<str> = Arc::from(text);
     let mut cases = Vec::new();
     let mut errors = Vec::new();
-    for (doc, (span, case)) in docs.into_iter().enumerate() {
+    for (doc, span, case) in docs {
         let loaded = Loaded {
             case,
             file: file.to_string(),

@@ -58,10 +58,13 @@ pub(crate) fn without_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
-/// The cases of a YAML stream, each with its document's span. Stops at the
+/// The cases of a YAML stream, each with its document's index and span. Stops at the
 /// first error: after a syntax error the rest of the stream can't be
 /// trusted. `max_case` is the longest document accepted, in bytes.
-pub(crate) fn parse_cases(text: &str, max_case: usize) -> Result<Vec<(Span, Case)>, YamlError> {
+pub(crate) fn parse_cases(
+    text: &str,
+    max_case: usize,
+) -> Result<Vec<(usize, Span, Case)>, YamlError> {
     let starts = scan::scan(text, max_case, "case")?;
     let span = |i: usize| -> Span {
         let start = starts
@@ -75,7 +78,7 @@ pub(crate) fn parse_cases(text: &str, max_case: usize) -> Result<Vec<(Span, Case
     for (i, doc) in serde_yaml::Deserializer::from_str(text).enumerate() {
         count_read();
         match Option::<Case>::deserialize(doc) {
-            Ok(Some(case)) => out.push((span(i), case)),
+            Ok(Some(case)) => out.push((i, span(i), case)),
             Ok(None) => {}
             // The library's document iterator repeats a syntax error
             // forever; stopping here is also what keeps this loop finite.

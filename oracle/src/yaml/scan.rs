@@ -70,9 +70,13 @@ pub(crate) fn scan(text: &str, max_doc: usize, what: &str) -> Result<Vec<DocStar
             Kind::StreamEnd => return Ok(docs),
             Kind::StreamStart => continue,
             Kind::DocumentStart => {
-                let offset = text[..at.index.min(text.len())]
-                    .rfind('\n')
-                    .map_or(0, |i| i + 1);
+                // The start of its line as the parser counts lines (a lone
+                // CR and U+2028 end one too): `column` characters back.
+                let before = text.get(..at.index).unwrap_or(text);
+                let offset = match at.column {
+                    0 => before.len(),
+                    n => before.char_indices().rev().nth(n - 1).map_or(0, |(i, _)| i),
+                };
                 docs.push(DocStart {
                     offset,
                     line: at.line + 1,
