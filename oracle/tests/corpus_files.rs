@@ -368,6 +368,16 @@ mod unix {
             stderr.starts_with(&format!("{fifo}: not a regular file")),
             "{stderr}"
         );
+        // A fuzz input too.
+        let out = run(&[
+            "fuzz".as_ref(),
+            "replay".as_ref(),
+            "ruling_yaml".as_ref(),
+            dir.join("fifo.yaml").as_os_str(),
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("not a regular file (a FIFO)"), "{stderr}");
         // The gate's expectations file too.
         let engine = format!("{BIN} serve");
         let out = run(&[
