@@ -156,6 +156,10 @@ fn every_yaml_error_is_located() {
     );
     let err = corpus::documents_as_json("x.yaml", &bomb).unwrap_err();
     assert_eq!((err.line, err.column), (9, 8), "{err}");
+    // Followed by a syntax error in the same document, which the YAML
+    // library only reports after reading what comes before it.
+    let err = corpus::documents_as_json("x.yaml", &format!("{bomb}z: [\n")).unwrap_err();
+    assert_eq!((err.line, err.column), (9, 8), "{err}");
     // Nesting: 10^5 levels took 45 s in the parser; refused at level 65,
     // the 64th bracket (the case's mapping is the first level).
     let deep = format!("id: {}\n", "[".repeat(100_000));

@@ -62,8 +62,13 @@ pub(crate) fn scan(text: &str, max_doc: usize, what: &str) -> Result<Vec<DocStar
                     message: problem,
                 });
             }
-            // The deserializer meets the same error and words it.
-            Err(Failure::Syntax) => return Ok(docs),
+            // The deserializer meets the same error and words it, but it
+            // reads the document up to it first: the aliases before it
+            // must not expand beyond the limit.
+            Err(Failure::Syntax) => {
+                doc.end()?;
+                return Ok(docs);
+            }
         };
         let at = event.mark;
         match event.kind {
