@@ -240,6 +240,7 @@ fn paths_without_a_ruling_file_are_bad_input() {
     let e = empty.as_os_str();
     let d = dir.as_os_str();
     let out_dir = dir.join("out");
+    let engine = format!("{BIN} serve");
     let runs: Vec<Vec<&std::ffi::OsStr>> = vec![
         vec!["check".as_ref(), e],
         vec!["check".as_ref(), "--rules".as_ref(), d],
@@ -253,6 +254,16 @@ fn paths_without_a_ruling_file_are_bad_input() {
         ],
         vec!["export".as_ref(), out_dir.as_os_str(), e],
         vec!["explain".as_ref(), e],
+        vec!["gate".as_ref(), "--engine".as_ref(), engine.as_ref(), e],
+        vec![
+            "fuzz".as_ref(),
+            "seeds".as_ref(),
+            "--check".as_ref(),
+            "--rulings".as_ref(),
+            e,
+            "--out".as_ref(),
+            out_dir.as_os_str(),
+        ],
     ];
     for args in runs {
         let out = run(&args);
