@@ -58,9 +58,9 @@ pub(crate) fn without_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
-/// The cases of a YAML stream, each with its document's index and span. Stops at the
-/// first error: after a syntax error the rest of the stream can't be
-/// trusted. `max_case` is the longest document accepted, in bytes.
+/// The cases of a YAML stream, each with its document's index and span.
+/// Stops at the first error: after a syntax error the rest of the stream
+/// can't be trusted. `max_case` is the longest document accepted, in bytes.
 pub(crate) fn parse_cases(
     text: &str,
     max_case: usize,
