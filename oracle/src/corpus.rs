@@ -9,6 +9,25 @@ use crate::error::{LoadError, NodePath, ScenarioError};
 use crate::scenario::{Case, validate};
 use crate::yaml;
 
+/// The largest ruling file read, in bytes: a guard against a file that is
+/// not a ruling (a device, a runaway generator), not a limit a corpus meets.
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// The largest case (one YAML document of a ruling file), in bytes: it
+/// bounds the memory the YAML library takes to read one case, about 200
+/// bytes for every value in it.
+pub const MAX_CASE_BYTES: usize = 1 << 20;
+
+/// The deepest nesting of mappings and sequences in a ruling file.
+pub const MAX_DEPTH: usize = yaml::MAX_DEPTH;
+
+/// How many YAML documents have been read on this thread so far, for a
+/// test that loading reads each case a bounded number of times.
+#[doc(hidden)]
+pub fn documents_read() -> u64 {
+    yaml::documents_read()
+}
+
 /// A case as loaded from a file, with what it takes to locate its nodes.
 #[derive(Clone, Debug)]
 pub struct Loaded {
@@ -18,14 +37,16 @@ pub struct Loaded {
     pub file: String,
     /// Its document index in the file, from 0.
     pub doc: usize,
+    /// The file's text, shared by its cases.
     source: Arc<str>,
+    /// Where the case's document is in it.
+    span: yaml::Span,
 }
 
 impl Loaded {
     /// Locates a problem with this case at its `file:line:col`.
     pub fn locate(&self, err: &ScenarioError) -> LoadError {
-        let (line, column) = yaml::locate(&self.source, self.doc, &err.path)
-            .map_or((0, 0), |(l, c)| within(&self.source, l, c));
+        let (line, column) = self.line_col(&err.path);
         LoadError {
             file: self.file.clone(),
             line,
@@ -36,9 +57,16 @@ impl Loaded {
 
     /// The `file:line:col` of the case's id.
     pub fn position(&self) -> String {
-        let (line, column) =
-            yaml::locate(&self.source, self.doc, &NodePath::root().key("id")).unwrap_or((0, 0));
+        let (line, column) = self.line_col(&NodePath::root().key("id"));
         format!("{}:{line}:{column}", self.file)
+    }
+
+    /// The line and column of a node, read from this case's document alone
+    /// (the start of the document when the path leads nowhere).
+    fn line_col(&self, path: &NodePath) -> (usize, usize) {
+        yaml::locate(&self.source, self.span, path).map_or((self.span.start.line, 1), |(l, c)| {
+            within(&self.source, l, c)
+        })
     }
 }
 
@@ -52,15 +80,15 @@ pub struct Corpus {
 }
 
 /// Parses and validates the cases of one YAML text; `file` names it in
-/// errors.
+/// errors. A byte order mark before the first line is skipped.
 ///
 /// ```
 /// let err = ptoracle::corpus::parse_str("x.yaml", "id: a/b\ntitle: t\nrules: [\"613\"]\ncolour: red\n").unwrap_err();
 /// assert_eq!(err[0].to_string(), "x.yaml:4:1: unknown field `colour`, expected one of `id`, `title`, `description`, `rules`, `editions`, `origin`, `setup`, `steps`");
 /// ```
 pub fn parse_str(file: &str, text: &str) -> Result<Vec<Loaded>, Vec<LoadError>> {
-    let source: Arc<str> = Arc::from(text);
-    let docs = yaml::parse_cases(text).map_err(|e| {
+    let text = yaml::without_bom(text);
+    let docs = yaml::parse_cases(text, MAX_CASE_BYTES).map_err(|e| {
         let (line, column) = within(text, e.line, e.column);
         vec![LoadError {
             file: file.to_string(),
@@ -79,14 +107,16 @@ pub fn parse_str(file: &str, text: &str) -> Result<Vec<Loaded>, Vec<LoadError>> 
             message: "no cases in this file".into(),
         }]);
     }
+    let source: Arc<str> = Arc::from(text);
     let mut cases = Vec::new();
     let mut errors = Vec::new();
-    for (doc, case) in docs {
+    for (doc, span, case) in docs {
         let loaded = Loaded {
             case,
             file: file.to_string(),
             doc,
             source: source.clone(),
+            span,
         };
         let problems = validate(&loaded.case);
         if problems.is_empty() {
@@ -117,10 +147,13 @@ pub fn parse_bytes(file: &str, bytes: &[u8]) -> Result<Vec<Loaded>, Vec<LoadErro
             let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
             // Both prefixes are valid UTF-8: `good` is, and it ends a line.
             let column = std::str::from_utf8(&good[line_start..]).map_or(0, |t| t.chars().count());
+            // The columns of the first line are counted after a byte order
+            // mark, as in `parse_str`.
+            let bom = line_start == 0 && good.starts_with("\u{feff}".as_bytes());
             Err(vec![LoadError {
                 file: file.to_string(),
                 line: good.iter().filter(|&&b| b == b'\n').count() + 1,
-                column: column + 1,
+                column: column + 1 - usize::from(bom),
                 message: "not UTF-8 text: a ruling file is UTF-8".into(),
             }])
         }
@@ -141,55 +174,51 @@ fn within(text: &str, line: usize, column: usize) -> (usize, usize) {
 
 /// Loads every `.yaml`/`.yml` file under the given files and directories,
 /// in sorted order, and checks that case ids are unique.
+///
+/// Each file is read once, however many paths lead to it (symbolic links,
+/// a directory given twice); a link back to a directory being walked is
+/// not followed again. Only regular files are read, and at most
+/// [`MAX_FILE_BYTES`] of each. Paths that hold no ruling file at all are
+/// an error too: an empty corpus checks nothing.
 pub fn load(paths: &[PathBuf]) -> Corpus {
     let mut corpus = Corpus::default();
-    let mut files = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            collect(p, &mut files, &mut corpus.errors);
-        } else if p.exists() {
-            files.push(p.clone());
-        } else {
-            corpus.errors.push(LoadError {
-                file: p.display().to_string(),
-                line: 0,
-                column: 0,
-                message: "no such file or directory".into(),
-            });
-        }
-    }
+    let files = ruling_files(paths, &mut corpus.errors);
     for f in files {
         let name = f.display().to_string();
-        match std::fs::read(&f) {
+        match read_file(&f, MAX_FILE_BYTES, "ruling file") {
             Ok(bytes) => match parse_bytes(&name, &bytes) {
                 Ok(cases) => corpus.cases.extend(cases),
                 Err(errs) => corpus.errors.extend(errs),
             },
-            Err(e) => corpus.errors.push(LoadError {
+            Err(message) => corpus.errors.push(LoadError {
                 file: name,
                 line: 0,
                 column: 0,
-                message: e.to_string(),
+                message,
             }),
         }
     }
-    let mut first: BTreeMap<String, String> = BTreeMap::new();
+    // Positions are found only for the ids that are repeated: finding one
+    // reads its document again.
+    let mut first: BTreeMap<String, usize> = BTreeMap::new();
     let mut unique = Vec::new();
     for c in std::mem::take(&mut corpus.cases) {
         let id = c.case.id.to_string();
         match first.get(&id) {
-            Some(at) => {
+            Some(&i) => {
                 let mut e = c.locate(&ScenarioError::new(
                     NodePath::root().key("id"),
                     String::new(),
                 ));
+                let at: &Loaded = &unique[i];
                 e.message = format!(
-                    "duplicate case id `{id}`: first defined at {at}; ids are unique and never reused"
+                    "duplicate case id `{id}`: first defined at {}; ids are unique and never reused",
+                    at.position()
                 );
                 corpus.errors.push(e);
             }
             None => {
-                first.insert(id, c.position());
+                first.insert(id, unique.len());
                 unique.push(c);
             }
         }
@@ -198,26 +227,184 @@ pub fn load(paths: &[PathBuf]) -> Corpus {
     corpus
 }
 
-fn collect(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<LoadError>) {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) => {
-            errors.push(LoadError {
-                file: dir.display().to_string(),
-                line: 0,
-                column: 0,
-                message: e.to_string(),
-            });
+/// The ruling files (`.yaml`, `.yml`) the given files and directories lead
+/// to, in sorted order within each directory, each once; the problems met
+/// on the way go to `errors`. Paths that lead to no ruling file at all are
+/// such a problem.
+pub fn ruling_files(paths: &[PathBuf], errors: &mut Vec<LoadError>) -> Vec<PathBuf> {
+    let before = errors.len();
+    let mut walk = Walk::default();
+    for p in paths {
+        walk.path(p, true, errors);
+    }
+    if walk.files.is_empty() && errors.len() == before {
+        let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        errors.push(LoadError {
+            file: if names.is_empty() {
+                "(no paths given)".to_string()
+            } else {
+                names.join(", ")
+            },
+            line: 0,
+            column: 0,
+            message: "no ruling files (*.yaml, *.yml) here: there is nothing to check".into(),
+        });
+    }
+    walk.files
+}
+
+/// Reads a file of at most `limit` bytes that must be a regular file
+/// (`what` names it in errors): a FIFO, a device or a directory is an
+/// error, never a read that blocks or does not end.
+pub fn read_file(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let not_regular = |m: &std::fs::Metadata| {
+        format!(
+            "not a regular file ({}): a {what} is a regular file",
+            kind_of(m)
+        )
+    };
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err(not_regular(&meta));
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    // Should the file be swapped for a FIFO after the check above, opening
+    // it must still not wait for a writer.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path).map_err(|e| e.to_string())?;
+    let meta = file.metadata().map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err(not_regular(&meta));
+    }
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > limit {
+        return Err(format!(
+            "larger than {} (the limit of a {what})",
+            yaml::size(usize::try_from(limit).unwrap_or(usize::MAX))
+        ));
+    }
+    Ok(bytes)
+}
+
+/// What a file that is not a regular file is, in a word.
+fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if meta.is_dir() {
+        "a directory"
+    } else {
+        "a special file"
+    }
+}
+
+/// The identity of a file or directory, the same whatever path leads to it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum FileId {
+    #[cfg(unix)]
+    Inode(u64, u64),
+    #[cfg_attr(unix, allow(dead_code))]
+    Path(PathBuf),
+}
+
+fn file_id(path: &Path, meta: &std::fs::Metadata) -> FileId {
+    #[cfg(unix)]
+    {
+        let _ = path;
+        use std::os::unix::fs::MetadataExt;
+        FileId::Inode(meta.dev(), meta.ino())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        FileId::Path(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
+    }
+}
+
+/// The files a set of paths leads to, each once.
+#[derive(Default)]
+struct Walk {
+    files: Vec<PathBuf>,
+    seen: std::collections::BTreeSet<FileId>,
+}
+
+impl Walk {
+    /// A path given (`named`) or found in a directory.
+    fn path(&mut self, p: &Path, named: bool, errors: &mut Vec<LoadError>) {
+        let is_ruling = p.extension().is_some_and(|x| x == "yaml" || x == "yml");
+        let error = |message: String| LoadError {
+            file: p.display().to_string(),
+            line: 0,
+            column: 0,
+            message,
+        };
+        // Follows symbolic links: a link to a ruling or a directory of them
+        // is read as what it names.
+        let meta = match std::fs::metadata(p) {
+            Ok(m) => m,
+            Err(_) if !named && !is_ruling => return,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                errors.push(error("no such file or directory".into()));
+                return;
+            }
+            Err(e) => {
+                errors.push(error(e.to_string()));
+                return;
+            }
+        };
+        if !meta.is_dir() && !named && !is_ruling {
             return;
         }
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for p in paths {
-        if p.is_dir() {
-            collect(&p, files, errors);
-        } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
-            files.push(p);
+        if !self.seen.insert(file_id(p, &meta)) {
+            // Already read, or a directory being walked (a link loop).
+            return;
+        }
+        if meta.is_dir() {
+            self.dir(p, errors);
+        } else if meta.is_file() {
+            self.files.push(p.to_path_buf());
+        } else {
+            errors.push(error(format!(
+                "not a regular file ({}): a ruling file is a regular file",
+                kind_of(&meta)
+            )));
+        }
+    }
+
+    fn dir(&mut self, dir: &Path, errors: &mut Vec<LoadError>) {
+        let entries = match std::fs::read_dir(dir) {
+            Ok(e) => e,
+            Err(e) => {
+                errors.push(LoadError {
+                    file: dir.display().to_string(),
+                    line: 0,
+                    column: 0,
+                    message: e.to_string(),
+                });
+                return;
+            }
+        };
+        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        for p in paths {
+            self.path(&p, false, errors);
         }
     }
 }
@@ -225,7 +412,7 @@ fn collect(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<LoadError>) {
 /// The documents of a ruling file as JSON data, exactly as written, for
 /// validating them against the schema.
 pub fn documents_as_json(file: &str, text: &str) -> Result<Vec<serde_json::Value>, LoadError> {
-    yaml::documents_as_json(text).map_err(|e| LoadError {
+    yaml::documents_as_json(text, MAX_CASE_BYTES).map_err(|e| LoadError {
         file: file.to_string(),
         line: e.line,
         column: e.column,
@@ -240,7 +427,7 @@ pub fn to_yaml(case: &Case) -> String {
 
 /// Reads one case from a YAML document (no validation).
 pub fn from_yaml(text: &str) -> Result<Case, LoadError> {
-    yaml::from_str(text).map_err(|e| LoadError {
+    yaml::from_str(text, MAX_CASE_BYTES).map_err(|e| LoadError {
         file: "<yaml>".into(),
         line: e.line,
         column: e.column,

@@ -105,13 +105,14 @@ pub fn replay(target: &str, inputs: &[PathBuf], engine: Option<&str>) -> ExitCod
     }
     let (mut ok, mut failed) = (0, 0);
     for f in &files {
-        let data = match std::fs::read(f) {
-            Ok(d) => d,
-            Err(e) => {
-                eprintln!("error: {}: {e}", f.display());
-                return ExitCode::from(2);
-            }
-        };
+        let data =
+            match ptoracle::corpus::read_file(f, ptoracle::corpus::MAX_FILE_BYTES, "fuzz input") {
+                Ok(d) => d,
+                Err(e) => {
+                    eprintln!("error: {}: {e}", f.display());
+                    return ExitCode::from(2);
+                }
+            };
         match std::panic::catch_unwind(|| target.run(&data)) {
             Ok(Ok(())) => ok += 1,
             Ok(Err(finding)) => {

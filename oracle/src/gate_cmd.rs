@@ -239,8 +239,12 @@ fn load_corpus(args: &GateArgs) -> Result<Vec<Loaded>, u8> {
         .into_iter()
         .filter(|c| args.filter.is_empty() || gate::matches_filter(&c.case, &args.filter))
         .collect();
-    if cases.is_empty() && args.generated.is_none() {
-        return Err(bad("no case matches the --filter patterns"));
+    // With --generated too: a pattern that matches nothing is a typo more
+    // often than a wish to play generated cases only (--no-corpus says so).
+    if cases.is_empty() {
+        return Err(bad(
+            "no corpus case matches the --filter patterns (to play generated cases only, use --no-corpus)",
+        ));
     }
     Ok(cases)
 }

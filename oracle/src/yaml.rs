@@ -1,11 +1,16 @@
 //! YAML: the only module that sees it.
 //!
-//! A ruling file is a stream of YAML documents, one case each. Errors found
-//! while reading carry the line and column the YAML library reports.
-//! Errors found later (validation, the resolver) name a node by
-//! [`NodePath`]; [`locate`] finds that node's line and column by reading
-//! the document again with a visitor that walks the path and fails on
-//! arrival, so the library marks exactly that node.
+//! A ruling file is a stream of YAML documents, one case each. Before serde
+//! reads it, [`scan`] passes over its events once: it enforces the limits
+//! (document size, nesting, aliases), rejects duplicate keys and records
+//! where each document starts. Errors found while reading carry the line
+//! and column the YAML library reports. Errors found later (validation,
+//! the resolver) name a node by [`NodePath`]; [`locate`] finds that node's
+//! line and column by reading its document again, alone, with a visitor
+//! that walks the path and fails on arrival, so the library marks exactly
+//! that node.
+
+mod scan;
 
 use std::fmt;
 
@@ -15,31 +20,82 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use crate::error::{NodePath, Seg};
 use crate::scenario::Case;
 
-/// A YAML error: its message and position (1-based; 0 when unknown).
+pub(crate) use scan::{DocStart, MAX_DEPTH, size};
+
+/// A YAML error: its message and position (from 1).
 pub(crate) struct YamlError {
     pub line: usize,
     pub column: usize,
     pub message: String,
 }
 
-/// The cases of a YAML stream, each with its document index. Stops at the
-/// first error: after a syntax error the rest of the stream can't be trusted.
-pub(crate) fn parse_cases(text: &str) -> Result<Vec<(usize, Case)>, YamlError> {
+/// A document of a stream: its text runs from `start.offset` to `end`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Span {
+    pub start: DocStart,
+    pub end: usize,
+}
+
+thread_local! {
+    /// How many YAML documents serde has read on this thread.
+    static READS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many YAML documents serde has read on this thread so far: loading
+/// must read each document a bounded number of times, however many there
+/// are (a test counts).
+pub(crate) fn documents_read() -> u64 {
+    READS.with(|r| r.get())
+}
+
+fn count_read() {
+    READS.with(|r| r.set(r.get() + 1));
+}
+
+/// `text` without the byte order mark an editor may have put first (the
+/// columns of the first line are counted after it, as editors do).
+pub(crate) fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+/// The cases of a YAML stream, each with its document's index and span.
+/// Stops at the first error: after a syntax error the rest of the stream
+/// can't be trusted. `max_case` is the longest document accepted, in bytes.
+pub(crate) fn parse_cases(
+    text: &str,
+    max_case: usize,
+) -> Result<Vec<(usize, Span, Case)>, YamlError> {
+    let starts = scan::scan(text, max_case, "case")?;
+    let span = |i: usize| -> Span {
+        let start = starts
+            .get(i)
+            .copied()
+            .unwrap_or(DocStart { offset: 0, line: 1 });
+        let end = starts.get(i + 1).map_or(text.len(), |s| s.offset);
+        Span { start, end }
+    };
     let mut out = Vec::new();
     for (i, doc) in serde_yaml::Deserializer::from_str(text).enumerate() {
+        count_read();
         match Option::<Case>::deserialize(doc) {
-            Ok(Some(case)) => out.push((i, case)),
+            Ok(Some(case)) => out.push((i, span(i), case)),
             Ok(None) => {}
             // The library's document iterator repeats a syntax error
             // forever; stopping here is also what keeps this loop finite.
-            Err(e) => return Err(convert(&e)),
+            Err(e) => return Err(convert(&e, span(i).start)),
         }
     }
     Ok(out)
 }
 
-fn convert(e: &serde_yaml::Error) -> YamlError {
-    let (line, column) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
+/// A library error as a [`YamlError`]. The few errors the library does not
+/// locate (it has already met every one the scan could) are put at the
+/// start of their document, `at`.
+fn convert(e: &serde_yaml::Error, at: DocStart) -> YamlError {
+    let (line, column) = e
+        .location()
+        .filter(|l| l.line() > 0)
+        .map_or((at.line, 1), |l| (l.line(), l.column()));
     let mut message = e.to_string();
     let at = format!(" at line {line} column {column}");
     if let Some(pos) = message.find(&at) {
@@ -52,15 +108,20 @@ fn convert(e: &serde_yaml::Error) -> YamlError {
     }
 }
 
-/// The line and column of the node at `path` in document `doc` of `text`.
-pub(crate) fn locate(text: &str, doc: usize, path: &NodePath) -> Option<(usize, usize)> {
-    let d = serde_yaml::Deserializer::from_str(text).nth(doc)?;
+/// The line and column of the node at `path` in the document `span` of
+/// `text`, reading that document alone.
+pub(crate) fn locate(text: &str, span: Span, path: &NodePath) -> Option<(usize, usize)> {
+    let doc = text.get(span.start.offset..span.end)?;
+    let d = serde_yaml::Deserializer::from_str(doc).next()?;
+    count_read();
     match Locate(&path.0).deserialize(d) {
-        Err(e) if e.to_string().contains(ARRIVED) => e.location().map(|l| (l.line(), l.column())),
+        Err(e) if e.to_string().contains(ARRIVED) => e
+            .location()
+            .map(|l| (l.line() + span.start.line - 1, l.column())),
         // The path leads nowhere in this document: fall back to its parent.
         _ if !path.0.is_empty() => {
             let parent = NodePath(path.0[..path.0.len() - 1].to_vec());
-            locate(text, doc, &parent)
+            locate(text, span, &parent)
         }
         _ => None,
     }
@@ -68,16 +129,25 @@ pub(crate) fn locate(text: &str, doc: usize, path: &NodePath) -> Option<(usize, 
 
 /// Every document of a YAML stream as JSON data, as written (no defaults
 /// filled in): what an editor validates against the schema.
-pub(crate) fn documents_as_json(text: &str) -> Result<Vec<serde_json::Value>, YamlError> {
+pub(crate) fn documents_as_json(
+    text: &str,
+    max_doc: usize,
+) -> Result<Vec<serde_json::Value>, YamlError> {
+    let text = without_bom(text);
+    let starts = scan::scan(text, max_doc, "case")?;
     let mut out = Vec::new();
-    for doc in serde_yaml::Deserializer::from_str(text) {
-        let value = serde_yaml::Value::deserialize(doc).map_err(|e| convert(&e))?;
+    for (i, doc) in serde_yaml::Deserializer::from_str(text).enumerate() {
+        let at = starts
+            .get(i)
+            .copied()
+            .unwrap_or(DocStart { offset: 0, line: 1 });
+        let value = serde_yaml::Value::deserialize(doc).map_err(|e| convert(&e, at))?;
         if value.is_null() {
             continue;
         }
         let json = serde_json::to_value(&value).map_err(|e| YamlError {
-            line: 0,
-            column: 0,
+            line: at.line,
+            column: 1,
             message: e.to_string(),
         })?;
         out.push(json);
@@ -93,9 +163,18 @@ pub(crate) fn to_string<T: serde::Serialize>(value: &T) -> String {
 }
 
 /// The value of a YAML document (a case for round trips, an expectations
-/// file), with the position of the first problem.
-pub(crate) fn from_str<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, YamlError> {
-    serde_yaml::from_str(text).map_err(|e| convert(&e))
+/// file) of at most `max_doc` bytes, with the position of the first problem.
+pub(crate) fn from_str<T: serde::de::DeserializeOwned>(
+    text: &str,
+    max_doc: usize,
+) -> Result<T, YamlError> {
+    let text = without_bom(text);
+    let starts = scan::scan(text, max_doc, "file")?;
+    let at = starts
+        .first()
+        .copied()
+        .unwrap_or(DocStart { offset: 0, line: 1 });
+    serde_yaml::from_str(text).map_err(|e| convert(&e, at))
 }
 
 const ARRIVED: &str = "\u{1}arrived";

@@ -198,27 +198,22 @@ fn dict_text(tokens: &BTreeSet<String>) -> String {
 /// The ruling files under `root` (`.yaml`/`.yml`, in sorted order), as
 /// (path under `root` with `/` separators, bytes): what [`seeds`] takes.
 pub fn ruling_files(root: &Path) -> io::Result<Vec<(String, Vec<u8>)>> {
-    fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) -> io::Result<()> {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
-            .map(|e| e.map(|e| e.path()))
-            .collect::<io::Result<_>>()?;
-        entries.sort();
-        for p in entries {
-            if p.is_dir() {
-                walk(root, &p, out)?;
-            } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
-                let rel = p.strip_prefix(root).unwrap_or(&p);
-                let name: Vec<String> = rel
-                    .components()
-                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                    .collect();
-                out.push((name.join("/"), std::fs::read(&p)?));
-            }
-        }
-        Ok(())
+    let mut errors = Vec::new();
+    let files = corpus::ruling_files(&[root.to_path_buf()], &mut errors);
+    if let Some(e) = errors.first() {
+        return Err(io::Error::other(e.to_string()));
     }
     let mut out = Vec::new();
-    walk(root, root, &mut out)?;
+    for p in files {
+        let bytes = corpus::read_file(&p, corpus::MAX_FILE_BYTES, "ruling file")
+            .map_err(|e| io::Error::other(format!("{}: {e}", p.display())))?;
+        let rel = p.strip_prefix(root).unwrap_or(&p);
+        let name: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        out.push((name.join("/"), bytes));
+    }
     Ok(out)
 }
 

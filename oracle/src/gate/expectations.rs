@@ -53,16 +53,24 @@ const HEADER: &str = "\
 # `ptoracle gate --write-expectations`; edit the reasons and issue URLs.
 ";
 
+/// The largest expectations file read, in bytes (about 100000 cases).
+pub const MAX_BYTES: u64 = 16 << 20;
+
 impl Expectations {
-    /// Reads an expectations file.
+    /// Reads an expectations file: a regular file of at most [`MAX_BYTES`],
+    /// in UTF-8.
     pub fn load(path: &Path) -> Result<Expectations, LoadError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| LoadError {
+        let unreadable = |message: String| LoadError {
             file: file.clone(),
             line: 0,
             column: 0,
-            message: format!("cannot read the expectations file: {e}"),
-        })?;
+            message: format!("cannot read the expectations file: {message}"),
+        };
+        let bytes =
+            crate::corpus::read_file(path, MAX_BYTES, "expectations file").map_err(unreadable)?;
+        let text =
+            String::from_utf8(bytes).map_err(|_| unreadable("it is not UTF-8 text".to_string()))?;
         Expectations::parse(&file, &text)
     }
 
@@ -76,7 +84,8 @@ impl Expectations {
     /// assert!(err.to_string().starts_with("x.yaml:2:"), "{err}");
     /// ```
     pub fn parse(file: &str, text: &str) -> Result<Expectations, LoadError> {
-        let e: Option<Expectations> = crate::yaml::from_str(text).map_err(|e| LoadError {
+        let max = usize::try_from(MAX_BYTES).unwrap_or(usize::MAX);
+        let e: Option<Expectations> = crate::yaml::from_str(text, max).map_err(|e| LoadError {
             file: file.to_string(),
             line: e.line,
             column: e.column,
@@ -84,14 +93,16 @@ impl Expectations {
         })?;
         let e = e.unwrap_or_default();
         if let Some((id, _)) = e.cases.iter().find(|(_, v)| v.verdict == Kind::Pass) {
+            // The id as written may be quoted or escaped: then the error is
+            // put at the top of the file rather than nowhere.
             let line = text
                 .lines()
                 .position(|l| l.contains(id.as_str()))
-                .map_or(0, |i| i + 1);
+                .map_or(1, |i| i + 1);
             return Err(LoadError {
                 file: file.to_string(),
                 line,
-                column: if line > 0 { 1 } else { 0 },
+                column: 1,
                 message: format!(
                     "case `{id}` is listed with verdict pass; list only fail, flaky, error or skip (remove it instead)"
                 ),

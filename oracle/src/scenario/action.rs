@@ -533,7 +533,11 @@ pub struct MoveZone {
     /// The zone it goes to.
     pub to: Zone,
     /// Counters it enters the battlefield with (122.6).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "super::unique::deserialize"
+    )]
     pub counters: BTreeMap<CounterKind, Count>,
     /// For a card with `enters_as`: the P/T its controller chooses as it
     /// enters the battlefield (208.2b; default: the object's `choose`).

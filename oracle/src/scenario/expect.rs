@@ -31,7 +31,11 @@ pub struct Expect {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub combat_damage: Option<i64>,
     /// Object: all its counters, by kind (kinds not listed: none).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::unique::option::deserialize"
+    )]
     pub counters: Option<BTreeMap<CounterKind, i64>>,
     /// Object: damage marked on it.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -12,6 +12,7 @@ mod action;
 mod expect;
 mod quantity;
 pub(crate) mod tagged;
+pub(crate) mod unique;
 mod validate;
 
 use std::collections::BTreeMap;
@@ -222,7 +223,11 @@ pub struct ObjectSpec {
     /// read as it enters; an X in it is the X of the spell it was (107.3k),
     /// and 0 if it was not cast (107.3f). A negative number gives none
     /// (107.1b).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "unique::deserialize"
+    )]
     pub enters_with: BTreeMap<CounterKind, Quantity>,
     /// Its zone (default: battlefield).
     #[serde(default = "battlefield", skip_serializing_if = "is_battlefield")]
@@ -234,7 +239,11 @@ pub struct ObjectSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timestamp: Option<Timestamp>,
     /// Counters on it, by kind (122.1).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "unique::deserialize"
+    )]
     pub counters: BTreeMap<CounterKind, Count>,
     /// Damage marked on it (120.3e).
     #[serde(default, skip_serializing_if = "Count::is_zero")]
@@ -264,7 +273,11 @@ pub struct ObjectSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attached_to: Option<Handle>,
     /// "Can't have more than N counters of a kind" (122.4, 704.5r).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "unique::deserialize"
+    )]
     pub max_counters: BTreeMap<CounterKind, Count>,
     /// "As this enters, choose …": the P/T values (and keywords) its
     /// controller chooses among as it enters the battlefield (208.2b).
@@ -495,12 +508,20 @@ pub struct Step {
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub sba: bool,
     /// What must hold afterwards, by object or player handle. Only the fields given are compared.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "unique::deserialize"
+    )]
     pub expect: BTreeMap<Handle, Expect>,
     /// Expectations that replace `expect` in some editions, by edition range
     /// (e.g. `"..2007-05"`): for a ruling whose outcome changed with the rules.
     /// The ranges must not overlap.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "unique::deserialize"
+    )]
     pub expect_in: BTreeMap<EditionRange, BTreeMap<Handle, Expect>>,
     /// The error this step must end with, instead of a state (only on the last step).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -580,7 +601,7 @@ pub struct ManaPool(pub BTreeMap<Mana, Count>);
 // as such (found by the protocol fuzz target, where it did not read back).
 impl<'de> Deserialize<'de> for ManaPool {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ManaPool, D::Error> {
-        BTreeMap::<Mana, Count>::deserialize(d).map(|m| ManaPool(m).normalized())
+        unique::deserialize(d).map(|m| ManaPool(m).normalized())
     }
 }
 
