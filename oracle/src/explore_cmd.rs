@@ -1,6 +1,7 @@
 //! `ptoracle explore`: progress, interruption and the summary around
 //! [`ptoracle::explore::run`].
 
+use crate::cli::outln;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -21,7 +22,7 @@ pub fn run(args: ExploreArgs) -> ExitCode {
                 .filter(|e| !(inv.holds_in)(e.rules()))
                 .map(|e| e.id())
                 .collect();
-            println!(
+            outln!(
                 "{:<28} [{}] {}{}",
                 inv.name,
                 inv.rules.join(", "),

@@ -1,6 +1,7 @@
 //! `ptoracle gate`, `ptoracle baseline` and `ptoracle export`: the command
 //! line around [`ptoracle::gate`].
 
+use crate::cli::outln;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -319,7 +320,7 @@ pub fn baseline(old: &Path, new: &Path) -> ExitCode {
         }
     };
     let changes = baseline::compare(&a, &b);
-    print!("{}", baseline::render(&changes));
+    cli::print(&baseline::render(&changes));
     if changes.worse() {
         ExitCode::from(FAIL)
     } else {
@@ -346,7 +347,7 @@ pub fn export(dir: &Path, paths: Vec<PathBuf>, edition: Option<String>) -> ExitC
     }
     match ptoracle::export::export(dir, &loaded.cases, edition) {
         Ok(summary) => {
-            println!("{summary}");
+            outln!("{summary}");
             ExitCode::SUCCESS
         }
         Err(e) => {

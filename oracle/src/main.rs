@@ -347,7 +347,7 @@ fn main() -> ExitCode {
             }
         }
         Command::Schema { protocol: None } => {
-            print!("{}", schema::ruling_schema());
+            cli::print(&schema::ruling_schema());
             ExitCode::SUCCESS
         }
         Command::Schema {
