@@ -14,7 +14,7 @@
 //! `replies.jsonl` tests it without ptoracle (the transcript is for one
 //! edition; cases that do not hold in it are left out of the session).
 
-use std::io::{self, Write};
+use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use crate::corpus::Loaded;
@@ -117,11 +117,7 @@ pub fn export(dir: &Path, cases: &[Loaded], edition: Edition) -> io::Result<Stri
 }
 
 fn write(path: &Path, text: &str) -> io::Result<()> {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)?;
-    }
-    let mut f = std::fs::File::create(path)?;
-    f.write_all(text.as_bytes())
+    crate::output::write_file(path, text.as_bytes())
 }
 
 /// The longest directory that holds every file.

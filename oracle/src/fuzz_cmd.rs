@@ -39,11 +39,7 @@ pub fn seeds(rulings: &Path, out: &Path, check: bool) -> ExitCode {
     let (mut written, mut removed) = (0, 0);
     for (path, bytes) in changes {
         let done = match bytes {
-            Some(b) => path
-                .parent()
-                .map_or(Ok(()), std::fs::create_dir_all)
-                .and_then(|()| std::fs::write(&path, b))
-                .map(|()| written += 1),
+            Some(b) => ptoracle::output::write_file(&path, &b).map(|()| written += 1),
             None => std::fs::remove_file(&path).map(|()| removed += 1),
         };
         if let Err(e) = done {

@@ -256,7 +256,7 @@ fn write_reports(args: &GateArgs, report: &Report, previous: Option<&Expectation
     let mut ok = true;
     let mut write = |path: &Option<PathBuf>, text: String, what: &str| {
         if let Some(p) = path {
-            if let Err(e) = write_file(p, &text) {
+            if let Err(e) = ptoracle::output::write_file(p, text.as_bytes()) {
                 eprintln!("error: could not write the {what} to {}: {e}", p.display());
                 ok = false;
             }
@@ -275,20 +275,6 @@ fn write_reports(args: &GateArgs, report: &Report, previous: Option<&Expectation
         "expectations file",
     );
     ok
-}
-
-/// Writes through a temporary file and a rename, so a reader (a CI step
-/// after a timeout) never sees half a report.
-fn write_file(path: &Path, text: &str) -> std::io::Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
-    }
-    let name = path
-        .file_name()
-        .map_or("report".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(".{name}.tmp"));
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
 }
 
 fn progress(total: u64, live: &Live, done: &AtomicBool) {

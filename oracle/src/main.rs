@@ -355,9 +355,7 @@ fn main() -> ExitCode {
         } => {
             for (name, text) in schema::protocol_schemas() {
                 let path = dir.join(name);
-                let written =
-                    std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, text));
-                if let Err(e) = written {
+                if let Err(e) = ptoracle::output::write_file(&path, text.as_bytes()) {
                     eprintln!("error: could not write {}: {e}", path.display());
                     return ExitCode::from(1);
                 }

@@ -112,3 +112,56 @@ fn a_huge_duration_does_not_overflow_the_clock() {
         exits(c, 0);
     }
 }
+
+#[test]
+fn reports_to_a_symlink_a_fifo_or_a_device_are_written_through_them() {
+    use std::os::unix::fs::{FileTypeExt, symlink};
+    let dir = scratch("through");
+    let real = dir.join("real.json");
+    let json = dir.join("report.json");
+    symlink(&real, &json).unwrap();
+    // As root, a rename over these would replace the devices themselves:
+    // links to them in the scratch directory are as good a test, and safe.
+    let markdown = dir.join("stdout");
+    symlink("/dev/stdout", &markdown).unwrap();
+    let junit = dir.join("null");
+    symlink("/dev/null", &junit).unwrap();
+    let fifo = dir.join("fifo");
+    let c_fifo = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid C string.
+    assert_eq!(unsafe { libc::mkfifo(c_fifo.as_ptr(), 0o600) }, 0);
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo))
+    };
+    let mut c = small_gate(&serve());
+    c.arg("--json").arg(&json);
+    c.arg("--markdown").arg(&markdown);
+    c.arg("--junit").arg(&junit);
+    c.arg("--write-expectations").arg(&fifo);
+    let out = exits(c, 0);
+    for link in [&json, &markdown, &junit] {
+        let m = std::fs::symlink_metadata(link).unwrap();
+        assert!(
+            m.file_type().is_symlink(),
+            "{} was replaced",
+            link.display()
+        );
+    }
+    let m = std::fs::symlink_metadata(&fifo).unwrap();
+    assert!(m.file_type().is_fifo(), "the FIFO was replaced");
+    let expectations = reader.join().unwrap().unwrap();
+    assert!(expectations.contains("engine:"), "{expectations}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&real).unwrap()).unwrap();
+    assert!(report["cases"].is_array());
+    assert!(
+        text(&out.stdout).contains("ptoracle gate:"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(std::fs::read_dir(&dir).unwrap().all(|e| {
+        let name = e.unwrap().file_name();
+        !name.to_string_lossy().ends_with(".tmp")
+    }));
+}

@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -341,7 +341,7 @@ fn one_case(config: &Config, index: u64, tally: &mut Tally, found: &Mutex<Found>
             if let Some(dir) = &config.out {
                 let ruling = to_ruling(config, index, name, rules, &checked, &what);
                 let file = format!("{name}-unshrunk.yaml");
-                match write_atomically(dir, &file, &ruling_text(&ruling)) {
+                match crate::output::write_in(dir, &file, &ruling_text(&ruling)) {
                     Ok(path) => {
                         f.early.insert(name, path);
                     }
@@ -568,7 +568,7 @@ fn keep(config: &Config, shrunk: Vec<Failure>, found: &mut Found) -> Vec<Failure
         }
         if let Some(dir) = &config.out {
             let name = format!("{}-{:08x}.yaml", f.invariant, fnv(&shape));
-            match write_atomically(dir, &name, &ruling_text(&f.ruling)) {
+            match crate::output::write_in(dir, &name, &ruling_text(&f.ruling)) {
                 Ok(path) => f.file = Some(path),
                 Err(e) => found
                     .write_errors
@@ -587,15 +587,4 @@ fn keep(config: &Config, shrunk: Vec<Failure>, found: &mut Found) -> Vec<Failure
 
 fn ruling_text(c: &Case) -> String {
     crate::corpus::to_yaml(c)
-}
-
-/// Writes `name` in `dir` through a temporary file and a rename, so a
-/// reader never sees half a ruling.
-pub(crate) fn write_atomically(dir: &Path, name: &str, text: &str) -> std::io::Result<PathBuf> {
-    std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(".{name}.tmp"));
-    let path = dir.join(name);
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, &path)?;
-    Ok(path)
 }

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use crate::corpus::Loaded;
 use crate::edition::Edition;
 use crate::engine::{Engine, EngineFault, FaultKind};
-use crate::explore::campaign::{expectations_where, fnv, write_atomically};
+use crate::explore::campaign::{expectations_where, fnv};
 use crate::explore::generate::Scope;
 use crate::explore::{case_within, playable, shape, shrink};
 use crate::protocol::{Capabilities, to_wire};
@@ -314,7 +314,7 @@ impl Worker<'_> {
         }
         let name = format!("{}-{:08x}.yaml", slug(&caps.info.name), fnv(&kind));
         let file = plan.out.as_ref().and_then(|dir| {
-            write_atomically(dir, &name, &crate::corpus::to_yaml(&ruling))
+            crate::output::write_in(dir, &name, &crate::corpus::to_yaml(&ruling))
                 .map(|p| p.display().to_string())
                 .map_err(|e| {
                     record.notes.push(format!(
