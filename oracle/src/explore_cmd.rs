@@ -120,8 +120,15 @@ pub fn run(args: ExploreArgs) -> ExitCode {
             );
         }
     }
-    for e in &report.write_errors {
-        eprintln!("error: could not write {e}");
+    if let Some(e) = report.write_errors.first() {
+        let more = match report.unwritten {
+            0 => String::new(),
+            n => format!(
+                " ({n} more ruling{} not written)",
+                if n == 1 { "" } else { "s" }
+            ),
+        };
+        eprintln!("error: could not write {e}{more}");
     }
     let failed: u64 = report.violations.values().sum();
     let _ = writeln!(

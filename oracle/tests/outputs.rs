@@ -3,6 +3,7 @@
 //! person reads.
 
 use std::os::fd::{FromRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -35,6 +36,25 @@ fn closed_pipe() -> Stdio {
     let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
     drop(read);
     Stdio::from(write)
+}
+
+/// Lowers the child's largest file size to `bytes`, with SIGXFSZ ignored
+/// so that a write beyond it fails with EFBIG: a full disk, without root.
+fn file_size_limit(c: &mut Command, bytes: u64) {
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        c.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -164,4 +184,75 @@ fn reports_to_a_symlink_a_fifo_or_a_device_are_written_through_them() {
         let name = e.unwrap().file_name();
         !name.to_string_lossy().ends_with(".tmp")
     }));
+}
+
+/// The names of the temporary files left under `dir`.
+fn leftovers(dir: &Path) -> Vec<PathBuf> {
+    walk(dir)
+        .into_iter()
+        .filter(|p| p.to_string_lossy().ends_with(".tmp"))
+        .collect()
+}
+
+#[test]
+fn a_full_disk_leaves_no_temporary_files_and_says_so_once() {
+    let dir = scratch("full-gate");
+    let mut c = small_gate(&serve());
+    c.arg("--json").arg(dir.join("report.json"));
+    file_size_limit(&mut c, 16);
+    let out = exits(c, 2);
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.matches("could not write").count(), 1, "{stderr}");
+    assert_eq!(leftovers(&dir), Vec::<PathBuf>::new());
+
+    let dir = scratch("full-explore");
+    let mut c = command(&[
+        "explore",
+        "--cases",
+        "2000",
+        "--seed",
+        "1",
+        "--jobs",
+        "2",
+        "--mutant",
+        "damage-lowers-toughness",
+    ]);
+    c.arg("--out").arg(&dir);
+    file_size_limit(&mut c, 16);
+    let out = exits(c, 1);
+    let stderr = text(&out.stderr);
+    assert_eq!(
+        stderr.lines().filter(|l| l.starts_with("error:")).count(),
+        1,
+        "{stderr}"
+    );
+    assert_eq!(leftovers(&dir), Vec::<PathBuf>::new());
+}
+
+#[test]
+fn an_export_that_fails_leaves_no_partial_export() {
+    let dir = scratch("full-export");
+    let export = dir.join("export");
+    let mut c = command(&["export"]);
+    c.arg(&export);
+    // Enough for the first files, not for the transcript.
+    file_size_limit(&mut c, 64 * 1024);
+    let out = exits(c, 1);
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.matches("could not").count(), 1, "{stderr}");
+    let left: Vec<_> = walk(&export);
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        if e.path().is_dir() {
+            found.extend(walk(&e.path()));
+        } else {
+            found.push(e.path());
+        }
+    }
+    found
 }
