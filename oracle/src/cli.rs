@@ -1,6 +1,7 @@
 //! Small pieces the subcommands share.
 
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -102,6 +103,20 @@ fn parse_duration_uncapped(s: &str) -> Result<Duration, String> {
         _ => return Err(bad()),
     };
     Ok(Duration::from_secs(secs))
+}
+
+/// `path` as seen from `base` (both relative to the working directory, or
+/// absolute), when it lies under it; else `path` as given. How a file is
+/// named in what a person pastes back (`ptoracle explain FILE#ID`).
+pub fn relative(path: &str, base: &Path) -> String {
+    let Ok(cwd) = std::env::current_dir() else {
+        return path.to_string();
+    };
+    let (full, base) = (cwd.join(path), cwd.join(base));
+    match full.strip_prefix(&base) {
+        Ok(rel) if !rel.as_os_str().is_empty() => rel.display().to_string(),
+        _ => path.to_string(),
+    }
 }
 
 /// Exit status when stdout is a closed pipe (`ptoracle schema | head -1`):

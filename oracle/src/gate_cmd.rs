@@ -212,10 +212,15 @@ fn load_corpus(args: &GateArgs) -> Result<Vec<Loaded>, u8> {
         }
         return Err(BAD_INPUT);
     }
+    let base = args.sources_relative_to.clone().unwrap_or_default();
     let cases: Vec<Loaded> = loaded
         .cases
         .into_iter()
         .filter(|c| args.filter.is_empty() || gate::matches_filter(&c.case, &args.filter))
+        .map(|mut c| {
+            c.file = cli::relative(&c.file, &base);
+            c
+        })
         .collect();
     if cases.is_empty() && args.generated.is_none() {
         return Err(bad("no case matches the --filter patterns"));

@@ -273,6 +273,11 @@ struct GateArgs {
     /// Where shrunk rulings of generated failures are written.
     #[arg(long, value_name = "DIR", default_value = "gate-failures")]
     out: PathBuf,
+    /// Write where each case comes from (`source`: `FILE#ID`, what
+    /// `ptoracle explain` reads) relative to DIR rather than to the working
+    /// directory (ci/gate.sh gives the ptoracle checkout).
+    #[arg(long, value_name = "DIR")]
+    sources_relative_to: Option<PathBuf>,
     /// Shrinking attempts (engine requests) per generated failure.
     #[arg(long, default_value_t = 300)]
     shrink_budget: usize,

@@ -256,3 +256,55 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     found
 }
+
+/// The failing records of a JSON report.
+fn failures(report: &Path) -> Vec<serde_json::Value> {
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();
+    r["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["verdict"] == "fail")
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn report_locations_paste_into_explain_and_steps_count_from_one() {
+    // From another directory, as an engine's CI runs it.
+    let elsewhere = scratch("elsewhere");
+    let reports = elsewhere.join("reports");
+    let engine = format!("{BIN} serve --mutant counters-after-switch");
+    let out = Command::new("bash")
+        .arg(root().join("ci/gate.sh"))
+        .args(["--engine", &engine, "--reports"])
+        .arg(&reports)
+        .args(["--", "--filter", "613.4", "--jobs", "1"])
+        .current_dir(&elsewhere)
+        .env("PTORACLE_BIN", BIN)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let human = text(&out.stdout);
+    let junit = std::fs::read_to_string(reports.join("junit.xml")).unwrap();
+    let failed = failures(&reports.join("report.json"));
+    assert!(!failed.is_empty());
+    for c in &failed {
+        let source = c["source"].as_str().unwrap();
+        let id = c["id"].as_str().unwrap();
+        assert!(
+            source.starts_with("rulings/") && source.ends_with(&format!("#{id}")),
+            "{source}"
+        );
+        exits(command(&["explain", source]), 0);
+        let m = &c["mismatches"][0];
+        let said = format!("step {}: {}:", m["step"], m["field"].as_str().unwrap());
+        assert!(
+            human.contains(&format!("FAIL {id}: {said}")),
+            "{said}\n{human}"
+        );
+        assert!(junit.contains(&said), "{said}");
+    }
+}

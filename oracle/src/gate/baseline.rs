@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::report::{Kind, Outcome, Record, Report};
+use super::report::{Kind, Outcome, REPORT_VERSION, Record, Report};
 
 /// The differences between two reports.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -34,9 +34,21 @@ impl Changes {
     }
 }
 
-/// Reads a JSON report.
+/// Reads a JSON report (of this ptoracle's layout version).
 pub fn load(path: &Path) -> Result<Report, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    #[derive(serde::Deserialize)]
+    struct Version {
+        report_version: u32,
+    }
+    if let Ok(Version { report_version: v }) = serde_json::from_str::<Version>(&text) {
+        if v != REPORT_VERSION {
+            return Err(format!(
+                "{}: a report of layout version {v}; this ptoracle reads version {REPORT_VERSION}: make both reports with the same ptoracle",
+                path.display()
+            ));
+        }
+    }
     serde_json::from_str(&text).map_err(|e| {
         format!(
             "{}:{}:{}: not a ptoracle gate JSON report: {e}",

@@ -165,7 +165,7 @@ impl Worker<'_> {
             .map_or(Scope::ALL, |c| Scope::within(&c.features));
         let mut reference = None;
         let (case, source, generated) = match plan.corpus.get(i) {
-            Some(l) => (l.case.clone(), format!("{}#{}", l.file, l.doc + 1), None),
+            Some(l) => (l.case.clone(), format!("{}#{}", l.file, l.case.id), None),
             None => {
                 let (_, seed) = plan.generated?;
                 let index = (i - plan.corpus.len()) as u64;

@@ -17,8 +17,9 @@ use crate::verdict::{EngineCheck, Mismatch, Problem, Verdict};
 /// How the message of a case never sent to an engine starts.
 pub const NOT_SENT: &str = "not sent:";
 
-/// The version of the JSON report's layout.
-pub const REPORT_VERSION: u32 = 1;
+/// The version of the JSON report's layout (2: steps count from 1,
+/// sources read `FILE#ID`).
+pub const REPORT_VERSION: u32 = 2;
 
 /// A whole gate run.
 #[derive(Clone, Debug, Serialize, Deserialize)]
