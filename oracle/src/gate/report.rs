@@ -101,7 +101,8 @@ pub struct Record {
     pub order: usize,
     /// The case id.
     pub id: String,
-    /// Where it came from: `file#document`, or the generated stream.
+    /// Where it came from: `FILE#ID` (what `ptoracle explain` reads), or
+    /// the generated stream.
     pub source: String,
     /// For a generated case: its seed and index.
     #[serde(default, skip_serializing_if = "Option::is_none")]
