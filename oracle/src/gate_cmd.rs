@@ -126,7 +126,7 @@ fn gate_inner(args: GateArgs) -> Result<u8, u8> {
             let _ = writeln!(
                 out,
                 "note: the engine declares features this ptoracle does not know (ignored): {}",
-                c.unknown_features.join(", ")
+                gate::report::first_few(&c.unknown_features, 10)
             );
         }
     }
@@ -168,13 +168,13 @@ fn gate_inner(args: GateArgs) -> Result<u8, u8> {
         Some(e) => e.apply(&mut report),
         None => Vec::new(),
     };
-    let _ = write!(out, "{}", report.human());
+    let _ = write!(out, "{}", report.human(args.strict));
     if !stale.is_empty() && args.filter.is_empty() && args.generated.is_none() {
         let _ = writeln!(
             out,
             "note: the expectations file lists {} case(s) this run did not play: {}",
             stale.len(),
-            stale.join(", ")
+            gate::report::first_few(&stale, 5)
         );
     }
     let _ = out.flush();

@@ -308,3 +308,58 @@ fn report_locations_paste_into_explain_and_steps_count_from_one() {
         assert!(junit.contains(&said), "{said}");
     }
 }
+
+#[test]
+fn with_expectations_new_failures_are_listed_first_and_notes_stay_short() {
+    let dir = scratch("expectations");
+    let mutant = format!("{BIN} serve --mutant damage-lowers-toughness");
+    let generated = |c: &mut Command| {
+        c.args(["--no-corpus", "--generated", "400", "--seed", "1"]);
+        c.args(["--shrink-budget", "0", "--jobs", "2"]);
+        c.arg("--out").arg(dir.join("shrunk"));
+    };
+    let mut c = command(&["gate", "--engine", &mutant]);
+    generated(&mut c);
+    c.arg("--json").arg(dir.join("all.json"));
+    exits(c, 1);
+    let failed: Vec<String> = failures(&dir.join("all.json"))
+        .iter()
+        .map(|c| c["id"].as_str().unwrap().to_string())
+        .collect();
+    assert!(failed.len() > 25, "{}", failed.len());
+    // Every failure is known but the last one.
+    let (new, known) = failed.split_last().unwrap();
+    let mut yaml = String::from("cases:\n");
+    for id in known {
+        yaml.push_str(&format!("  \"{id}\": {{ verdict: fail, reason: known }}\n"));
+    }
+    let expectations = dir.join("expectations.yaml");
+    std::fs::write(&expectations, &yaml).unwrap();
+    let mut c = command(&["gate", "--engine", &mutant]);
+    generated(&mut c);
+    c.arg("--expectations").arg(&expectations);
+    let out = text(&exits(c, 1).stdout);
+    assert!(out.contains(&format!("FAIL {new}:")), "{out}");
+    assert!(!out.contains("more generated failures"), "{out}");
+
+    // The corpus alone, against the reference, with --strict: the
+    // generated entries were not played, one listed corpus case passes.
+    yaml.push_str("  \"613.4d/switch-swaps-counters-too\": { verdict: fail, reason: r }\n");
+    std::fs::write(&expectations, &yaml).unwrap();
+    let mut c = command(&["gate", "--engine", &serve(), "--strict"]);
+    c.arg("--expectations").arg(&expectations);
+    let out = text(&exits(c, 1).stdout);
+    let note = out
+        .lines()
+        .find(|l| l.contains("this run did not play"))
+        .expect("a note on what was not played");
+    assert!(
+        note.contains(&format!("lists {} case(s)", known.len())),
+        "{note}"
+    );
+    assert!(note.matches("generated/").count() <= 5, "{note}");
+    assert!(
+        out.contains("the gate fails under --strict: 1 listed case(s) now pass"),
+        "{out}"
+    );
+}
