@@ -10,9 +10,10 @@
 //! DIR/session/replies.jsonl                   what `ptoracle serve` answers
 //! ```
 //!
-//! Feeding `requests.jsonl` to an adapter and comparing its output with
-//! `replies.jsonl` tests it without ptoracle (the transcript is for one
-//! edition; cases that do not hold in it are left out of the session).
+//! Feeding `requests.jsonl` to an adapter and checking its output with
+//! `ptoracle compare DIR REPLIES` ([`crate::gate::offline`]) tests it
+//! without running the gate (the transcript is for one edition; cases that
+//! do not hold in it are left out of the session).
 
 use std::io;
 use std::path::{Component, Path, PathBuf};

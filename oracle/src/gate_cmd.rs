@@ -267,11 +267,7 @@ fn write_reports(args: &GateArgs, report: &Report, previous: Option<&Expectation
             }
         }
     };
-    write(
-        &args.json,
-        serde_json::to_string_pretty(report).unwrap_or_default() + "\n",
-        "JSON report",
-    );
+    write(&args.json, json_report(report), "JSON report");
     write(&args.junit, report.junit(), "JUnit report");
     write(&args.markdown, report.markdown(), "Markdown report");
     write(
@@ -317,6 +313,30 @@ pub fn baseline(old: &Path, new: &Path) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The JSON report's text.
+fn json_report(report: &Report) -> String {
+    serde_json::to_string_pretty(report).unwrap_or_default() + "\n"
+}
+
+/// `ptoracle compare EXPORT REPLIES [--json FILE]`.
+pub fn compare(export: &Path, replies: &Path, json: Option<&Path>) -> ExitCode {
+    let report = match gate::offline::compare(export, replies) {
+        Ok(r) => r,
+        Err(e) => return ExitCode::from(bad(e)),
+    };
+    if let Some(p) = json {
+        if let Err(e) = ptoracle::output::write_file(p, json_report(&report).as_bytes()) {
+            eprintln!(
+                "error: could not write the JSON report to {}: {e}",
+                p.display()
+            );
+            return ExitCode::from(BAD_INPUT);
+        }
+    }
+    cli::print(&report.human(false));
+    ExitCode::from(if report.gate_fails(false) { FAIL } else { PASS })
 }
 
 /// `ptoracle export DIR [PATHS]`.

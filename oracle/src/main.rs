@@ -119,6 +119,22 @@ enum Command {
         #[arg(long, value_name = "EDITION")]
         edition: Option<String>,
     },
+    /// Check an engine's replies to an export's requests offline, as the
+    /// gate checks them: `ADAPTER < DIR/session/requests.jsonl > REPLIES`,
+    /// then `ptoracle compare DIR REPLIES`.
+    ///
+    /// Prints what `gate` prints. Exit status: 0 every case passes or is
+    /// skipped, 1 a case fails or errs, 2 the files cannot be read or the
+    /// replies do not start with a hello.
+    Compare {
+        /// The directory `ptoracle export` wrote.
+        export: PathBuf,
+        /// The engine's replies: its hello, then one line per request.
+        replies: PathBuf,
+        /// Write every case's record as JSON (as `gate --json`).
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+    },
     /// Speak the engine protocol on stdin/stdout as the reference engine
     /// (see docs/protocol.md): what `gate` tests adapters against.
     Serve {
@@ -331,6 +347,11 @@ fn main() -> ExitCode {
             paths,
             edition,
         } => gate_cmd::export(&dir, paths, edition),
+        Command::Compare {
+            export,
+            replies,
+            json,
+        } => gate_cmd::compare(&export, &replies, json.as_deref()),
         Command::Serve {
             mutant,
             list_mutants,

@@ -363,3 +363,51 @@ fn with_expectations_new_failures_are_listed_first_and_notes_stay_short() {
         "{out}"
     );
 }
+
+/// `program` fed the export's requests; its replies, in a file.
+fn replies_of(program: &mut Command, export: &Path, name: &str) -> PathBuf {
+    let path = export.join(name);
+    let status = program
+        .current_dir(root())
+        .stdin(std::fs::File::open(export.join("session/requests.jsonl")).unwrap())
+        .stdout(std::fs::File::create(&path).unwrap())
+        .status()
+        .unwrap();
+    assert!(status.success(), "{program:?}");
+    path
+}
+
+#[test]
+fn compare_checks_recorded_replies_as_the_gate_does() {
+    let export = scratch("compare").join("export");
+    let mut c = command(&["export"]);
+    c.arg(&export);
+    exits(c, 0);
+    let mut template = Command::new("python3");
+    template.arg("ci/adapters/python-example/adapter.py");
+    let good = replies_of(&mut template, &export, "template.jsonl");
+    let mut gate = command(&["gate", "--engine"]);
+    gate.arg("python3 ci/adapters/python-example/adapter.py");
+    let gate_said = text(&exits(gate, 0).stdout);
+    let mut c = command(&["compare"]);
+    c.arg(&export).arg(&good);
+    let said = text(&exits(c, 0).stdout);
+    assert_eq!(
+        said.lines().last(),
+        gate_said.lines().last(),
+        "the gate and compare disagree"
+    );
+    assert!(said.contains(" 0 failed, 0 errored"), "{said}");
+
+    let mut mutant = Command::new(BIN);
+    mutant.args(["serve", "--mutant", "counters-after-switch"]);
+    let bad = replies_of(&mut mutant, &export, "mutant.jsonl");
+    let mut c = command(&["compare"]);
+    c.arg(&export).arg(&bad);
+    let said = text(&exits(c, 1).stdout);
+    assert!(said.contains("FAIL 613.4"), "{said}");
+
+    let mut c = command(&["compare"]);
+    c.arg(&export).arg(export.join("session/requests.jsonl"));
+    exits(c, 2);
+}

@@ -6,10 +6,13 @@
 //!   and returns a [`Report`] of one [`Record`] per case;
 //! - [`report`]: the records, the human summary, JSON, JUnit and Markdown;
 //! - [`expectations`]: an engine's known failures, and what changed;
-//! - [`baseline`]: what changed between two JSON reports.
+//! - [`baseline`]: what changed between two JSON reports;
+//! - [`offline`]: the verdicts of an engine's recorded replies to an
+//!   export's requests (`ptoracle compare`).
 
 pub mod baseline;
 pub mod expectations;
+pub mod offline;
 pub mod report;
 
 use std::collections::{BTreeMap, BTreeSet};
