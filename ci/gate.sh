@@ -10,6 +10,8 @@
 #   junit.xml    for the CI's test view
 #   report.md    for a pull-request comment
 #   rulings/     shrunk rulings of generated failures
+# Each case's source reads rulings/FILE.yaml#ID, relative to the ptoracle
+# checkout: `ptoracle explain rulings/FILE.yaml#ID` there explains it.
 # Exit status: the gate's (0 pass, 1 fail, 2 bad input, 3 unusable engine,
 # 130 interrupted); see `ptoracle gate --help`.
 set -euo pipefail
@@ -22,7 +24,7 @@ reports="ptoracle-reports"
 extra=()
 
 usage() {
-    sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
     exit 2
 }
 
@@ -53,7 +55,8 @@ fi
 mkdir -p "$reports"
 args=(gate --engine "$engine" "$repo/rulings"
       --json "$reports/report.json" --junit "$reports/junit.xml"
-      --markdown "$reports/report.md" --out "$reports/rulings")
+      --markdown "$reports/report.md" --out "$reports/rulings"
+      --sources-relative-to "$repo")
 if [ -n "$expectations" ]; then
     args+=(--expectations "$expectations")
 fi

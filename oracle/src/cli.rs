@@ -1,5 +1,7 @@
 //! Small pieces the subcommands share.
 
+use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -16,7 +18,7 @@ pub fn mutant_arg(
     let offered = |m: &&Mutant| !rules_only || m.is_rules_bug();
     if list {
         for m in Mutant::ALL.iter().filter(offered) {
-            println!("{}", m.name());
+            outln!("{}", m.name());
         }
         return Err(ExitCode::SUCCESS);
     }
@@ -78,19 +80,69 @@ pub fn edition(name: Option<String>) -> Result<Edition, ExitCode> {
     }
 }
 
+/// The longest duration accepted on the command line (a year): longer ones
+/// are cut to it, so that adding one to a clock never overflows.
+pub const MAX_DURATION: Duration = Duration::from_secs(365 * 24 * 3600);
+
 /// A duration as written on the command line: `90s`, `15m`, `2h`, `500ms`
-/// (a bare number is seconds).
+/// (a bare number is seconds), at most [`MAX_DURATION`].
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    parse_duration_uncapped(s).map(|d| d.min(MAX_DURATION))
+}
+
+fn parse_duration_uncapped(s: &str) -> Result<Duration, String> {
     let bad =
         || format!("invalid duration `{s}`: write a number with s, m, h or ms, e.g. 90s or 15m");
     let digits: String = s.chars().take_while(|c| c.is_ascii_digit()).collect();
     let n: u64 = digits.parse().map_err(|_| bad())?;
     let secs = match &s[digits.len()..] {
         "" | "s" => n,
-        "m" => n.checked_mul(60).ok_or_else(bad)?,
-        "h" => n.checked_mul(3600).ok_or_else(bad)?,
+        "m" => n.saturating_mul(60),
+        "h" => n.saturating_mul(3600),
         "ms" => return Ok(Duration::from_millis(n)),
         _ => return Err(bad()),
     };
     Ok(Duration::from_secs(secs))
 }
+
+/// `path` as seen from `base` (both relative to the working directory, or
+/// absolute), when it lies under it; else `path` as given. How a file is
+/// named in what a person pastes back (`ptoracle explain FILE#ID`).
+pub fn relative(path: &str, base: &Path) -> String {
+    let Ok(cwd) = std::env::current_dir() else {
+        return path.to_string();
+    };
+    let (full, base) = (cwd.join(path), cwd.join(base));
+    match full.strip_prefix(&base) {
+        Ok(rel) if !rel.as_os_str().is_empty() => rel.display().to_string(),
+        _ => path.to_string(),
+    }
+}
+
+/// Exit status when stdout is a closed pipe (`ptoracle schema | head -1`):
+/// what a shell reports for a process ended by SIGPIPE (128 + 13). Nothing
+/// is said: the reader has gone.
+pub const CLOSED_PIPE: u8 = 141;
+
+/// Writes `text` to stdout and flushes it. When stdout is a closed pipe the
+/// process ends quietly with [`CLOSED_PIPE`]; when it cannot be written for
+/// another reason (a full disk), with a message and status 1. (`println!`
+/// would panic in both cases.)
+pub fn print(text: &str) {
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(CLOSED_PIPE.into());
+        }
+        let _ = writeln!(std::io::stderr(), "error: could not write to stdout: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// `println!` through [`print`]: never panics on a closed stdout.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::cli::print(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
+pub(crate) use outln;

@@ -1,6 +1,7 @@
 //! `ptoracle explore`: progress, interruption and the summary around
 //! [`ptoracle::explore::run`].
 
+use crate::cli::outln;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,7 +20,7 @@ pub fn run(args: ExploreArgs) -> ExitCode {
                 .filter(|e| !(inv.holds_in)(e.rules()))
                 .map(|e| e.id())
                 .collect();
-            println!(
+            outln!(
                 "{:<28} [{}] {}{}",
                 inv.name,
                 inv.rules.join(", "),
@@ -118,8 +119,15 @@ pub fn run(args: ExploreArgs) -> ExitCode {
             );
         }
     }
-    for e in &report.write_errors {
-        eprintln!("error: could not write {e}");
+    if let Some(e) = report.write_errors.first() {
+        let more = match report.unwritten {
+            0 => String::new(),
+            n => format!(
+                " ({n} more ruling{} not written)",
+                if n == 1 { "" } else { "s" }
+            ),
+        };
+        eprintln!("error: could not write {e}{more}");
     }
     let failed: u64 = report.violations.values().sum();
     let _ = writeln!(

@@ -10,11 +10,12 @@
 //! DIR/session/replies.jsonl                   what `ptoracle serve` answers
 //! ```
 //!
-//! Feeding `requests.jsonl` to an adapter and comparing its output with
-//! `replies.jsonl` tests it without ptoracle (the transcript is for one
-//! edition; cases that do not hold in it are left out of the session).
+//! Feeding `requests.jsonl` to an adapter and checking its output with
+//! `ptoracle compare DIR REPLIES` ([`crate::gate::offline`]) tests it
+//! without running the gate (the transcript is for one edition; cases that
+//! do not hold in it are left out of the session).
 
-use std::io::{self, Write};
+use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use crate::corpus::Loaded;
@@ -22,7 +23,38 @@ use crate::edition::Edition;
 use crate::protocol::{self, Request, canonical, required_features};
 
 /// Writes the export of `cases` under `dir`; returns a one-line summary.
+/// When a file cannot be written (a full disk), the files written so far
+/// are removed, with the directories under `dir` left empty, and the first error is
+/// returned: no half export stays behind.
 pub fn export(dir: &Path, cases: &[Loaded], edition: Edition) -> io::Result<String> {
+    let mut written = Vec::new();
+    let result = export_into(dir, cases, edition, &mut written);
+    if result.is_err() {
+        for path in &written {
+            let _ = std::fs::remove_file(path);
+            for parent in path.ancestors().skip(1) {
+                // Fails, and stops, at the first directory not empty.
+                if parent == dir || !parent.starts_with(dir) || std::fs::remove_dir(parent).is_err()
+                {
+                    break;
+                }
+            }
+        }
+    }
+    result
+}
+
+fn export_into(
+    dir: &Path,
+    cases: &[Loaded],
+    edition: Edition,
+    written: &mut Vec<PathBuf>,
+) -> io::Result<String> {
+    let mut write = |path: &Path, text: &str| {
+        crate::output::write_file(path, text.as_bytes())?;
+        written.push(path.to_path_buf());
+        Ok::<(), io::Error>(())
+    };
     let json = |v: &serde_json::Value| canonical(v) + "\n";
     // One JSON file per ruling file, at the same relative place.
     let mut files: Vec<(String, Vec<serde_json::Value>)> = Vec::new();
@@ -114,14 +146,6 @@ pub fn export(dir: &Path, cases: &[Loaded], edition: Edition) -> io::Result<Stri
         files.len(),
         dir.display()
     ))
-}
-
-fn write(path: &Path, text: &str) -> io::Result<()> {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)?;
-    }
-    let mut f = std::fs::File::create(path)?;
-    f.write_all(text.as_bytes())
 }
 
 /// The longest directory that holds every file.

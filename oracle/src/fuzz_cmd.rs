@@ -1,6 +1,7 @@
 //! `ptoracle fuzz seeds` and `ptoracle fuzz replay`: the fuzz crate's
 //! seed corpora, and its inputs replayed without libFuzzer.
 
+use crate::cli::outln;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -26,23 +27,19 @@ pub fn seeds(rulings: &Path, out: &Path, check: bool) -> ExitCode {
             } else {
                 "stale"
             };
-            println!("{what}: {}", path.display());
+            outln!("{what}: {}", path.display());
         }
         if changes.is_empty() {
-            println!("{} seeds and the dictionaries are up to date", made.len());
+            outln!("{} seeds and the dictionaries are up to date", made.len());
             return ExitCode::SUCCESS;
         }
-        println!("run `cargo run -- fuzz seeds` to bring them up to date");
+        outln!("run `cargo run -- fuzz seeds` to bring them up to date");
         return ExitCode::from(1);
     }
     let (mut written, mut removed) = (0, 0);
     for (path, bytes) in changes {
         let done = match bytes {
-            Some(b) => path
-                .parent()
-                .map_or(Ok(()), std::fs::create_dir_all)
-                .and_then(|()| std::fs::write(&path, b))
-                .map(|()| written += 1),
+            Some(b) => ptoracle::output::write_file(&path, &b).map(|()| written += 1),
             None => std::fs::remove_file(&path).map(|()| removed += 1),
         };
         if let Err(e) = done {
@@ -50,7 +47,7 @@ pub fn seeds(rulings: &Path, out: &Path, check: bool) -> ExitCode {
             return ExitCode::from(1);
         }
     }
-    println!(
+    outln!(
         "{} seeds from {} ruling files: {written} files written, {removed} removed",
         made.len(),
         files.len()
@@ -117,21 +114,21 @@ pub fn replay(target: &str, inputs: &[PathBuf], engine: Option<&str>) -> ExitCod
             Ok(Ok(())) => ok += 1,
             Ok(Err(finding)) => {
                 failed += 1;
-                println!("FAIL {}: {finding}", f.display());
+                outln!("FAIL {}: {finding}", f.display());
                 if let Some(case) = &finding.case {
                     show_scenario(case);
                 }
             }
             Err(_) => {
                 failed += 1;
-                println!("PANIC {} (the panic message is above)", f.display());
+                outln!("PANIC {} (the panic message is above)", f.display());
                 if let Some(case) = fuzzing::scenario(&data).filter(|_| target.takes_scenario()) {
                     show_scenario(&case);
                 }
             }
         }
     }
-    println!("{ok} passed, {failed} failed ({target})");
+    outln!("{ok} passed, {failed} failed ({target})");
     if failed == 0 {
         ExitCode::SUCCESS
     } else {
@@ -140,8 +137,8 @@ pub fn replay(target: &str, inputs: &[PathBuf], engine: Option<&str>) -> ExitCod
 }
 
 fn show_scenario(case: &ptoracle::Case) {
-    println!("  the scenario, as a ruling to complete:");
+    outln!("  the scenario, as a ruling to complete:");
     for line in ptoracle::corpus::to_yaml(case).lines() {
-        println!("    {line}");
+        outln!("    {line}");
     }
 }

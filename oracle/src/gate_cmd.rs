@@ -1,6 +1,7 @@
 //! `ptoracle gate`, `ptoracle baseline` and `ptoracle export`: the command
 //! line around [`ptoracle::gate`].
 
+use crate::cli::outln;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -134,7 +135,7 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
             let _ = writeln!(
                 out,
                 "note: the engine declares features this ptoracle does not know (ignored): {}",
-                printable(&c.unknown_features.join(", "))
+                printable(&gate::report::first_few(&c.unknown_features, 10))
             );
         }
     }
@@ -176,13 +177,13 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
         Some(e) => e.apply(&mut report),
         None => Vec::new(),
     };
-    let _ = write!(out, "{}", report.human());
+    let _ = write!(out, "{}", report.human(args.strict));
     if !stale.is_empty() && args.filter.is_empty() && args.generated.is_none() {
         let _ = writeln!(
             out,
             "note: the expectations file lists {} case(s) this run did not play: {}",
             stale.len(),
-            stale.join(", ")
+            gate::report::first_few(&stale, 5)
         );
     }
     // Given up on during the run (faults in a row, failed handshakes):
@@ -234,10 +235,15 @@ fn load_corpus(args: &GateArgs) -> Result<Vec<Loaded>, u8> {
         }
         return Err(BAD_INPUT);
     }
+    let base = args.sources_relative_to.clone().unwrap_or_default();
     let cases: Vec<Loaded> = loaded
         .cases
         .into_iter()
         .filter(|c| args.filter.is_empty() || gate::matches_filter(&c.case, &args.filter))
+        .map(|mut c| {
+            c.file = cli::relative(&c.file, &base);
+            c
+        })
         .collect();
     // With --generated too: a pattern that matches nothing is a typo more
     // often than a wish to play generated cases only (--no-corpus says so).
@@ -282,17 +288,13 @@ fn write_reports(args: &GateArgs, report: &Report, previous: Option<&Expectation
     let mut ok = true;
     let mut write = |path: &Option<PathBuf>, text: String, what: &str| {
         if let Some(p) = path {
-            if let Err(e) = write_file(p, &text) {
+            if let Err(e) = ptoracle::output::write_file(p, text.as_bytes()) {
                 eprintln!("error: could not write the {what} to {}: {e}", p.display());
                 ok = false;
             }
         }
     };
-    write(
-        &args.json,
-        serde_json::to_string_pretty(report).unwrap_or_default() + "\n",
-        "JSON report",
-    );
+    write(&args.json, json_report(report), "JSON report");
     write(&args.junit, report.junit(), "JUnit report");
     write(&args.markdown, report.markdown(), "Markdown report");
     write(
@@ -301,20 +303,6 @@ fn write_reports(args: &GateArgs, report: &Report, previous: Option<&Expectation
         "expectations file",
     );
     ok
-}
-
-/// Writes through a temporary file and a rename, so a reader (a CI step
-/// after a timeout) never sees half a report.
-fn write_file(path: &Path, text: &str) -> std::io::Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
-    }
-    let name = path
-        .file_name()
-        .map_or("report".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(".{name}.tmp"));
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
 }
 
 fn progress(total: u64, live: &Live, done: &AtomicBool) {
@@ -346,12 +334,36 @@ pub fn baseline(old: &Path, new: &Path) -> ExitCode {
         }
     };
     let changes = baseline::compare(&a, &b);
-    print!("{}", baseline::render(&changes));
+    cli::print(&baseline::render(&changes));
     if changes.worse() {
         ExitCode::from(FAIL)
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The JSON report's text.
+fn json_report(report: &Report) -> String {
+    serde_json::to_string_pretty(report).unwrap_or_default() + "\n"
+}
+
+/// `ptoracle compare EXPORT REPLIES [--json FILE]`.
+pub fn compare(export: &Path, replies: &Path, json: Option<&Path>) -> ExitCode {
+    let report = match gate::offline::compare(export, replies) {
+        Ok(r) => r,
+        Err(e) => return ExitCode::from(bad(e)),
+    };
+    if let Some(p) = json {
+        if let Err(e) = ptoracle::output::write_file(p, json_report(&report).as_bytes()) {
+            eprintln!(
+                "error: could not write the JSON report to {}: {e}",
+                p.display()
+            );
+            return ExitCode::from(BAD_INPUT);
+        }
+    }
+    cli::print(&report.human(false));
+    ExitCode::from(if report.gate_fails(false) { FAIL } else { PASS })
 }
 
 /// `ptoracle export DIR [PATHS]`.
@@ -373,7 +385,7 @@ pub fn export(dir: &Path, paths: Vec<PathBuf>, edition: Option<String>) -> ExitC
     }
     match ptoracle::export::export(dir, &loaded.cases, edition) {
         Ok(summary) => {
-            println!("{summary}");
+            outln!("{summary}");
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -43,6 +43,7 @@ pub mod fuzzing;
 pub mod gate;
 pub mod number;
 pub mod observation;
+pub mod output;
 pub mod printable;
 pub mod protocol;
 pub mod resolver;

@@ -122,6 +122,22 @@ enum Command {
         #[arg(long, value_name = "EDITION")]
         edition: Option<String>,
     },
+    /// Check an engine's replies to an export's requests offline, as the
+    /// gate checks them: `ADAPTER < DIR/session/requests.jsonl > REPLIES`,
+    /// then `ptoracle compare DIR REPLIES`.
+    ///
+    /// Prints what `gate` prints. Exit status: 0 every case passes or is
+    /// skipped, 1 a case fails or errs, 2 the files cannot be read or the
+    /// replies do not start with a hello.
+    Compare {
+        /// The directory `ptoracle export` wrote.
+        export: PathBuf,
+        /// The engine's replies: its hello, then one line per request.
+        replies: PathBuf,
+        /// Write every case's record as JSON (as `gate --json`).
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+    },
     /// Speak the engine protocol on stdin/stdout as the reference engine
     /// (see docs/protocol.md): what `gate` tests adapters against.
     Serve {
@@ -280,6 +296,11 @@ struct GateArgs {
     /// Where shrunk rulings of generated failures are written.
     #[arg(long, value_name = "DIR", default_value = "gate-failures")]
     out: PathBuf,
+    /// Write where each case comes from (`source`: `FILE#ID`, what
+    /// `ptoracle explain` reads) relative to DIR rather than to the working
+    /// directory (ci/gate.sh gives the ptoracle checkout).
+    #[arg(long, value_name = "DIR")]
+    sources_relative_to: Option<PathBuf>,
     /// Shrinking attempts (engine requests) per generated failure.
     #[arg(long, default_value_t = 300)]
     shrink_budget: usize,
@@ -333,6 +354,11 @@ fn main() -> ExitCode {
             paths,
             edition,
         } => gate_cmd::export(&dir, paths, edition),
+        Command::Compare {
+            export,
+            replies,
+            json,
+        } => gate_cmd::compare(&export, &replies, json.as_deref()),
         Command::Serve {
             mutant,
             list_mutants,
@@ -354,7 +380,7 @@ fn main() -> ExitCode {
             }
         }
         Command::Schema { protocol: None } => {
-            print!("{}", schema::ruling_schema());
+            cli::print(&schema::ruling_schema());
             ExitCode::SUCCESS
         }
         Command::Schema {
@@ -362,9 +388,7 @@ fn main() -> ExitCode {
         } => {
             for (name, text) in schema::protocol_schemas() {
                 let path = dir.join(name);
-                let written =
-                    std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, text));
-                if let Err(e) = written {
+                if let Err(e) = ptoracle::output::write_file(&path, text.as_bytes()) {
                     eprintln!("error: could not write {}: {e}", path.display());
                     return ExitCode::from(1);
                 }

@@ -51,7 +51,9 @@ impl fmt::Display for Problem {
 /// One expectation that does not hold.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Mismatch {
-    /// The step, from 0.
+    /// The step, from 0 (written from 1, as a person counts and as
+    /// `explain` and the text reports show it, in JSON).
+    #[serde(with = "from_one")]
     pub step: usize,
     /// What is compared: `ogre.pt`, `ogre.lki.counters`, `you.life`, or `error`.
     pub field: String,
@@ -71,6 +73,22 @@ impl fmt::Display for Mismatch {
             self.expected,
             self.got
         )
+    }
+}
+
+/// A step index, from 0 in memory and from 1 in JSON.
+mod from_one {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub fn serialize<S: Serializer>(step: &usize, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(*step as u64 + 1)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+        let n = u64::deserialize(d)?;
+        n.checked_sub(1)
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| D::Error::custom("steps count from 1"))
     }
 }
 

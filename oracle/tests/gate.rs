@@ -12,21 +12,11 @@ use support::{alive, signal, wait_for_file, wait_within};
 
 const BIN: &str = env!("CARGO_BIN_EXE_ptoracle");
 
-/// The repository root (where `rulings/` is).
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the crate sits in the workspace")
-        .to_path_buf()
-}
+mod common;
+use common::root;
 
 fn scratch(name: &str) -> PathBuf {
-    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("ptoracle-gate-{}-{n}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch("gate", name)
 }
 
 struct Ran {
@@ -282,7 +272,7 @@ fn engine_text_is_escaped_in_every_report() {
         ("stdout", r.stdout.clone()),
         ("markdown", std::fs::read_to_string(&markdown).unwrap()),
         ("junit", std::fs::read_to_string(&junit).unwrap()),
-        ("human", report.human()),
+        ("human", report.human(false)),
         ("markdown again", report.markdown()),
         ("junit again", report.junit()),
     ];
@@ -298,7 +288,7 @@ fn engine_text_is_escaped_in_every_report() {
         assert!(!fake, "{what}: {text}");
         assert!(text.contains(r"\u{1b}[2J"), "{what}: {text}");
     }
-    let human = report.human();
+    let human = report.human(false);
     assert!(
         human.contains(r"stderr: \u{1b}[31mred\0 <&]]>\u{7}"),
         "{human}"

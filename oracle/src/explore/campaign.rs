@@ -155,8 +155,11 @@ pub struct Report {
     pub elapsed: Duration,
     /// Whether it was stopped before its end.
     pub interrupted: bool,
-    /// Problems writing rulings.
+    /// Problems writing rulings: the first one (after it, no more
+    /// rulings are written).
     pub write_errors: Vec<String>,
+    /// Rulings not written after that first problem.
+    pub unwritten: u64,
 }
 
 impl Report {
@@ -256,6 +259,7 @@ pub fn run(config: &Config, stop: &AtomicBool, live: &Live) -> Report {
         elapsed: start.elapsed(),
         interrupted: stop.load(Ordering::Relaxed),
         write_errors: found.write_errors,
+        unwritten: found.unwritten,
     }
 }
 
@@ -265,9 +269,30 @@ struct Found {
     counts: BTreeMap<&'static str, u64>,
     /// By invariant, the smallest case indices that violate it.
     hits: BTreeMap<&'static str, BTreeSet<u64>>,
-    /// The unshrunk ruling written for the first violation of each invariant.
-    early: BTreeMap<&'static str, PathBuf>,
+    /// The unshrunk ruling written for the first violation of each
+    /// invariant (`None`: tried, not written).
+    early: BTreeMap<&'static str, Option<PathBuf>>,
     write_errors: Vec<String>,
+    unwritten: u64,
+}
+
+impl Found {
+    /// Writes `ruling` as `name` in `dir`, unless a write failed already:
+    /// after a first failure (a full disk, a directory that can't be
+    /// written) rulings are only counted, so that one problem is reported
+    /// once.
+    fn write(&mut self, dir: &Path, name: &str, ruling: &Case) -> Option<PathBuf> {
+        if !self.write_errors.is_empty() {
+            self.unwritten += 1;
+            return None;
+        }
+        crate::output::write_in(dir, name, &ruling_text(ruling))
+            .map_err(|e| {
+                self.write_errors
+                    .push(format!("{}: {e}", dir.join(name).display()))
+            })
+            .ok()
+    }
 }
 
 fn selected(config: &Config, inv: &Invariant) -> bool {
@@ -340,15 +365,9 @@ fn one_case(config: &Config, index: u64, tally: &mut Tally, found: &Mutex<Found>
         if !f.early.contains_key(name) {
             if let Some(dir) = &config.out {
                 let ruling = to_ruling(config, index, name, rules, &checked, &what);
-                let file = format!("{name}-unshrunk.yaml");
-                match write_atomically(dir, &file, &ruling_text(&ruling)) {
-                    Ok(path) => {
-                        f.early.insert(name, path);
-                    }
-                    Err(e) => f
-                        .write_errors
-                        .push(format!("{}: {e}", dir.join(&file).display())),
-                }
+                let path = f.write(dir, &format!("{name}-unshrunk.yaml"), &ruling);
+                // Tried once, written or not: a full disk is reported once.
+                f.early.insert(name, path);
             }
         }
     }
@@ -568,15 +587,10 @@ fn keep(config: &Config, shrunk: Vec<Failure>, found: &mut Found) -> Vec<Failure
         }
         if let Some(dir) = &config.out {
             let name = format!("{}-{:08x}.yaml", f.invariant, fnv(&shape));
-            match write_atomically(dir, &name, &ruling_text(&f.ruling)) {
-                Ok(path) => f.file = Some(path),
-                Err(e) => found
-                    .write_errors
-                    .push(format!("{}: {e}", dir.join(&name).display())),
-            }
+            f.file = found.write(dir, &name, &f.ruling);
         }
         if f.file.is_some() {
-            if let Some(early) = found.early.remove(f.invariant) {
+            if let Some(Some(early)) = found.early.remove(f.invariant) {
                 let _ = std::fs::remove_file(early);
             }
         }
@@ -587,15 +601,4 @@ fn keep(config: &Config, shrunk: Vec<Failure>, found: &mut Found) -> Vec<Failure
 
 fn ruling_text(c: &Case) -> String {
     crate::corpus::to_yaml(c)
-}
-
-/// Writes `name` in `dir` through a temporary file and a rename, so a
-/// reader never sees half a ruling.
-pub(crate) fn write_atomically(dir: &Path, name: &str, text: &str) -> std::io::Result<PathBuf> {
-    std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(".{name}.tmp"));
-    let path = dir.join(name);
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, &path)?;
-    Ok(path)
 }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::report::{Kind, Outcome, Record, Report};
+use super::report::{Kind, Outcome, REPORT_VERSION, Record, Report};
 use crate::printable::printable;
 
 /// The differences between two reports.
@@ -36,9 +36,21 @@ impl Changes {
     }
 }
 
-/// Reads a JSON report.
+/// Reads a JSON report (of this ptoracle's layout version).
 pub fn load(path: &Path) -> Result<Report, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    #[derive(serde::Deserialize)]
+    struct Version {
+        report_version: u32,
+    }
+    if let Ok(Version { report_version: v }) = serde_json::from_str::<Version>(&text) {
+        if v != REPORT_VERSION {
+            return Err(format!(
+                "{}: a report of layout version {v}; this ptoracle reads version {REPORT_VERSION}: make both reports with the same ptoracle",
+                path.display()
+            ));
+        }
+    }
     serde_json::from_str(&text).map_err(|e| {
         format!(
             "{}:{}:{}: not a ptoracle gate JSON report: {e}",
@@ -126,17 +138,17 @@ mod tests {
     fn report(verdict: &str) -> Report {
         let case = match verdict {
             "flaky" | "fail" => serde_json::json!({"verdict": verdict, "mismatches": [
-                {"step": 0, "field": "c.pt", "expected": "1/1", "got": "2/1"}]}),
+                {"step": 1, "field": "c.pt", "expected": "1/1", "got": "2/1"}]}),
             _ => serde_json::json!({"verdict": verdict}),
         };
         let mut case = case.as_object().unwrap().clone();
-        for (k, v) in [("id", "a/b"), ("source", "a.yaml#1")] {
+        for (k, v) in [("id", "a/b"), ("source", "a.yaml#a/b")] {
             case.insert(k.into(), v.into());
         }
         case.insert("rules".into(), serde_json::json!([]));
         case.insert("ms".into(), 0.into());
         serde_json::from_value(serde_json::json!({
-            "report_version": 1, "ptoracle": "0", "protocol": 1, "edition": "e",
+            "report_version": REPORT_VERSION, "ptoracle": "0", "protocol": 1, "edition": "e",
             "jobs": 1, "elapsed_ms": 0, "interrupted": false,
             "summary": {"passed": 0, "failed": 0, "errored": 0, "skipped": 0,
                 "discarded": 0, "not_run": 0, "known": 0, "unexpected": 0,

@@ -6,10 +6,13 @@
 //!   and returns a [`Report`] of one [`Record`] per case;
 //! - [`report`]: the records, the human summary, JSON, JUnit and Markdown;
 //! - [`expectations`]: an engine's known failures, and what changed;
-//! - [`baseline`]: what changed between two JSON reports.
+//! - [`baseline`]: what changed between two JSON reports;
+//! - [`offline`]: the verdicts of an engine's recorded replies to an
+//!   export's requests (`ptoracle compare`).
 
 pub mod baseline;
 pub mod expectations;
+pub mod offline;
 pub mod report;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -23,7 +26,7 @@ use std::time::{Duration, Instant};
 use crate::corpus::Loaded;
 use crate::edition::Edition;
 use crate::engine::{Engine, EngineFault, FaultKind};
-use crate::explore::campaign::{expectations_where, fnv, write_atomically};
+use crate::explore::campaign::{expectations_where, fnv};
 use crate::explore::generate::Scope;
 use crate::explore::{case_within, playable, shape, shrink};
 use crate::protocol::{Capabilities, to_wire};
@@ -209,7 +212,7 @@ impl Worker<'_> {
             .map_or(Scope::ALL, |c| Scope::within(&c.features));
         let mut reference = None;
         let (case, source, generated) = match plan.corpus.get(i) {
-            Some(l) => (l.case.clone(), format!("{}#{}", l.file, l.doc + 1), None),
+            Some(l) => (l.case.clone(), format!("{}#{}", l.file, l.case.id), None),
             None => {
                 let (_, seed) = plan.generated?;
                 let index = (i - plan.corpus.len()) as u64;
@@ -395,7 +398,7 @@ impl Worker<'_> {
         }
         let name = format!("{}-{:08x}.yaml", slug(&caps.info.name), fnv(&kind));
         let file = plan.out.as_ref().and_then(|dir| {
-            write_atomically(dir, &name, &crate::corpus::to_yaml(&ruling))
+            crate::output::write_in(dir, &name, &crate::corpus::to_yaml(&ruling))
                 .map(|p| p.display().to_string())
                 .map_err(|e| {
                     record.notes.push(format!(

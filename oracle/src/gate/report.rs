@@ -18,8 +18,9 @@ use crate::verdict::{EngineCheck, Mismatch, Problem, Verdict};
 /// How the message of a case never sent to an engine starts.
 pub const NOT_SENT: &str = "not sent:";
 
-/// The version of the JSON report's layout.
-pub const REPORT_VERSION: u32 = 1;
+/// The version of the JSON report's layout (2: steps count from 1,
+/// sources read `FILE#ID`).
+pub const REPORT_VERSION: u32 = 2;
 
 /// A whole gate run.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -104,7 +105,8 @@ pub struct Record {
     pub order: usize,
     /// The case id.
     pub id: String,
-    /// Where it came from: `file#document`, or the generated stream.
+    /// Where it came from: `FILE#ID` (what `ptoracle explain` reads), or
+    /// the generated stream.
     pub source: String,
     /// For a generated case: its seed and index.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -359,6 +361,69 @@ impl Record {
         }
     }
 
+    /// The label of its line in the human summary, if it has one: `FAIL`
+    /// and `ERROR` unless the expectations file lists it so, `FIXED` and
+    /// `CHANGED` for a listed case that passes or skips now.
+    fn label(&self) -> Option<&'static str> {
+        match (self.outcome.kind(), &self.expectation) {
+            (Kind::Pass, Some(Expectation::Fixed)) => Some("FIXED"),
+            (Kind::Fail | Kind::Flaky | Kind::Error, Some(Expectation::Known)) => None,
+            (Kind::Fail, _) => Some("FAIL"),
+            (Kind::Flaky, _) => Some("FLAKY"),
+            (Kind::Error, _) => Some("ERROR"),
+            (Kind::Skip, Some(Expectation::Fixed | Expectation::Changed)) => Some("CHANGED"),
+            _ => None,
+        }
+    }
+
+    /// Its lines in the human summary, under `label`.
+    fn human(&self, label: &str, out: &mut String) {
+        let c = self;
+        let rules = if c.rules.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", c.rules.join(", "))
+        };
+        let what = match c.expectation {
+            Some(Expectation::Fixed) if c.outcome.kind() == Kind::Pass => {
+                "listed in the expectations file, now passes: remove it".to_string()
+            }
+            Some(Expectation::Changed) => format!(
+                "its verdict differs from the expectations file's: {}",
+                c.outcome.summary()
+            ),
+            _ => c.outcome.summary(),
+        };
+        let (id, what) = (printable(&c.id), printable(&what));
+        let _ = writeln!(out, "{label} {id}: {what}{rules}");
+        if !c.stderr.trim().is_empty() && c.outcome.kind() == Kind::Error {
+            for line in last_lines(&c.stderr, 5) {
+                let _ = writeln!(out, "    stderr: {}", printable(line));
+            }
+        }
+        if let Some(s) = &c.shrunk {
+            match &s.ruling {
+                Some(path) => {
+                    let _ = writeln!(
+                        out,
+                        "    shrunk from {} steps and {} objects to {} and {}: {path}",
+                        s.from.0, s.from.1, s.to.0, s.to.1
+                    );
+                }
+                None if s.duplicate_of_shape => {
+                    let _ = writeln!(
+                        out,
+                        "    (shrinks to the shape of a failure already written)"
+                    );
+                }
+                None => {}
+            }
+        }
+        for n in &c.notes {
+            let _ = writeln!(out, "    note: {}", printable(n));
+        }
+    }
+
     /// Whether the case was cut short by Ctrl-C (and is not a result).
     pub fn interrupted(&self) -> bool {
         matches!(&self.outcome, Outcome::Error { kind, .. } if kind == FaultKind::Interrupted.name())
@@ -472,10 +537,12 @@ impl Report {
         )
     }
 
-    /// The human summary: a header, one line per failure or error (with
-    /// the rules), the skips by reason, the expectations' news, and the
-    /// counts line last.
-    pub fn human(&self) -> String {
+    /// The human summary: one line per failure or error the expectations
+    /// do not list (with the rules; new ones first, and at most 20 of the
+    /// generated cases), then the expectations' news (fixed, changed), the
+    /// skips by reason, why `--strict` fails the gate when it does
+    /// (`strict`), and the counts line last.
+    pub fn human(&self, strict: bool) -> String {
         let mut out = String::new();
         // Generated failures can be many: the first ones, then a count.
         const GENERATED_SHOWN: usize = 20;
@@ -484,68 +551,28 @@ impl Report {
         // Cases never sent to an engine given up on: one line for all.
         let not_sent = |c: &Record| matches!(&c.outcome, Outcome::Error { message, .. } if message.starts_with(NOT_SENT));
         let unsent = self.cases.iter().filter(|c| not_sent(c)).count();
-        for c in &self.cases {
-            if not_sent(c) {
-                continue;
-            }
-            if c.generated.is_some() && c.outcome.kind().bad() {
-                if generated_shown == GENERATED_SHOWN {
-                    generated_hidden += 1;
+        // Failures and errors first, then what changed of the listed cases;
+        // known failures are counted on the expectations line, not listed
+        // (nor do they use up the budget of generated lines).
+        for failures in [true, false] {
+            for c in &self.cases {
+                if not_sent(c) {
                     continue;
                 }
-                generated_shown += 1;
-            }
-            let label = match (c.outcome.kind(), &c.expectation) {
-                (Kind::Pass, Some(Expectation::Fixed)) => "FIXED",
-                (Kind::Fail | Kind::Flaky | Kind::Error, Some(Expectation::Known)) => continue,
-                (Kind::Fail, _) => "FAIL",
-                (Kind::Flaky, _) => "FLAKY",
-                (Kind::Error, _) => "ERROR",
-                (Kind::Skip, Some(Expectation::Fixed | Expectation::Changed)) => "CHANGED",
-                _ => continue,
-            };
-            let rules = if c.rules.is_empty() {
-                String::new()
-            } else {
-                format!(" [{}]", c.rules.join(", "))
-            };
-            let what = match c.expectation {
-                Some(Expectation::Fixed) if c.outcome.kind() == Kind::Pass => {
-                    "listed in the expectations file, now passes: remove it".to_string()
+                let Some(label) = c.label() else {
+                    continue;
+                };
+                if matches!(label, "FAIL" | "FLAKY" | "ERROR") != failures {
+                    continue;
                 }
-                Some(Expectation::Changed) => format!(
-                    "its verdict differs from the expectations file's: {}",
-                    c.outcome.summary()
-                ),
-                _ => c.outcome.summary(),
-            };
-            let (id, what) = (printable(&c.id), printable(&what));
-            let _ = writeln!(out, "{label} {id}: {what}{rules}");
-            if !c.stderr.trim().is_empty() && c.outcome.kind() == Kind::Error {
-                for line in last_lines(&c.stderr, 5) {
-                    let _ = writeln!(out, "    stderr: {}", printable(line));
-                }
-            }
-            if let Some(s) = &c.shrunk {
-                match &s.ruling {
-                    Some(path) => {
-                        let _ = writeln!(
-                            out,
-                            "    shrunk from {} steps and {} objects to {} and {}: {path}",
-                            s.from.0, s.from.1, s.to.0, s.to.1
-                        );
+                if failures && c.generated.is_some() {
+                    if generated_shown == GENERATED_SHOWN {
+                        generated_hidden += 1;
+                        continue;
                     }
-                    None if s.duplicate_of_shape => {
-                        let _ = writeln!(
-                            out,
-                            "    (shrinks to the shape of a failure already written)"
-                        );
-                    }
-                    None => {}
+                    generated_shown += 1;
                 }
-            }
-            for n in &c.notes {
-                let _ = writeln!(out, "    note: {}", printable(n));
+                c.human(label, &mut out);
             }
         }
         if unsent > 0 {
@@ -604,6 +631,13 @@ impl Report {
         }
         if self.interrupted {
             let _ = writeln!(out, "interrupted: {} cases not run", s.not_run);
+        }
+        if strict && s.fixed + s.changed > 0 {
+            let _ = writeln!(
+                out,
+                "the gate fails under --strict: {} listed case(s) now pass and {} changed verdict; update the expectations file (--write-expectations writes the current one)",
+                s.fixed, s.changed
+            );
         }
         let played = s.passed + s.failed + s.flaky + s.errored;
         let secs = self.elapsed_ms as f64 / 1000.0;
@@ -777,6 +811,16 @@ impl Report {
         report
             .to_string()
             .unwrap_or_else(|e| format!("<!-- could not write the JUnit report: {e} -->\n"))
+    }
+}
+
+/// A list that may be long, for one line: the first `n` items, then how
+/// many more (`a, b, c and 926 more`).
+pub fn first_few(items: &[String], n: usize) -> String {
+    let shown = items[..items.len().min(n)].join(", ");
+    match items.len().saturating_sub(n) {
+        0 => shown,
+        more => format!("{shown} and {more} more"),
     }
 }
 
