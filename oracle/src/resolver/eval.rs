@@ -567,53 +567,57 @@ impl<'g, 'c> Eval<'g, 'c> {
     }
 
     /// Whether an entry of `pending` may depend on another in this layer
-    /// (613.8a), from what each can read and change, whatever the state:
-    /// in layers 4 and 5 only an affected set looked up by a filter on
-    /// types or colors can change, and in layer 6 only whether a static
-    /// ability exists, by an effect that removes all abilities. When this
-    /// says no, [`Eval::early_depends`] says no for every pair; the state
-    /// changes only by entries leaving `pending` and sets being determined,
-    /// so the answer stays no.
+    /// (see [`Eval::may_depend_on`]). When this says no,
+    /// [`Eval::early_depends`] says no for every pair; the state changes
+    /// only by entries leaving `pending` and sets being determined, so the
+    /// answer stays no.
     fn early_may_depend(&self, layer: u8, pending: &[EarlyEntry]) -> bool {
-        if pending.len() < 2 {
-            return false;
-        }
-        let reads = |a: usize| {
-            let act = &self.actives[a];
-            let open = self.determined[a].is_none();
-            match layer {
-                4 => {
-                    open && matches!(act.target, Target::Filter(f) if !f.types.is_empty() || !f.not_types.is_empty())
-                }
-                5 => open && matches!(act.target, Target::Filter(f) if !f.colors.is_empty()),
-                // Whether it exists (see `exists`).
-                _ if act.is_static() => open,
-                _ => self.g.bug(Mutant::PumpsFollowSource),
-            }
-        };
-        let changes = |a: usize| layer != 6 || self.actives[a].spec.remove_all_abilities;
-        let mut readers = pending.iter().enumerate().filter_map(|(i, p)| match p {
-            EarlyEntry::Effect(a) if reads(*a) => Some(i),
-            _ => None,
-        });
-        let changers: Vec<usize> = pending
+        let effects: Vec<usize> = pending
             .iter()
-            .enumerate()
-            .filter_map(|(i, p)| match p {
-                EarlyEntry::Effect(a) if changes(*a) => Some(i),
-                _ => None,
+            .filter_map(|p| match p {
+                EarlyEntry::Effect(a) => Some(*a),
+                EarlyEntry::KeywordCounter { .. } => None,
             })
-            .take(2)
             .collect();
-        readers.any(|r| changers.iter().any(|&c| c != r))
+        effects.len() > 1
+            && effects.iter().enumerate().any(|(i, &a)| {
+                effects
+                    .iter()
+                    .enumerate()
+                    .any(|(j, &b)| i != j && self.may_depend_on(layer, a, b))
+            })
+    }
+
+    /// Whether active `a` may depend on active `b` in this layer (613.8a),
+    /// from what `a` reads and `b` changes, whatever the state: in layers 4
+    /// and 5 only an affected set looked up by a filter on the types or
+    /// colors `b` changes can change, and in layer 6 only whether a static
+    /// ability exists, by an effect that removes all abilities (see
+    /// [`Eval::exists`]).
+    fn may_depend_on(&self, layer: u8, a: usize, b: usize) -> bool {
+        let (act, by) = (&self.actives[a], self.actives[b].spec);
+        let open = self.determined[a].is_none();
+        match layer {
+            4 => {
+                open && matches!(act.target, Target::Filter(f) if by.add_types.iter().chain(&by.remove_types).any(|t| f.types.contains(t) || f.not_types.contains(t)))
+            }
+            5 => open && matches!(act.target, Target::Filter(f) if !f.colors.is_empty()),
+            _ if !by.remove_all_abilities => false,
+            _ if act.is_static() => open,
+            _ => self.g.bug(Mutant::PumpsFollowSource),
+        }
     }
 
     /// 613.8a: `a` depends on `b` if applying `b` would change whether `a`
     /// exists or what it applies to.
     fn early_depends(&self, layer: u8, a: &EarlyEntry, b: &EarlyEntry) -> bool {
-        let EarlyEntry::Effect(ai) = *a else {
+        let (EarlyEntry::Effect(ai), EarlyEntry::Effect(bi)) = (*a, *b) else {
+            // A keyword counter only adds a keyword to its own object.
             return false;
         };
+        if !self.may_depend_on(layer, ai, bi) {
+            return false;
+        }
         let mut trial = self.early.clone();
         self.apply_early_to(layer, b, &mut trial);
         if self.exists(ai, &self.early) != self.exists(ai, &trial) {
