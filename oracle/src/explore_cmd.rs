@@ -207,7 +207,8 @@ fn progress(config: &Config, live: &Live, done: &AtomicBool) {
 }
 
 /// `explore --bench --scaling`: one resolution per shape and size; a size
-/// is skipped once the one before it took longer than a few seconds.
+/// is skipped once the one before it took longer than a few seconds; then
+/// the largest size within the case limits.
 fn scaling(config: &Config) -> ExitCode {
     use explore::bench::{self, Shape};
     let mut out = std::io::stdout().lock();
@@ -240,6 +241,16 @@ fn scaling(config: &Config) -> ExitCode {
                 ),
             };
         }
+        let n = bench::largest_within_limits(shape, 100_000);
+        let _ = out.flush();
+        let (took, run) = bench::scaling(shape, n, config.edition);
+        let _ = writeln!(
+            out,
+            "  N = {n:>6}: {:>10.3} s  (the largest within the case limits){}",
+            took.as_secs_f64(),
+            run.error
+                .map_or(String::new(), |e| format!(", stopped: {e}"))
+        );
     }
     let _ = out.flush();
     ExitCode::SUCCESS

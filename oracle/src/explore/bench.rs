@@ -98,11 +98,21 @@ pub enum Shape {
     /// N creatures, each with "other creatures you control get +1/+1",
     /// and one step: every creature gets N - 1 pumps (613.4c).
     Anthems,
+    /// N creatures, 16 of which say "creatures are artifacts and not
+    /// creatures", and one step: effects that depend on one another in
+    /// layer 4 (613.8a), ordered pair by pair.
+    Dependent,
 }
 
 impl Shape {
     /// Every shape, in the order the benchmark prints them.
-    pub const ALL: [Shape; 4] = [Shape::Objects, Shape::Steps, Shape::Effects, Shape::Anthems];
+    pub const ALL: [Shape; 5] = [
+        Shape::Objects,
+        Shape::Steps,
+        Shape::Effects,
+        Shape::Anthems,
+        Shape::Dependent,
+    ];
 
     /// The shape's name, as printed.
     pub fn name(self) -> &'static str {
@@ -111,6 +121,7 @@ impl Shape {
             Shape::Steps => "steps",
             Shape::Effects => "effects",
             Shape::Anthems => "anthems",
+            Shape::Dependent => "dependent",
         }
     }
 
@@ -121,6 +132,7 @@ impl Shape {
             Shape::Steps => "10 creatures, N steps putting a counter",
             Shape::Effects => "10 creatures, N steps each adding a pump effect",
             Shape::Anthems => "N creatures each pumping all others, 1 step",
+            Shape::Dependent => "N creatures, 16 turning all creatures into artifacts, 1 step",
         }
     }
 
@@ -149,6 +161,18 @@ impl Shape {
                     .collect(),
                 vec![json!({ "do": "state_based_actions" })],
             ),
+            Shape::Dependent => (
+                (0..n)
+                    .map(|i| {
+                        let mut c = creature(i);
+                        if i < 16 {
+                            c["abilities"] = json!([{ "affects": { "types": ["Creature"] }, "remove_types": ["Creature"], "add_types": ["Artifact"] }]);
+                        }
+                        c
+                    })
+                    .collect(),
+                vec![json!({ "do": "state_based_actions" })],
+            ),
         };
         let case = json!({
             "id": format!("bench/{}-{n}", self.name()),
@@ -161,8 +185,31 @@ impl Shape {
     }
 }
 
-/// How long one resolution of `shape` at size `n` takes, and how many
-/// steps completed (all of them, unless the case is refused or fails).
+/// The largest size of `shape` within the case limits (at most `cap`).
+pub fn largest_within_limits(shape: Shape, cap: usize) -> usize {
+    let fits = |n: usize| {
+        crate::scenario::Size::of(&shape.case(n))
+            .problems()
+            .is_empty()
+    };
+    let (mut lo, mut hi) = (1usize, cap);
+    if fits(hi) {
+        return hi;
+    }
+    // `lo` fits and `hi` does not.
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// How long one resolution of `shape` at size `n` takes, and its run (an
+/// error if the case is refused, e.g. beyond the limits).
 pub fn scaling(shape: Shape, n: usize, edition: Edition) -> (Duration, crate::resolver::Run) {
     let case = shape.case(n);
     let t = Instant::now();
