@@ -44,6 +44,9 @@ pub fn run(args: ExploreArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if args.bench && args.scaling {
+        return scaling(&config);
+    }
     if args.bench {
         return bench(&config, &stop);
     }
@@ -212,6 +215,56 @@ fn progress(config: &Config, live: &Live, done: &AtomicBool) {
         std::thread::sleep(Duration::from_millis(100));
     }
     bar.finish_and_clear();
+}
+
+/// `explore --bench --scaling`: one resolution per shape and size; a size
+/// is skipped once the one before it took longer than a few seconds; then
+/// the largest size within the case limits.
+fn scaling(config: &Config) -> ExitCode {
+    use explore::bench::{self, Shape};
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "explore --bench --scaling: one resolution per case, edition {}",
+        config.edition
+    );
+    for shape in Shape::ALL {
+        let _ = writeln!(out, "{} ({}):", shape.name(), shape.describe());
+        let mut previous = Duration::ZERO;
+        for n in [1_000, 10_000, 100_000] {
+            if previous > Duration::from_secs(5) {
+                let _ = writeln!(
+                    out,
+                    "  N = {n:>6}: skipped (N / 10 took {:.1} s)",
+                    previous.as_secs_f64()
+                );
+                continue;
+            }
+            let _ = out.flush();
+            let (took, run) = bench::scaling(shape, n, config.edition);
+            previous = took;
+            let _ = match &run.error {
+                None => writeln!(out, "  N = {n:>6}: {:>10.3} s", took.as_secs_f64()),
+                Some(e) => writeln!(
+                    out,
+                    "  N = {n:>6}: {:>10.3} s, refused or stopped: {e}",
+                    took.as_secs_f64()
+                ),
+            };
+        }
+        let n = bench::largest_within_limits(shape, 100_000);
+        let _ = out.flush();
+        let (took, run) = bench::scaling(shape, n, config.edition);
+        let _ = writeln!(
+            out,
+            "  N = {n:>6}: {:>10.3} s  (the largest within the case limits){}",
+            took.as_secs_f64(),
+            run.error
+                .map_or(String::new(), |e| format!(", stopped: {e}"))
+        );
+    }
+    let _ = out.flush();
+    ExitCode::SUCCESS
 }
 
 fn bench(config: &Config, stop: &AtomicBool) -> ExitCode {

@@ -229,6 +229,10 @@ struct ExploreArgs {
     /// core and on all cores.
     #[arg(long)]
     bench: bool,
+    /// With --bench: time the resolver alone on cases of growing size
+    /// (objects, steps, effects, anthems), N = 1000, 10000, 100000.
+    #[arg(long, requires = "bench")]
+    scaling: bool,
 }
 
 #[derive(clap::Args)]

@@ -83,3 +83,136 @@ pub fn split(seed: u64, cases: u64, edition: Edition) -> Split {
     }
     s
 }
+
+/// A family of cases that grows with one number, for measuring how the
+/// resolver scales (`ptoracle explore --bench --scaling`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// N vanilla creatures and one step that pumps one of them.
+    Objects,
+    /// Ten creatures and N steps, each putting a +1/+1 counter on one.
+    Steps,
+    /// Ten creatures and N steps, each a pump until end of turn: step i
+    /// has i effects to apply.
+    Effects,
+    /// N creatures, each with "other creatures you control get +1/+1",
+    /// and one step: every creature gets N - 1 pumps (613.4c).
+    Anthems,
+    /// N creatures, 16 of which say "creatures are artifacts and not
+    /// creatures", and one step: effects that depend on one another in
+    /// layer 4 (613.8a), ordered pair by pair.
+    Dependent,
+}
+
+impl Shape {
+    /// Every shape, in the order the benchmark prints them.
+    pub const ALL: [Shape; 5] = [
+        Shape::Objects,
+        Shape::Steps,
+        Shape::Effects,
+        Shape::Anthems,
+        Shape::Dependent,
+    ];
+
+    /// The shape's name, as printed.
+    pub fn name(self) -> &'static str {
+        match self {
+            Shape::Objects => "objects",
+            Shape::Steps => "steps",
+            Shape::Effects => "effects",
+            Shape::Anthems => "anthems",
+            Shape::Dependent => "dependent",
+        }
+    }
+
+    /// What N counts, as printed.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Shape::Objects => "N creatures, 1 step",
+            Shape::Steps => "10 creatures, N steps putting a counter",
+            Shape::Effects => "10 creatures, N steps each adding a pump effect",
+            Shape::Anthems => "N creatures each pumping all others, 1 step",
+            Shape::Dependent => "N creatures, 16 turning all creatures into artifacts, 1 step",
+        }
+    }
+
+    /// The case of this shape with size `n`.
+    pub fn case(self, n: usize) -> crate::Case {
+        use serde_json::{Value, json};
+        let creature =
+            |i: usize| json!({ "id": format!("c{i}"), "types": ["Creature"], "pt": "2/2" });
+        let pump = |i: usize| json!({ "do": { "effect": { "affects": [format!("c{i}")], "modify": "+1/+1", "until": "end-of-turn" } } });
+        let (objects, steps): (Vec<Value>, Vec<Value>) = match self {
+            Shape::Objects => ((0..n).map(creature).collect(), vec![pump(0)]),
+            Shape::Steps => (
+                (0..10).map(creature).collect(),
+                (0..n)
+                    .map(|i| json!({ "do": { "put_counters": { "on": format!("c{}", i % 10), "kind": "+1/+1" } } }))
+                    .collect(),
+            ),
+            Shape::Effects => ((0..10).map(creature).collect(), (0..n).map(|i| pump(i % 10)).collect()),
+            Shape::Anthems => (
+                (0..n)
+                    .map(|i| {
+                        let mut c = creature(i);
+                        c["abilities"] = json!([{ "affects": { "types": ["Creature"], "controller": "you", "other": true }, "modify": "+1/+1" }]);
+                        c
+                    })
+                    .collect(),
+                vec![json!({ "do": "state_based_actions" })],
+            ),
+            Shape::Dependent => (
+                (0..n)
+                    .map(|i| {
+                        let mut c = creature(i);
+                        if i < 16 {
+                            c["abilities"] = json!([{ "affects": { "types": ["Creature"] }, "remove_types": ["Creature"], "add_types": ["Artifact"] }]);
+                        }
+                        c
+                    })
+                    .collect(),
+                vec![json!({ "do": "state_based_actions" })],
+            ),
+        };
+        let case = json!({
+            "id": format!("bench/{}-{n}", self.name()),
+            "title": self.describe(),
+            "rules": ["613.4c"],
+            "setup": { "objects": objects },
+            "steps": steps,
+        });
+        serde_json::from_value(case).expect("the benchmark's cases are well-formed")
+    }
+}
+
+/// The largest size of `shape` within the case limits (at most `cap`).
+pub fn largest_within_limits(shape: Shape, cap: usize) -> usize {
+    let fits = |n: usize| {
+        crate::scenario::Size::of(&shape.case(n))
+            .problems()
+            .is_empty()
+    };
+    let (mut lo, mut hi) = (1usize, cap);
+    if fits(hi) {
+        return hi;
+    }
+    // `lo` fits and `hi` does not.
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// How long one resolution of `shape` at size `n` takes, and its run (an
+/// error if the case is refused, e.g. beyond the limits).
+pub fn scaling(shape: Shape, n: usize, edition: Edition) -> (Duration, crate::resolver::Run) {
+    let case = shape.case(n);
+    let t = Instant::now();
+    let run = resolver::resolve(&case, edition, Options::default());
+    (t.elapsed(), run)
+}

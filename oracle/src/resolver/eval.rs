@@ -8,7 +8,8 @@
 //! computed in full. A loop of such reads can't be determined and counts as
 //! 0 (208.2a, 107.2).
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
 
 use super::bits::Bits;
 use super::{Card, Game, Line, Log, Mutant, ObjRef, Res, Stack, add, order};
@@ -166,6 +167,33 @@ pub(crate) struct Eval<'g, 'c> {
     noise: u64,
     early_lines: Vec<Vec<Line>>,
     pt_lines: RefCell<Vec<Vec<Line>>>,
+    /// Which active effects may apply to each object in layer 7, built on
+    /// the first P/T computed.
+    candidates: OnceCell<Candidates>,
+    /// Under editions with hone counters: `(creature, equipment)` for each
+    /// Equipment on the battlefield with hone counters, attached to a
+    /// creature, sorted.
+    hone: Vec<(usize, usize)>,
+    /// How many objects match a filter (it reads no P/T, so the answer is
+    /// the same all through this state), per filter already counted.
+    counts: RefCell<HashMap<Filter, i64>>,
+    /// How many cards each player has in hand, counted once.
+    in_hand: OnceCell<Vec<i64>>,
+}
+
+/// The active effects that may apply to each object in layer 7 (before
+/// any P/T test), so that an object's P/T looks only at those instead of
+/// at every effect: an effect with a fixed affected set (locked as it
+/// resolved, one object, or determined in layers 4–6, 613.6) is listed
+/// under each object of the set; one whose set is looked up from a filter
+/// is tried against every object.
+struct Candidates {
+    /// `list[start[c]..start[c + 1]]`: the fixed-set effects that include
+    /// object `c`, in increasing order.
+    start: Vec<usize>,
+    list: Vec<usize>,
+    /// The effects whose set is looked up from a filter, in increasing order.
+    filters: Vec<usize>,
 }
 
 /// One thing that changes an object's P/T in layer 7.
@@ -217,11 +245,120 @@ impl<'g, 'c> Eval<'g, 'c> {
             } else {
                 Vec::new()
             }),
+            candidates: OnceCell::new(),
+            hone: Vec::new(),
+            counts: RefCell::new(HashMap::new()),
+            in_hand: OnceCell::new(),
         };
         e.collect_actives();
         e.determined = vec![None; e.actives.len()];
         e.early_layers();
+        if g.rules.hone_counters {
+            e.hone = e.honed();
+        }
         e
+    }
+
+    /// `(creature, equipment)` for every Equipment on the battlefield
+    /// with hone counters, attached to an object, sorted (122.1j).
+    fn honed(&self) -> Vec<(usize, usize)> {
+        let g = self.g;
+        let mut v: Vec<(usize, usize)> = g
+            .cards
+            .iter()
+            .enumerate()
+            .filter(|(_, eq)| {
+                eq.on_battlefield()
+                    && eq.spec.subtypes.iter().any(|s| s == "Equipment")
+                    && eq.counters.contains_key(&CounterKind::named("hone"))
+            })
+            .filter_map(|(ei, eq)| Some((eq.attached_to.and_then(|r| g.live(r))?, ei)))
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    fn candidates(&self) -> &Candidates {
+        self.candidates.get_or_init(|| {
+            let g = self.g;
+            let n = g.cards.len();
+            let mut filters = Vec::new();
+            // Each fixed-set effect with the objects of its set, once each:
+            // a locked set may name an object twice.
+            let mut sets: Vec<(usize, Vec<usize>)> = Vec::new();
+            for a in 0..self.actives.len() {
+                if !self.exists(a, &self.early) {
+                    continue;
+                }
+                let mut set = match (&self.determined[a], &self.actives[a].target) {
+                    (Some(d), _) => d.clone(),
+                    (None, Target::Filter(_)) => {
+                        filters.push(a);
+                        continue;
+                    }
+                    (None, _) => self.affected_now(a, &self.early),
+                };
+                if set.len() > 1 {
+                    set.sort_unstable();
+                    set.dedup();
+                }
+                sets.push((a, set));
+            }
+            // Bucketed by object, each bucket in increasing effect order.
+            let mut start = vec![0usize; n + 1];
+            for c in sets.iter().flat_map(|(_, set)| set) {
+                start[c + 1] += 1;
+            }
+            for i in 0..n {
+                start[i + 1] += start[i];
+            }
+            let mut fill = start.clone();
+            let mut list = vec![0usize; start[n]];
+            for (a, set) in &sets {
+                for &c in set {
+                    list[fill[c]] = *a;
+                    fill[c] += 1;
+                }
+            }
+            Candidates {
+                start,
+                list,
+                filters,
+            }
+        })
+    }
+
+    /// The active effects that may apply to `c` in layer 7 (before any P/T
+    /// test), in increasing order.
+    fn may_affect(&self, c: usize) -> Vec<usize> {
+        let cand = self.candidates();
+        let fixed = cand
+            .start
+            .get(c)
+            .zip(cand.start.get(c + 1))
+            .and_then(|(&from, &to)| cand.list.get(from..to))
+            .unwrap_or_default();
+        let mut filtered =
+            cand.filters
+                .iter()
+                .copied()
+                .filter(|&a| match &self.actives[a].target {
+                    Target::Filter(f) => self.matches(f, c, &self.early[c], self.actives[a].source),
+                    _ => false,
+                });
+        // Merge the two increasing lists.
+        let mut out = Vec::with_capacity(fixed.len());
+        let mut next = filtered.next();
+        for &a in fixed {
+            while let Some(b) = next.filter(|&b| b < a) {
+                out.push(b);
+                next = filtered.next();
+            }
+            out.push(a);
+        }
+        out.extend(next);
+        out.extend(filtered);
+        out
     }
 
     fn collect_actives(&mut self) {
@@ -405,34 +542,82 @@ impl<'g, 'c> Eval<'g, 'c> {
     }
 
     fn apply_early_layer(&mut self, layer: u8, mut pending: Vec<EarlyEntry>) {
+        // Once no entry left can depend on another, none ever will: the
+        // rest apply in timestamp order, sorted once.
+        let mut sorted = false;
         while !pending.is_empty() {
-            let positions: Vec<usize> = (0..pending.len()).collect();
-            let may_depend = pending.len() > 1
-                && pending.iter().any(|p| match p {
-                    EarlyEntry::Effect(a) => {
-                        self.actives[*a].is_static()
-                            || self.determined[*a].is_none()
-                                && matches!(self.actives[*a].target, Target::Filter(_))
-                    }
-                    EarlyEntry::KeywordCounter { .. } => false,
-                });
-            let (pick, jumped) = order::next(
-                &positions,
-                may_depend,
-                |p| pending[p].key(self),
-                |a, b| self.early_depends(layer, &pending[a], &pending[b]),
-            );
+            if !sorted && !self.early_may_depend(layer, &pending) {
+                sorted = true;
+                by_time_last_first(&mut pending, |p| p.key(self));
+            }
+            let (pick, jumped) = if sorted {
+                (pending.len() - 1, false)
+            } else {
+                let positions: Vec<usize> = (0..pending.len()).collect();
+                order::next(
+                    &positions,
+                    true,
+                    |p| pending[p].key(self),
+                    |a, b| self.early_depends(layer, &pending[a], &pending[b]),
+                )
+            };
             let entry = pending.remove(pick);
             self.apply_early(layer, &entry, jumped);
+        }
+    }
+
+    /// Whether an entry of `pending` may depend on another in this layer
+    /// (see [`Eval::may_depend_on`]). When this says no,
+    /// [`Eval::early_depends`] says no for every pair; the state changes
+    /// only by entries leaving `pending` and sets being determined, so the
+    /// answer stays no.
+    fn early_may_depend(&self, layer: u8, pending: &[EarlyEntry]) -> bool {
+        let effects: Vec<usize> = pending
+            .iter()
+            .filter_map(|p| match p {
+                EarlyEntry::Effect(a) => Some(*a),
+                EarlyEntry::KeywordCounter { .. } => None,
+            })
+            .collect();
+        effects.len() > 1
+            && effects.iter().enumerate().any(|(i, &a)| {
+                effects
+                    .iter()
+                    .enumerate()
+                    .any(|(j, &b)| i != j && self.may_depend_on(layer, a, b))
+            })
+    }
+
+    /// Whether active `a` may depend on active `b` in this layer (613.8a),
+    /// from what `a` reads and `b` changes, whatever the state: in layers 4
+    /// and 5 only an affected set looked up by a filter on the types or
+    /// colors `b` changes can change, and in layer 6 only whether a static
+    /// ability exists, by an effect that removes all abilities (see
+    /// [`Eval::exists`]).
+    fn may_depend_on(&self, layer: u8, a: usize, b: usize) -> bool {
+        let (act, by) = (&self.actives[a], self.actives[b].spec);
+        let open = self.determined[a].is_none();
+        match layer {
+            4 => {
+                open && matches!(act.target, Target::Filter(f) if by.add_types.iter().chain(&by.remove_types).any(|t| f.types.contains(t) || f.not_types.contains(t)))
+            }
+            5 => open && matches!(act.target, Target::Filter(f) if !f.colors.is_empty()),
+            _ if !by.remove_all_abilities => false,
+            _ if act.is_static() => open,
+            _ => self.g.bug(Mutant::PumpsFollowSource),
         }
     }
 
     /// 613.8a: `a` depends on `b` if applying `b` would change whether `a`
     /// exists or what it applies to.
     fn early_depends(&self, layer: u8, a: &EarlyEntry, b: &EarlyEntry) -> bool {
-        let EarlyEntry::Effect(ai) = *a else {
+        let (EarlyEntry::Effect(ai), EarlyEntry::Effect(bi)) = (*a, *b) else {
+            // A keyword counter only adds a keyword to its own object.
             return false;
         };
+        if !self.may_depend_on(layer, ai, bi) {
+            return false;
+        }
         let mut trial = self.early.clone();
         self.apply_early_to(layer, b, &mut trial);
         if self.exists(ai, &self.early) != self.exists(ai, &trial) {
@@ -640,13 +825,8 @@ impl<'g, 'c> Eval<'g, 'c> {
             entries.push((PtClass::Cda, PtEntry::Cda, card.ts, card.seq));
         }
         if on_bf {
-            for (a, act) in self.actives.iter().enumerate() {
-                if !self.exists(a, &self.early) {
-                    continue;
-                }
-                if !self.may_affect(a, c) {
-                    continue;
-                }
+            for a in self.may_affect(c) {
+                let act = &self.actives[a];
                 let modify_class = if act.is_static() {
                     PtClass::ModifyStatic
                 } else {
@@ -668,24 +848,20 @@ impl<'g, 'c> Eval<'g, 'c> {
                 }
             }
             if rules.hone_counters {
-                for (ei, eq) in g.cards.iter().enumerate() {
-                    let attached_here = eq.attached_to.and_then(|r| g.live(r)) == Some(c);
-                    if eq.on_battlefield()
-                        && attached_here
-                        && eq.spec.subtypes.iter().any(|s| s == "Equipment")
-                    {
-                        if let Some(s) = eq.counters.get(&CounterKind::named("hone")) {
-                            entries.push((
-                                PtClass::Counters,
-                                PtEntry::Hone {
-                                    equipment: ei,
-                                    count: s.count,
-                                    ts: s.ts,
-                                },
-                                s.ts,
-                                s.seq,
-                            ));
-                        }
+                let from = self.hone.partition_point(|&(t, _)| t < c);
+                let here = self.hone[from..].iter().take_while(|&&(t, _)| t == c);
+                for &(_, ei) in here {
+                    if let Some(s) = g.cards[ei].counters.get(&CounterKind::named("hone")) {
+                        entries.push((
+                            PtClass::Counters,
+                            PtEntry::Hone {
+                                equipment: ei,
+                                count: s.count,
+                                ts: s.ts,
+                            },
+                            s.ts,
+                            s.seq,
+                        ));
                     }
                 }
             }
@@ -729,25 +905,39 @@ impl<'g, 'c> Eval<'g, 'c> {
                 })
                 .filter(|&i| !(late_counters && entries[i].0 == PtClass::Counters))
                 .collect();
+            // Once no entry left can depend on another (613.8a: only one
+            // whose filter tests P/T, not yet decided), none ever will:
+            // the rest apply in timestamp order, sorted once.
+            let mut sorted = false;
             while !pending.is_empty() {
-                let may_depend = pending.len() > 1
+                let may_depend = !sorted
+                    && pending.len() > 1
                     && pending.iter().any(|&i| {
                         effect_of(entries[i].1)
                             .is_some_and(|a| decided[a].is_none() && self.filter_tests_pt(a))
                     });
-                let (pick, jumped) = order::next(
-                    &pending,
-                    may_depend,
-                    |i| self.order_key(entries[i].2, entries[i].3),
-                    |x, y| self.pt_depends(c, &entries[x].1, &entries[y].1, pt, &decided),
-                );
+                if !may_depend && !sorted {
+                    sorted = true;
+                    let key = |i: &usize| self.order_key(entries[*i].2, entries[*i].3);
+                    by_time_last_first(&mut pending, key);
+                }
+                let (pick, jumped) = if sorted {
+                    (pending.len() - 1, false)
+                } else {
+                    order::next(
+                        &pending,
+                        true,
+                        |i| self.order_key(entries[i].2, entries[i].3),
+                        |x, y| self.pt_depends(c, &entries[x].1, &entries[y].1, pt, &decided),
+                    )
+                };
                 let i = pending.remove(pick);
                 let entry = entries[i].1;
                 if let Some(a) = effect_of(entry) {
                     let applies = match decided[a] {
                         Some(d) => d,
                         None => {
-                            let d = self.applies_in_7(a, c, pt);
+                            let d = self.applies_in_7(a, pt);
                             decided[a] = Some(d);
                             d
                         }
@@ -829,33 +1019,22 @@ impl<'g, 'c> Eval<'g, 'c> {
         (ts, seq ^ self.noise)
     }
 
-    /// Whether an active effect may apply to `c` in layer 7 (before any P/T test).
-    fn may_affect(&self, a: usize, c: usize) -> bool {
-        if let Some(d) = &self.determined[a] {
-            return d.contains(&c);
-        }
-        match &self.actives[a].target {
-            Target::Filter(f) => self.matches(f, c, &self.early[c], self.actives[a].source),
-            _ => self.affected_now(a, &self.early).contains(&c),
-        }
-    }
-
     fn filter_tests_pt(&self, a: usize) -> bool {
         self.determined[a].is_none()
             && matches!(&self.actives[a].target, Target::Filter(f) if f.tests_pt())
     }
 
-    /// Whether effect `a` applies to `c` given its P/T so far: decided the
-    /// first time `a` is reached in layer 7.
-    fn applies_in_7(&self, a: usize, c: usize, pt: Wide) -> bool {
-        if let Some(d) = &self.determined[a] {
-            return d.contains(&c);
+    /// Whether effect `a`, one of those that may affect the object being
+    /// computed (see [`Eval::may_affect`]), applies to it given its P/T so
+    /// far: decided the first time `a` is reached in layer 7.
+    fn applies_in_7(&self, a: usize, pt: Wide) -> bool {
+        // Being a candidate, `a` has the object in its fixed or determined
+        // set (613.6), or its filter matches it on all but P/T.
+        if self.determined[a].is_some() {
+            return true;
         }
         match &self.actives[a].target {
-            Target::Filter(f) => {
-                self.matches(f, c, &self.early[c], self.actives[a].source)
-                    && pt_in(f, pt.power, pt.toughness)
-            }
+            Target::Filter(f) => pt_in(f, pt.power, pt.toughness),
             _ => true,
         }
     }
@@ -875,7 +1054,7 @@ impl<'g, 'c> Eval<'g, 'c> {
             return false;
         }
         if let Some(b) = effect_of(*y) {
-            if decided[b] == Some(false) || decided[b].is_none() && !self.applies_in_7(b, c, pt) {
+            if decided[b] == Some(false) || decided[b].is_none() && !self.applies_in_7(b, pt) {
                 return false;
             }
         }
@@ -883,7 +1062,7 @@ impl<'g, 'c> Eval<'g, 'c> {
             Ok((p, _)) => p,
             Err(_) => return false,
         };
-        self.applies_in_7(a, c, pt) != self.applies_in_7(a, c, after)
+        self.applies_in_7(a, pt) != self.applies_in_7(a, after)
     }
 
     fn apply_pt(
@@ -1141,22 +1320,31 @@ impl<'g, 'c> Eval<'g, 'c> {
             }
             QuantityRef::Counters(on) => g.cards[g.card_index(&on.on)].count(&on.kind),
             QuantityRef::Count(f) => {
+                if let Some(n) = self.counts.borrow().get(f) {
+                    return Ok(*n);
+                }
                 let n = (0..g.cards.len())
                     .filter(|c| self.matches(f, *c, &self.early[*c], None))
                     .count();
-                i64::try_from(n).unwrap_or(i64::MAX)
+                let n = i64::try_from(n).unwrap_or(i64::MAX);
+                self.counts.borrow_mut().insert(f.clone(), n);
+                n
             }
             QuantityRef::Life(p) => g.players[g.player_index(p)].life,
             QuantityRef::HandSize(p) => {
                 let pi = g.player_index(p);
-                let cards = g
-                    .cards
-                    .iter()
-                    .filter(|c| c.zone == Zone::Hand && c.controller == pi)
-                    .count();
+                let in_hand = self.in_hand.get_or_init(|| {
+                    let mut v = vec![0i64; g.players.len()];
+                    for c in g.cards.iter().filter(|c| c.zone == Zone::Hand) {
+                        if let Some(n) = v.get_mut(c.controller) {
+                            *n = n.saturating_add(1);
+                        }
+                    }
+                    v
+                });
                 add(
                     g.players[pi].hand,
-                    i64::try_from(cards).unwrap_or(i64::MAX),
+                    in_hand.get(pi).copied().unwrap_or(0),
                     || format!("the hand size of {p}"),
                 )?
             }
@@ -1370,6 +1558,14 @@ fn pt_in(f: &Filter, power: i128, toughness: i128) -> bool {
         && at(f.power_at_least).is_none_or(|v| power >= v)
         && at(f.toughness_at_most).is_none_or(|v| toughness <= v)
         && at(f.toughness_at_least).is_none_or(|v| toughness >= v)
+}
+
+/// Sorts `pending` so that popping from its end gives timestamp order,
+/// equal keys in the order they were listed (as [`order::next`] picks):
+/// the reverse of a stable sort.
+fn by_time_last_first<T, K: Ord>(pending: &mut [T], key: impl Fn(&T) -> K) {
+    pending.sort_by_key(key);
+    pending.reverse();
 }
 
 fn effect_of(e: PtEntry) -> Option<usize> {

@@ -29,7 +29,10 @@ pub use action::{
 };
 pub use expect::{Expect, PtOrNone};
 pub use quantity::{CountersOn, Filter, Half, Quantity, QuantityRef, Round};
-pub use validate::validate;
+pub use validate::{
+    MAX_EARLY_EFFECTS, MAX_EFFECTS, MAX_OBJECTS, MAX_OBSERVATIONS, MAX_STEPS, MAX_WORK, Size,
+    validate,
+};
 
 use crate::cost::ManaCost;
 use crate::edition::EditionRange;
@@ -57,7 +60,9 @@ pub struct Case {
     pub origin: Option<Origin>,
     /// The state before the first step.
     pub setup: Setup,
-    /// What happens, in order; each step may check the state after it.
+    /// What happens, in order; each step may check the state after it. At
+    /// most 10000 steps, one of the limits on a case's size.
+    #[schemars(length(max = MAX_STEPS))]
     pub steps: Vec<Step>,
 }
 
@@ -109,8 +114,10 @@ pub struct Setup {
         skip_serializing_if = "is_default_players"
     )]
     pub players: Vec<PlayerSpec>,
-    /// The objects: cards and permanents, in any zone.
+    /// The objects: cards and permanents, in any zone. At most 10000, one
+    /// of the limits on a case's size.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(max = MAX_OBJECTS))]
     pub objects: Vec<ObjectSpec>,
 }
 

@@ -217,7 +217,7 @@ impl JsonSchema for Quantity {
 }
 
 /// Which objects: every condition given must hold.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Filter {
     /// The zone to look in (default: battlefield; effects only ever affect the battlefield).
