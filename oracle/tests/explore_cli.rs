@@ -1,12 +1,12 @@
 //! `ptoracle explore` as a user runs it.
 
-mod support;
+mod common;
 
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-use support::{read_until, signal, wait_for_entry, wait_within};
+use common::{read_until, signal, wait_for_entry, wait_within};
 
 fn ptoracle(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ptoracle"))

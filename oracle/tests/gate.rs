@@ -2,13 +2,11 @@
 //! `ptoracle serve`, its mutants, and misbehaving engines (real
 //! subprocesses: `tests/engines/misbehave.py`).
 
-mod support;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use support::{alive, signal, wait_for_file, wait_within};
+use common::{alive, signal, wait_for_file, wait_within};
 
 const BIN: &str = env!("CARGO_BIN_EXE_ptoracle");
 
