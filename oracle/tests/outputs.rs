@@ -411,3 +411,30 @@ fn compare_checks_recorded_replies_as_the_gate_does() {
     c.arg(&export).arg(export.join("session/requests.jsonl"));
     exits(c, 2);
 }
+
+#[test]
+fn a_failure_in_the_json_report_is_compact_one_line_per_case() {
+    let dir = scratch("compact");
+    let report = dir.join("report.json");
+    let mutant = format!("{BIN} serve --mutant base-includes-modifications");
+    let mut c = command(&["gate", "--engine", &mutant, "--no-corpus"]);
+    c.args(["--generated", "200", "--seed", "1", "--shrink-budget", "0"]);
+    c.arg("--out").arg(dir.join("shrunk"));
+    c.arg("--json").arg(&report);
+    exits(c, 1);
+    let failed = failures(&report);
+    assert!(failed.len() > 20, "{}", failed.len());
+    let text = std::fs::read_to_string(&report).unwrap();
+    for c in &failed {
+        let record = c.as_object().unwrap();
+        assert!(record.contains_key("scenario") && record.contains_key("mismatches"));
+        // The observations are not repeated: what differs is in mismatches.
+        assert!(!record.contains_key("expected") && !record.contains_key("got"));
+        let id = format!("{{\"id\":{}", c["id"]);
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(&id))
+            .expect("one record a line");
+        assert!(line.len() < 16 * 1024, "{} bytes: {line}", line.len());
+    }
+}
