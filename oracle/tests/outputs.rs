@@ -438,3 +438,22 @@ fn a_failure_in_the_json_report_is_compact_one_line_per_case() {
         assert!(line.len() < 16 * 1024, "{} bytes: {line}", line.len());
     }
 }
+
+#[test]
+fn a_full_stderr_does_not_panic() {
+    let full = || {
+        Stdio::from(
+            std::fs::File::options()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+    };
+    let mut c = command(&["check", "no-such-rulings"]);
+    c.stderr(full());
+    let out = run(c);
+    assert_eq!(out.status.code(), Some(2));
+    let mut c = command(&["explain", "no-such-file.yaml"]);
+    c.stderr(full());
+    assert_eq!(run(c).status.code(), Some(2));
+}
