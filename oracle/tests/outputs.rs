@@ -205,6 +205,18 @@ fn a_full_disk_leaves_no_temporary_files_and_says_so_once() {
     assert_eq!(stderr.matches("could not write").count(), 1, "{stderr}");
     assert_eq!(leftovers(&dir), Vec::<PathBuf>::new());
 
+    // Shrunk rulings of generated failures.
+    let dir = scratch("full-gate-rulings");
+    let mutant = format!("{BIN} serve --mutant base-includes-modifications");
+    let mut c = command(&["gate", "--engine", &mutant, "--no-corpus"]);
+    c.args(["--generated", "100", "--seed", "1", "--shrink-budget", "20"]);
+    c.arg("--out").arg(&dir);
+    file_size_limit(&mut c, 16);
+    let out = exits(c, 1);
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.matches("could not write").count(), 1, "{stdout}");
+    assert_eq!(leftovers(&dir), Vec::<PathBuf>::new());
+
     let dir = scratch("full-explore");
     let mut c = command(&[
         "explore",

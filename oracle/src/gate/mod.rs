@@ -315,8 +315,11 @@ impl Worker<'_> {
             crate::output::write_in(dir, &name, &crate::corpus::to_yaml(&ruling))
                 .map(|p| p.display().to_string())
                 .map_err(|e| {
+                    // A full disk: said once, and no more failures are
+                    // shrunk for rulings that cannot be written.
+                    self.shrunk_kept.store(plan.keep_shrunk, Ordering::Relaxed);
                     record.notes.push(format!(
-                        "could not write {}: {e}",
+                        "could not write {}: {e} (no more generated failures are shrunk)",
                         dir.join(&name).display()
                     ))
                 })
