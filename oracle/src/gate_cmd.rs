@@ -285,7 +285,7 @@ fn header(
 
 /// Writes the requested report files; false if one could not be written.
 fn write_reports(args: &GateArgs, report: &Report, previous: Option<&Expectations>) -> bool {
-    let mut ok = true;
+    let mut ok = write_json(args.json.as_deref(), report);
     let mut write = |path: &Option<PathBuf>, text: String, what: &str| {
         if let Some(p) = path {
             if let Err(e) = ptoracle::output::write_file(p, text.as_bytes()) {
@@ -294,7 +294,6 @@ fn write_reports(args: &GateArgs, report: &Report, previous: Option<&Expectation
             }
         }
     };
-    write(&args.json, json_report(report), "JSON report");
     write(&args.junit, report.junit(), "JUnit report");
     write(&args.markdown, report.markdown(), "Markdown report");
     write(
@@ -342,9 +341,21 @@ pub fn baseline(old: &Path, new: &Path) -> ExitCode {
     }
 }
 
-/// The JSON report's text.
-fn json_report(report: &Report) -> String {
-    serde_json::to_string_pretty(report).unwrap_or_default() + "\n"
+/// Writes the JSON report to `path`, if given; false if it could not be.
+fn write_json(path: Option<&Path>, report: &Report) -> bool {
+    let Some(p) = path else {
+        return true;
+    };
+    match ptoracle::output::write_with(p, |w| report.write_json(w)) {
+        Ok(()) => true,
+        Err(e) => {
+            eprintln!(
+                "error: could not write the JSON report to {}: {e}",
+                p.display()
+            );
+            false
+        }
+    }
 }
 
 /// `ptoracle compare EXPORT REPLIES [--json FILE]`.
@@ -353,14 +364,8 @@ pub fn compare(export: &Path, replies: &Path, json: Option<&Path>) -> ExitCode {
         Ok(r) => r,
         Err(e) => return ExitCode::from(bad(e)),
     };
-    if let Some(p) = json {
-        if let Err(e) = ptoracle::output::write_file(p, json_report(&report).as_bytes()) {
-            eprintln!(
-                "error: could not write the JSON report to {}: {e}",
-                p.display()
-            );
-            return ExitCode::from(BAD_INPUT);
-        }
+    if !write_json(json, &report) {
+        return ExitCode::from(BAD_INPUT);
     }
     cli::print(&report.human(false));
     ExitCode::from(if report.gate_fails(false) { FAIL } else { PASS })

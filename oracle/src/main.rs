@@ -9,6 +9,16 @@ use ptoracle::corpus::{self, Loaded};
 use ptoracle::explore::Shard;
 use ptoracle::resolver::Mutant;
 
+/// `eprintln!` that never panics (the standard one does when stderr cannot
+/// be written: a full disk, a closed pipe); a message that cannot be
+/// written is dropped. Every module of the command line uses this one.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod cli;
 mod explore_cmd;
 mod fuzz_cmd;

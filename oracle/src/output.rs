@@ -13,22 +13,34 @@ use std::path::{Path, PathBuf};
 /// FIFO, a symlink (even one to a file yet to be made) — is opened and
 /// written straight through, so that it stays what it is.
 pub fn write_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_with(path, |w| w.write_all(bytes))
+}
+
+/// [`write_file`] for a text made as it is written: `write` writes it to a
+/// buffered writer (a large report never stands whole in memory).
+pub fn write_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    let through = |f: std::fs::File| {
+        let mut w = io::BufWriter::new(f);
+        write(&mut w)?;
+        w.flush()
+    };
     match std::fs::symlink_metadata(path) {
-        Ok(m) if !m.file_type().is_file() => {
-            let mut f = std::fs::OpenOptions::new()
+        Ok(m) if !m.file_type().is_file() => through(
+            std::fs::OpenOptions::new()
                 .write(true)
                 .create(true)
                 .truncate(true)
-                .open(path)?;
-            f.write_all(bytes)?;
-            f.flush()
-        }
-        Ok(_) => replace(path, bytes),
+                .open(path)?,
+        ),
+        Ok(_) => replace(path, through),
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
                 std::fs::create_dir_all(dir)?;
             }
-            replace(path, bytes)
+            replace(path, through)
         }
         Err(e) => Err(e),
     }
@@ -42,14 +54,15 @@ pub fn write_in(dir: &Path, name: &str, text: &str) -> io::Result<PathBuf> {
     Ok(path)
 }
 
-/// Through a temporary file next to `path`, then a rename over it.
-fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
+/// Through a temporary file next to `path` (written by `through`), then a
+/// rename over it.
+fn replace(path: &Path, through: impl FnOnce(std::fs::File) -> io::Result<()>) -> io::Result<()> {
     let name = path
         .file_name()
         .map_or("output".into(), |n| n.to_string_lossy().into_owned());
     let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
     let written = std::fs::File::create(&tmp)
-        .and_then(|mut f| f.write_all(bytes).and_then(|()| f.flush()))
+        .and_then(through)
         .and_then(|()| std::fs::rename(&tmp, path));
     if written.is_err() {
         let _ = std::fs::remove_file(&tmp);

@@ -205,6 +205,18 @@ fn a_full_disk_leaves_no_temporary_files_and_says_so_once() {
     assert_eq!(stderr.matches("could not write").count(), 1, "{stderr}");
     assert_eq!(leftovers(&dir), Vec::<PathBuf>::new());
 
+    // Shrunk rulings of generated failures.
+    let dir = scratch("full-gate-rulings");
+    let mutant = format!("{BIN} serve --mutant base-includes-modifications");
+    let mut c = command(&["gate", "--engine", &mutant, "--no-corpus"]);
+    c.args(["--generated", "100", "--seed", "1", "--shrink-budget", "20"]);
+    c.arg("--out").arg(&dir);
+    file_size_limit(&mut c, 16);
+    let out = exits(c, 1);
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.matches("could not write").count(), 1, "{stdout}");
+    assert_eq!(leftovers(&dir), Vec::<PathBuf>::new());
+
     let dir = scratch("full-explore");
     let mut c = command(&[
         "explore",
@@ -410,4 +422,50 @@ fn compare_checks_recorded_replies_as_the_gate_does() {
     let mut c = command(&["compare"]);
     c.arg(&export).arg(export.join("session/requests.jsonl"));
     exits(c, 2);
+}
+
+#[test]
+fn a_failure_in_the_json_report_is_compact_one_line_per_case() {
+    let dir = scratch("compact");
+    let report = dir.join("report.json");
+    let mutant = format!("{BIN} serve --mutant base-includes-modifications");
+    let mut c = command(&["gate", "--engine", &mutant, "--no-corpus"]);
+    c.args(["--generated", "200", "--seed", "1", "--shrink-budget", "0"]);
+    c.arg("--out").arg(dir.join("shrunk"));
+    c.arg("--json").arg(&report);
+    exits(c, 1);
+    let failed = failures(&report);
+    assert!(failed.len() > 20, "{}", failed.len());
+    let text = std::fs::read_to_string(&report).unwrap();
+    for c in &failed {
+        let record = c.as_object().unwrap();
+        assert!(record.contains_key("scenario") && record.contains_key("mismatches"));
+        // The observations are not repeated: what differs is in mismatches.
+        assert!(!record.contains_key("expected") && !record.contains_key("got"));
+        let id = format!("{{\"id\":{}", c["id"]);
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(&id))
+            .expect("one record a line");
+        assert!(line.len() < 16 * 1024, "{} bytes: {line}", line.len());
+    }
+}
+
+#[test]
+fn a_full_stderr_does_not_panic() {
+    let full = || {
+        Stdio::from(
+            std::fs::File::options()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+    };
+    let mut c = command(&["check", "no-such-rulings"]);
+    c.stderr(full());
+    let out = run(c);
+    assert_eq!(out.status.code(), Some(2));
+    let mut c = command(&["explain", "no-such-file.yaml"]);
+    c.stderr(full());
+    assert_eq!(run(c).status.code(), Some(2));
 }

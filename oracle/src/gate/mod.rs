@@ -29,7 +29,7 @@ use crate::engine::{Engine, EngineFault, FaultKind};
 use crate::explore::campaign::{expectations_where, fnv};
 use crate::explore::generate::Scope;
 use crate::explore::{case_within, playable, shape, shrink};
-use crate::protocol::{Capabilities, to_wire};
+use crate::protocol::Capabilities;
 use crate::resolver::{self, Options, Run};
 use crate::scenario::{Case, CaseId, Origin, RuleRef};
 use crate::verdict::{EngineCheck, Mismatch, Problem, Verdict, check_engine_given, compare};
@@ -283,12 +283,12 @@ impl Worker<'_> {
         let mut record = Record::new(i, &case, source, generated, checked, ms);
         if let Some((mismatches, got, again)) = flaky {
             record.outcome = Outcome::Flaky { mismatches };
-            record.scenario = Some(case.clone());
+            record.scenario = Some(report::Scenario::of(&case));
             (record.expected, record.got, record.again) = (expected, got, again);
         }
         if let (Some((seed, index)), Kind::Fail) = (generated, record.outcome.kind()) {
             if !self.stop.load(Ordering::Relaxed) {
-                self.shrink_failure(seed, index, &scope, engine, &mut record);
+                self.shrink_failure(&case, seed, index, &scope, engine, &mut record);
             }
         }
         if generated.is_some() && record.outcome.kind() == Kind::Fail {
@@ -302,6 +302,7 @@ impl Worker<'_> {
     /// Shrinks a generated failure against the engine and writes it.
     fn shrink_failure(
         &self,
+        case: &Case,
         seed: u64,
         index: u64,
         scope: &Scope,
@@ -319,7 +320,7 @@ impl Worker<'_> {
         // each costs up to `shrink_budget` engine requests and mostly ends
         // in a shape already written (found against phase.rs: 500 cases
         // took 10 minutes). A few of each kind are enough.
-        if let Some(kind) = failure_kind(record) {
+        if let Some(kind) = failure_kind(case, record) {
             let mut kinds = self.kinds.lock().unwrap_or_else(|p| p.into_inner());
             let n = kinds.entry(kind.clone()).or_default();
             if *n >= SHRINK_PER_KIND {
@@ -342,13 +343,7 @@ impl Worker<'_> {
                 _ => None,
             }
         };
-        let original = (
-            record.scenario.as_ref().map_or(0, |c| c.steps.len()),
-            record
-                .scenario
-                .as_ref()
-                .map_or(0, |c| c.setup.objects.len()),
-        );
+        let original = (case.steps.len(), case.setup.objects.len());
         let Some(best) = shrink(
             seed,
             index,
@@ -401,8 +396,11 @@ impl Worker<'_> {
             crate::output::write_in(dir, &name, &crate::corpus::to_yaml(&ruling))
                 .map(|p| p.display().to_string())
                 .map_err(|e| {
+                    // A full disk: said once, and no more failures are
+                    // shrunk for rulings that cannot be written.
+                    self.shrunk_kept.store(plan.keep_shrunk, Ordering::Relaxed);
                     record.notes.push(format!(
-                        "could not write {}: {e}",
+                        "could not write {}: {e} (no more generated failures are shrunk)",
                         dir.join(&name).display()
                     ))
                 })
@@ -468,17 +466,13 @@ const SHRINK_PER_KIND: usize = 5;
 /// The kind of a failure, for deciding whether to shrink it: the action of
 /// the step that differs and the field that differs first, without the
 /// object (`damage -> damage`, `put_counters -> pt`, `effect -> error`).
-fn failure_kind(record: &Record) -> Option<String> {
+fn failure_kind(case: &Case, record: &Record) -> Option<String> {
     let Outcome::Fail { mismatches } = &record.outcome else {
         return None;
     };
     let m = mismatches.first()?;
     let field = m.field.split_once('.').map_or(m.field.as_str(), |(_, f)| f);
-    let action = record
-        .scenario
-        .as_ref()
-        .and_then(|c| c.steps.get(m.step))
-        .map_or("?", |s| s.action.key());
+    let action = case.steps.get(m.step).map_or("?", |s| s.action.key());
     Some(format!("`{field}` after a `{action}` step"))
 }
 
@@ -597,11 +591,6 @@ pub fn matches_filter(case: &Case, patterns: &[String]) -> bool {
                     })
             })
     })
-}
-
-/// The observations of a run, as the protocol writes them (for reports).
-pub(crate) fn wire_steps(run: &Run) -> Vec<crate::protocol::WireObservation> {
-    run.steps.iter().map(|s| to_wire(&s.observation)).collect()
 }
 
 /// A default for `--jobs`: the machine's cores.

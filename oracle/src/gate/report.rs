@@ -122,16 +122,17 @@ pub struct Record {
     pub expectation: Option<Expectation>,
     /// Time spent on it, engine and reference together.
     pub ms: u64,
-    /// The scenario (for every verdict but pass).
+    /// The scenario (for a failure or an error), once; what differs is in
+    /// `mismatches`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scenario: Option<Case>,
-    /// The reference resolver's observations (for every verdict but pass).
+    pub scenario: Option<Scenario>,
+    /// For a flaky case only: the reference resolver's observations.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected: Option<Observed>,
-    /// The engine's observations, when it gave some (but pass).
+    /// For a flaky case only: the engine's first observations.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub got: Option<Observed>,
-    /// For a flaky case: the engine's observations when asked again.
+    /// For a flaky case only: the engine's observations when asked again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub again: Option<Observed>,
     /// The end of the engine's stderr during the case (on an error).
@@ -258,7 +259,35 @@ impl Outcome {
     }
 }
 
-/// Observations of a run, as the protocol writes them.
+/// A scenario, kept as compact JSON text: a gate may hold tens of
+/// thousands of failing generated cases, and this is a tenth of the memory
+/// of a [`Case`]. Written in the JSON report as the case itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scenario(String);
+
+impl Scenario {
+    /// The scenario of `case`.
+    pub fn of(case: &Case) -> Scenario {
+        Scenario(serde_json::to_string(case).unwrap_or_default())
+    }
+
+    /// The case back.
+    pub fn case(&self) -> Option<Case> {
+        serde_json::from_str(&self.0).ok()
+    }
+}
+
+impl Serialize for Scenario {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match serde_json::from_str::<serde_json::Value>(&self.0) {
+            Ok(v) => v.serialize(s),
+            Err(_) => s.serialize_none(),
+        }
+    }
+}
+
+/// Observations of a run, as the protocol writes them: kept for a flaky
+/// case only (both of the engine's answers, and the reference's).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Observed {
     /// One per completed step.
@@ -272,9 +301,19 @@ impl Observed {
     /// The observations of `run`.
     pub(crate) fn of(run: &Run) -> Observed {
         Observed {
-            steps: super::wire_steps(run),
+            steps: run
+                .steps
+                .iter()
+                .map(|s| crate::protocol::to_wire(&s.observation))
+                .collect(),
             error: run.error.as_ref().and_then(crate::engine::wire_error),
         }
+    }
+}
+
+impl<'de> Deserialize<'de> for Scenario {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Scenario, D::Error> {
+        serde_json::Value::deserialize(d).map(|v| Scenario(v.to_string()))
     }
 }
 
@@ -337,6 +376,8 @@ impl Record {
             ),
         };
         let keep = !matches!(outcome, Outcome::Pass | Outcome::Skip { .. });
+        // The observations themselves are not kept: what differs is in the
+        // mismatches, and a report holds one record per case.
         Record {
             order,
             id: case.id.0.clone(),
@@ -346,13 +387,9 @@ impl Record {
             outcome,
             expectation: None,
             ms,
-            scenario: keep.then(|| case.clone()),
-            expected: checked
-                .reference
-                .as_ref()
-                .filter(|_| keep)
-                .map(Observed::of),
-            got: checked.got.as_ref().filter(|_| keep).map(Observed::of),
+            scenario: keep.then(|| Scenario::of(case)),
+            expected: None,
+            got: None,
             again: None,
             stderr,
             shrunk: None,
@@ -480,6 +517,50 @@ impl Report {
         r.summary.not_run = not_run;
         r.recount();
         r
+    }
+
+    /// Writes the JSON report: its header fields indented, then `cases`,
+    /// one record a line (compact: a report may hold tens of thousands),
+    /// written one after the other rather than made whole first.
+    pub fn write_json(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let mut head = serde_json::to_value(self.clone_head()).map_err(std::io::Error::other)?;
+        if let Some(m) = head.as_object_mut() {
+            m.remove("cases");
+        }
+        let head = serde_json::to_string_pretty(&head).map_err(std::io::Error::other)?;
+        // The header object without its closing brace, then the cases.
+        let open = head.trim_end().strip_suffix('}').unwrap_or("{").trim_end();
+        let comma = if open.ends_with('{') { "" } else { "," };
+        write!(w, "{open}{comma}\n  \"cases\": [")?;
+        for (i, c) in self.cases.iter().enumerate() {
+            w.write_all(if i == 0 { b"\n    " } else { b",\n    " })?;
+            serde_json::to_writer(&mut *w, c).map_err(std::io::Error::other)?;
+        }
+        w.write_all(if self.cases.is_empty() {
+            b"]\n}\n"
+        } else {
+            b"\n  ]\n}\n"
+        })
+    }
+
+    /// The report without its cases.
+    fn clone_head(&self) -> Report {
+        Report {
+            report_version: self.report_version,
+            ptoracle: self.ptoracle.clone(),
+            protocol: self.protocol,
+            engine: self.engine.clone(),
+            features: self.features.clone(),
+            unknown_features: self.unknown_features.clone(),
+            unobserved: self.unobserved.clone(),
+            edition: self.edition.clone(),
+            generated: self.generated,
+            jobs: self.jobs,
+            elapsed_ms: self.elapsed_ms,
+            interrupted: self.interrupted,
+            summary: self.summary,
+            cases: Vec::new(),
+        }
     }
 
     /// Recomputes the counts from the records.
