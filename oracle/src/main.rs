@@ -321,6 +321,14 @@ struct GateArgs {
 }
 
 fn main() -> ExitCode {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to SIG_IGN, before any thread
+    // starts; no handler runs. A file-size limit (`ulimit -f`) then makes a
+    // write fail with EFBIG, reported like a full disk, instead of killing
+    // the process with half-written files behind it.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     let cli = Cli::parse();
     match cli.command {
         Command::Check {

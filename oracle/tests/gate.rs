@@ -322,6 +322,36 @@ fn a_crash_keeps_the_end_of_stderr() {
     );
 }
 
+/// An engine that closes its output and then says why before it exits:
+/// the crash waits for its exit (within the case's timeout) and for the
+/// end of its stderr, so those last words are in the report. Regression:
+/// the gate read stderr 20 ms after the crash and lost what came later
+/// (and, on a loaded machine, even what came before).
+#[test]
+fn the_last_words_of_a_crashing_engine_are_kept() {
+    let r = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &misbehave("last-words"),
+            "--filter",
+            FILTER,
+            "--jobs",
+            "1",
+            "--timeout",
+            "600s",
+        ],
+        &[],
+        Duration::from_secs(300),
+    );
+    assert!(
+        r.stdout
+            .contains("stderr: misbehave: last words after closing stdout"),
+        "{}",
+        r.stdout
+    );
+}
+
 #[test]
 fn a_flood_of_stderr_does_not_block_the_engine() {
     let r = ptoracle(

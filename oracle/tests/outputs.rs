@@ -38,8 +38,10 @@ fn closed_pipe() -> Stdio {
     Stdio::from(write)
 }
 
-/// Lowers the child's largest file size to `bytes`, with SIGXFSZ ignored
-/// so that a write beyond it fails with EFBIG: a full disk, without root.
+/// Lowers the child's largest file size to `bytes`: a full disk, without
+/// root, and also `ulimit -f`. ptoracle ignores SIGXFSZ itself, so that a
+/// write beyond the limit fails with EFBIG instead of killing it.
+/// Regression: SIGXFSZ killed it, and left a `.tmp` file behind.
 fn file_size_limit(c: &mut Command, bytes: u64) {
     // SAFETY: only async-signal-safe calls between fork and exec.
     unsafe {
@@ -48,7 +50,6 @@ fn file_size_limit(c: &mut Command, bytes: u64) {
                 rlim_cur: bytes,
                 rlim_max: bytes,
             };
-            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
             if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
                 return Err(std::io::Error::last_os_error());
             }

@@ -15,7 +15,7 @@ use std::io::{ErrorKind, Read, Write};
 use std::os::fd::{AsRawFd, RawFd};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -28,6 +28,8 @@ use crate::scenario::Case;
 const HANDSHAKE_ATTEMPTS: u32 = 3;
 /// How much of the engine's stderr is kept.
 const STDERR_TAIL: usize = 4096;
+/// How long, after a kill, the end of the engine's stderr is waited for.
+const STDERR_GRACE: Duration = Duration::from_secs(2);
 
 /// How to run an external engine.
 #[derive(Clone, Debug)]
@@ -161,6 +163,8 @@ struct Running {
     child: Child,
     pipes: Pipes,
     stderr: Arc<Mutex<Tail>>,
+    /// Ends (its sender is dropped) when stderr has been read to its end.
+    drained: mpsc::Receiver<()>,
     caps: Capabilities,
     /// The `seq` of its last answer.
     answered: Option<u64>,
@@ -329,11 +333,16 @@ impl ProcessEngine {
         };
         let tail = Arc::new(Mutex::new(Tail::default()));
         let drain = Arc::clone(&tail);
-        thread::spawn(move || drain_stderr(stderr, &drain));
+        let (done, drained) = mpsc::channel::<()>();
+        thread::spawn(move || {
+            drain_stderr(stderr, &drain);
+            drop(done);
+        });
         let mut running = Running {
             child,
             pipes,
             stderr: tail,
+            drained,
             caps: Capabilities::default(),
             answered: None,
         };
@@ -363,12 +372,8 @@ impl ProcessEngine {
                 if f.kind == FaultKind::Crash {
                     f.kind = FaultKind::Handshake;
                 }
-                f.stderr = running
-                    .stderr
-                    .lock()
-                    .map(|t| t.since(0))
-                    .unwrap_or_default();
-                stop(running, false);
+                let tail = stop_and_drain(running, None);
+                f.stderr = tail.lock().map(|t| t.since(0)).unwrap_or_default();
                 Err(f)
             }
         }
@@ -493,26 +498,29 @@ impl ProcessEngine {
                 Answer::Ran(_) | Answer::Unsupported(_) => true,
                 Answer::Fault(f) => f.kind == FaultKind::Reported,
             };
+        // An engine that is not kept is stopped first, so that its stderr
+        // ends and its last words are read to the end, not raced.
+        let closed = matches!(&answer, Answer::Fault(f) if f.kind == FaultKind::Crash);
+        let (tail, kept) = if keep {
+            (Arc::clone(&running.stderr), Some(running))
+        } else {
+            let exit_by = closed.then_some((deadline, &*self.config.stop));
+            (stop_and_drain(running, exit_by), None)
+        };
         let answer = match answer {
             Answer::Fault(mut f) => {
-                // Give the engine a moment to finish its last words.
-                if !keep {
-                    thread::sleep(Duration::from_millis(20));
-                }
-                f.stderr = running
-                    .stderr
-                    .lock()
-                    .map(|t| t.since(mark))
-                    .unwrap_or_default();
+                f.stderr = tail.lock().map(|t| t.since(mark)).unwrap_or_default();
                 Answer::Fault(f)
             }
             other => other,
         };
         self.config.health.count(&answer, self.config.give_up_after);
-        if keep && !self.config.process_per_case {
-            self.running = Some(running);
-        } else {
-            stop(running, keep);
+        if let Some(running) = kept {
+            if self.config.process_per_case {
+                stop(running, true);
+            } else {
+                self.running = Some(running);
+            }
         }
         answer
     }
@@ -575,9 +583,26 @@ impl Drop for ProcessEngine {
     }
 }
 
+/// Ends a process, then waits until its stderr is read to the end (at
+/// most [`STDERR_GRACE`]: a descendant the kill missed may hold it open);
+/// returns what was read. A process that closed its output is on its way
+/// out: it may exit by itself until `exit_by`'s deadline (its last words
+/// written after its output closed are read too) or its flag (Ctrl-C), and
+/// is killed then.
+fn stop_and_drain(mut r: Running, exit_by: Option<(Instant, &AtomicBool)>) -> Arc<Mutex<Tail>> {
+    if let Some((deadline, stop)) = exit_by {
+        wait_exit(&mut r.child, deadline, stop);
+    }
+    let tail = Arc::clone(&r.stderr);
+    let drained = stop(r, false);
+    let _ = drained.recv_timeout(STDERR_GRACE);
+    tail
+}
+
 /// Ends a process: politely (`bye`, closed stdin, up to a second to exit)
 /// or not, and always with a kill of its group at the end, then reaps it.
-fn stop(mut r: Running, politely: bool) {
+/// Returns what ends when its stderr has been read to the end.
+fn stop(mut r: Running, politely: bool) -> mpsc::Receiver<()> {
     if politely {
         let soon = Instant::now() + Duration::from_millis(200);
         let _ = r.pipes.send(
@@ -586,19 +611,29 @@ fn stop(mut r: Running, politely: bool) {
             &AtomicBool::new(false),
         );
         r.pipes.close_input();
-        // Polls with a growing pause: a prompt exit is seen at once (what
-        // makes --process-per-case a fair measure), a slow one costs little.
-        let deadline = Instant::now() + Duration::from_secs(1);
-        let mut pause = Duration::from_micros(50);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = r.child.try_wait() {
-                break;
-            }
-            thread::sleep(pause);
-            pause = (pause * 2).min(Duration::from_millis(10));
-        }
+        let never = AtomicBool::new(false);
+        wait_exit(
+            &mut r.child,
+            Instant::now() + Duration::from_secs(1),
+            &never,
+        );
     }
     kill(&mut r.child);
+    r.drained
+}
+
+/// Waits until `child` exits, `deadline` passes or `stop` is set. Polls with a growing
+/// pause: a prompt exit is seen at once (what makes --process-per-case a
+/// fair measure), a slow one costs little.
+fn wait_exit(child: &mut Child, deadline: Instant, stop: &AtomicBool) {
+    let mut pause = Duration::from_micros(50);
+    while Instant::now() < deadline && !stop.load(Ordering::Relaxed) {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        thread::sleep(pause.min(deadline.saturating_duration_since(Instant::now())));
+        pause = (pause * 2).min(Duration::from_millis(10));
+    }
 }
 
 fn kill(child: &mut Child) {

@@ -6,6 +6,7 @@ asks every passing corpus case twice: request 2 is the first case again),
 in the way MODE says:
 
   crash          exits with status 3 before answering
+  last-words     closes stdout, writes to stderr a moment later, exits 3
   hang           never answers (and, if $HANG_MARK names a file, writes
                  its pid there first: the sign that it hangs now)
   always-hang    never answers any case
@@ -134,6 +135,15 @@ for line in sys.stdin:
         continue
     if mode == "crash":
         sys.stderr.write("misbehave: crashing on purpose\n")
+        sys.stderr.flush()
+        os._exit(3)
+    elif mode == "last-words":
+        # Closes its output first, then explains itself, then exits: what
+        # it says after the close is still its last words.
+        sys.stdout.close()
+        os.close(1)
+        time.sleep(1)
+        sys.stderr.write("misbehave: last words after closing stdout\n")
         sys.stderr.flush()
         os._exit(3)
     elif mode == "hang":
