@@ -104,6 +104,59 @@ fn many_cases_in_one_file_each_read_a_bounded_number_of_times() {
 }
 
 #[test]
+fn a_large_file_is_checked_case_by_case_not_held_whole() {
+    // `check` used to load every case of a file before checking any: a
+    // 100 MB file of 360000 cases took 3.5 GiB. Cases now reach the caller
+    // in bounded batches, each document read once.
+    let n = 5000;
+    let dir = scratch("stream");
+    let file = dir.join("many.yaml");
+    let mut text = String::new();
+    for i in 0..n {
+        text.push_str("---\n");
+        text.push_str(&case(&format!("case-{i}"), "bears"));
+    }
+    std::fs::write(&file, &text).unwrap();
+    let worked = std::sync::atomic::AtomicUsize::new(0);
+    let mut worked_before_first = None;
+    let (mut cases, mut ends) = (0, 0);
+    let before = corpus::documents_read();
+    corpus::stream(
+        std::slice::from_ref(&file),
+        |c| {
+            worked.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            c.case.id.to_string()
+        },
+        |s| match s {
+            corpus::Streamed::Case(c, id) => {
+                assert_eq!(c.case.id.to_string(), id);
+                assert_eq!(id, format!("gen/case-{cases}"), "cases in file order");
+                worked_before_first.get_or_insert(worked.load(std::sync::atomic::Ordering::SeqCst));
+                cases += 1;
+            }
+            corpus::Streamed::FileEnd { errors, duplicates } => {
+                assert!(errors.is_empty() && duplicates.is_empty(), "{errors:?}");
+                ends += 1;
+            }
+        },
+    );
+    assert_eq!((cases, ends), (n, 1));
+    assert_eq!(corpus::documents_read() - before, n as u64);
+    let first = worked_before_first.unwrap();
+    assert!(
+        first < n / 4,
+        "{first} cases read before the first one is given"
+    );
+    let (code, stdout, stderr) = check(&[&file]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.ends_with(&format!("{n} passed, 0 failed\n")),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn a_byte_order_mark_before_a_ruling_is_skipped() {
     // It used to be read as part of the first key: `1:2: missing field`.
     let dir = scratch("bom");
