@@ -157,6 +157,38 @@ fn a_large_file_is_checked_case_by_case_not_held_whole() {
 }
 
 #[test]
+fn a_streamed_check_counts_only_files_without_problems_and_unique_ids() {
+    // Checking case by case must count what loading the whole corpus did:
+    // no case of a file with a problem, and the first case of each id.
+    let dir = scratch("stream-problems");
+    let doc = |id: &str, on: &str| format!("---\n{}", case(id, on));
+    std::fs::write(dir.join("a.yaml"), doc("x", "bears") + &doc("y", "bears")).unwrap();
+    std::fs::write(dir.join("b.yaml"), doc("x", "bears") + &doc("z", "bears")).unwrap();
+    std::fs::write(dir.join("c.yaml"), doc("w", "bears") + &doc("v", "nobody")).unwrap();
+    let (code, stdout, stderr) = check(&[&dir]);
+    assert_eq!(code, Some(2), "{stdout}{stderr}");
+    assert!(
+        stdout.ends_with("2 problems in the input (listed above)\n3 passed, 0 failed\n"),
+        "{stdout}"
+    );
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(
+        lines[0].contains("c.yaml:19:31: steps[0].do.put_counters.on"),
+        "{stderr}"
+    );
+    assert!(
+        lines[1].contains("b.yaml:2:5: duplicate case id `gen/x`: first defined at "),
+        "{stderr}"
+    );
+    assert!(
+        lines[1].ends_with("a.yaml:2:5; ids are unique and never reused"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn a_byte_order_mark_before_a_ruling_is_skipped() {
     // It used to be read as part of the first key: `1:2: missing field`.
     let dir = scratch("bom");
