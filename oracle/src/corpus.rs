@@ -1,7 +1,7 @@
 //! The corpus: loading ruling files, validating them and locating every
 //! problem at its `file:line:col`.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -64,10 +64,13 @@ impl Loaded {
     /// The line and column of a node, read from this case's document alone
     /// (the start of the document when the path leads nowhere).
     fn line_col(&self, path: &NodePath) -> (usize, usize) {
-        yaml::locate(&self.source, self.span, path).map_or((self.span.start.line, 1), |(l, c)| {
-            within(&self.source, l, c)
-        })
+        line_col(&self.source, self.span, path)
     }
+}
+
+/// The line and column of a node of the document `span` of `source`.
+fn line_col(source: &str, span: yaml::Span, path: &NodePath) -> (usize, usize) {
+    yaml::locate(source, span, path).map_or((span.start.line, 1), |(l, c)| within(source, l, c))
 }
 
 /// The cases of a set of files, and the problems found in them.
@@ -87,17 +90,65 @@ pub struct Corpus {
 /// assert_eq!(err[0].to_string(), "x.yaml:4:1: unknown field `colour`, expected one of `id`, `title`, `description`, `rules`, `editions`, `origin`, `setup`, `steps`");
 /// ```
 pub fn parse_str(file: &str, text: &str) -> Result<Vec<Loaded>, Vec<LoadError>> {
+    let mut cases = Vec::new();
+    parse_each(file, text, &|_| (), &mut |c, ()| cases.push(c))?;
+    Ok(cases)
+}
+
+/// [`parse_str`] case by case: each valid case goes to `sink` with what
+/// `work` (run in parallel) made of it, as it is read. `Err` holds the
+/// file's problems: then the cases given to `sink` do not count.
+fn parse_each<T: Send>(
+    file: &str,
+    text: &str,
+    work: &(impl Fn(&Loaded) -> T + Sync),
+    sink: &mut impl FnMut(Loaded, T),
+) -> Result<(), Vec<LoadError>> {
     let text = yaml::without_bom(text);
-    let docs = yaml::parse_cases(text, MAX_CASE_BYTES).map_err(|e| {
+    let source: Arc<str> = Arc::from(text);
+    let mut docs = 0usize;
+    let mut errors = Vec::new();
+    let read = yaml::each_case(
+        text,
+        MAX_CASE_BYTES,
+        |doc, span, case| {
+            let loaded = Loaded {
+                case,
+                file: file.to_string(),
+                doc,
+                source: source.clone(),
+                span,
+            };
+            let problems = validate(&loaded.case);
+            if problems.is_empty() {
+                let done = work(&loaded);
+                Ok((loaded, done))
+            } else {
+                Err(problems
+                    .iter()
+                    .map(|p| loaded.locate(p))
+                    .collect::<Vec<_>>())
+            }
+        },
+        |r| {
+            docs += 1;
+            match r {
+                Ok((loaded, done)) if errors.is_empty() => sink(loaded, done),
+                Ok(_) => {}
+                Err(problems) => errors.extend(problems),
+            }
+        },
+    );
+    if let Err(e) = read {
         let (line, column) = within(text, e.line, e.column);
-        vec![LoadError {
+        return Err(vec![LoadError {
             file: file.to_string(),
             line,
             column,
             message: e.message,
-        }]
-    })?;
-    if docs.is_empty() {
+        }]);
+    }
+    if docs == 0 {
         return Err(vec![LoadError {
             file: file.to_string(),
             // Found by the ruling_yaml fuzz target: every error is located,
@@ -107,26 +158,8 @@ pub fn parse_str(file: &str, text: &str) -> Result<Vec<Loaded>, Vec<LoadError>> 
             message: "no cases in this file".into(),
         }]);
     }
-    let source: Arc<str> = Arc::from(text);
-    let mut cases = Vec::new();
-    let mut errors = Vec::new();
-    for (doc, span, case) in docs {
-        let loaded = Loaded {
-            case,
-            file: file.to_string(),
-            doc,
-            source: source.clone(),
-            span,
-        };
-        let problems = validate(&loaded.case);
-        if problems.is_empty() {
-            cases.push(loaded);
-        } else {
-            errors.extend(problems.iter().map(|p| loaded.locate(p)));
-        }
-    }
     if errors.is_empty() {
-        Ok(cases)
+        Ok(())
     } else {
         Err(errors)
     }
@@ -140,8 +173,15 @@ pub fn parse_str(file: &str, text: &str) -> Result<Vec<Loaded>, Vec<LoadError>> 
 /// assert_eq!(err[0].to_string(), "x.yaml:2:11: not UTF-8 text: a ruling file is UTF-8");
 /// ```
 pub fn parse_bytes(file: &str, bytes: &[u8]) -> Result<Vec<Loaded>, Vec<LoadError>> {
+    let text = utf8(file, bytes)?;
+    parse_str(file, text)
+}
+
+/// The text of a file's bytes, or the error at its first byte that is not
+/// UTF-8.
+fn utf8<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, Vec<LoadError>> {
     match std::str::from_utf8(bytes) {
-        Ok(text) => parse_str(file, text),
+        Ok(text) => Ok(text),
         Err(e) => {
             let good = &bytes[..e.valid_up_to()];
             let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
@@ -182,49 +222,136 @@ fn within(text: &str, line: usize, column: usize) -> (usize, usize) {
 /// an error too: an empty corpus checks nothing.
 pub fn load(paths: &[PathBuf]) -> Corpus {
     let mut corpus = Corpus::default();
-    let files = ruling_files(paths, &mut corpus.errors);
-    for f in files {
-        let name = f.display().to_string();
-        match read_file(&f, MAX_FILE_BYTES, "ruling file") {
-            Ok(bytes) => match parse_bytes(&name, &bytes) {
-                Ok(cases) => corpus.cases.extend(cases),
-                Err(errs) => corpus.errors.extend(errs),
-            },
-            Err(message) => corpus.errors.push(LoadError {
-                file: name,
-                line: 0,
-                column: 0,
-                message,
-            }),
-        }
+    let mut of_file = Vec::new();
+    let mut duplicates = Vec::new();
+    stream(
+        paths,
+        |_| (),
+        |s| match s {
+            Streamed::Case(c, ()) => of_file.push(*c),
+            Streamed::FileEnd {
+                errors,
+                duplicates: d,
+            } => {
+                if errors.is_empty() {
+                    corpus.cases.append(&mut of_file);
+                } else {
+                    of_file.clear();
+                }
+                corpus.errors.extend(errors);
+                duplicates.extend(d);
+            }
+        },
+    );
+    corpus.errors.extend(duplicates);
+    corpus
+}
+
+/// What [`stream`] gives, in file order.
+#[derive(Debug)]
+pub enum Streamed<T> {
+    /// A valid case of the file being read, whose id no case before it
+    /// has, with what `work` made of it. It counts only if its file ends
+    /// without errors.
+    Case(Box<Loaded>, T),
+    /// The file being read ends (or, with errors only, a path that could
+    /// not be read).
+    FileEnd {
+        /// Its problems: if there are any, none of its cases counts.
+        errors: Vec<LoadError>,
+        /// Its cases that repeat the id of a case before them (they were
+        /// not given).
+        duplicates: Vec<LoadError>,
+    },
+}
+
+/// [`load`] case by case, for a corpus too large to hold: each case goes to
+/// `sink` as it is read, with what `work` made of it (run in parallel over
+/// bounded batches of cases). Only the id of each case and the text of the
+/// file being read are kept, not the cases.
+pub fn stream<T: Send>(
+    paths: &[PathBuf],
+    work: impl Fn(&Loaded) -> T + Sync,
+    mut sink: impl FnMut(Streamed<T>),
+) {
+    let mut errors = Vec::new();
+    let files = ruling_files(paths, &mut errors);
+    if !errors.is_empty() {
+        sink(Streamed::FileEnd {
+            errors,
+            duplicates: Vec::new(),
+        });
     }
     // Positions are found only for the ids that are repeated: finding one
     // reads its document again.
-    let mut first: BTreeMap<String, usize> = BTreeMap::new();
-    let mut unique = Vec::new();
-    for c in std::mem::take(&mut corpus.cases) {
-        let id = c.case.id.to_string();
-        match first.get(&id) {
-            Some(&i) => {
-                let mut e = c.locate(&ScenarioError::new(
-                    NodePath::root().key("id"),
-                    String::new(),
-                ));
-                let at: &Loaded = &unique[i];
-                e.message = format!(
-                    "duplicate case id `{id}`: first defined at {}; ids are unique and never reused",
-                    at.position()
-                );
-                corpus.errors.push(e);
-            }
-            None => {
-                first.insert(id, unique.len());
-                unique.push(c);
+    let mut first: HashMap<String, First> = HashMap::new();
+    for (index, f) in files.iter().enumerate() {
+        let name = f.display().to_string();
+        let mut duplicates = Vec::new();
+        let read = read_file(f, MAX_FILE_BYTES, "ruling file").map_err(|message| {
+            vec![LoadError {
+                file: name.clone(),
+                line: 0,
+                column: 0,
+                message,
+            }]
+        });
+        let parsed = read.and_then(|bytes| {
+            let text = utf8(&name, &bytes)?;
+            parse_each(&name, text, &work, &mut |c, done| {
+                let id = c.case.id.to_string();
+                match first.get(&id) {
+                    Some(at) => {
+                        let mut e = c.locate(&ScenarioError::new(
+                            NodePath::root().key("id"),
+                            String::new(),
+                        ));
+                        let (line, column) =
+                            line_col(&at.source, at.span, &NodePath::root().key("id"));
+                        e.message = format!(
+                            "duplicate case id `{id}`: first defined at {}:{line}:{column}; ids are unique and never reused",
+                            files[at.file].display()
+                        );
+                        duplicates.push(e);
+                    }
+                    None => {
+                        first.insert(
+                            id,
+                            First {
+                                file: index,
+                                source: c.source.clone(),
+                                span: c.span,
+                            },
+                        );
+                        sink(Streamed::Case(Box::new(c), done));
+                    }
+                }
+            })
+        });
+        match parsed {
+            Ok(()) => sink(Streamed::FileEnd {
+                errors: Vec::new(),
+                duplicates,
+            }),
+            Err(errors) => {
+                // The cases of a file with problems do not count: their ids
+                // are free again.
+                first.retain(|_, at| at.file != index);
+                sink(Streamed::FileEnd {
+                    errors,
+                    duplicates: Vec::new(),
+                });
             }
         }
     }
-    corpus.cases = unique;
-    corpus
+}
+
+/// Where an id was first defined.
+struct First {
+    /// The index of its file.
+    file: usize,
+    source: Arc<str>,
+    span: yaml::Span,
 }
 
 /// The ruling files (`.yaml`, `.yml`) the given files and directories lead

@@ -430,42 +430,64 @@ fn run_check(
         Ok(e) => e,
         Err(code) => return code,
     };
-    let loaded = match cli::load_rulings(paths, "check") {
-        Ok(l) => l,
-        Err(code) => return code,
-    };
-    let bad_input = !loaded.errors.is_empty();
     if rules {
-        return print_coverage(&loaded.cases, bad_input);
+        let loaded = match cli::load_rulings(paths, "check") {
+            Ok(l) => l,
+            Err(code) => return code,
+        };
+        return print_coverage(&loaded.cases, !loaded.errors.is_empty());
     }
+    let paths = match cli::rulings_paths(paths, "check") {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    // The cases are checked as they are read and dropped: a corpus of any
+    // size takes the memory of one file's text and its ids. What a file's
+    // cases found counts once the file is known to have no problems.
     let (mut passed, mut failed, mut skipped, mut invalid) = (0, 0, 0, 0);
     let mut out = std::io::stdout().lock();
-    for c in &loaded.cases {
-        match check_with(&c.case, edition, mutant) {
-            Verdict::Pass => passed += 1,
-            Verdict::Fail(m) => {
-                failed += 1;
-                let more = if m.len() > 1 {
-                    format!(" (and {} more)", m.len() - 1)
-                } else {
-                    String::new()
-                };
-                let _ = writeln!(out, "FAIL {}: {}{more}", c.case.id, m[0]);
-            }
-            Verdict::Skip(_) => skipped += 1,
-            Verdict::Error(e) => {
-                invalid += 1;
-                match &e {
-                    ptoracle::verdict::Problem::Case(ptoracle::error::ResolveError::Invalid(
-                        se,
-                    )) => {
-                        eprintln!("{}", c.locate(se))
+    let mut of_file = FileChecks::default();
+    // Printed as `load` orders them: problems in files, repeated ids, then
+    // the cases the resolver found invalid.
+    let (mut input_errors, mut duplicates, mut invalid_lines) = (0, Vec::new(), Vec::new());
+    corpus::stream(
+        &paths,
+        |c| check_with(&c.case, edition, mutant),
+        |s| match s {
+            corpus::Streamed::Case(c, verdict) => of_file.add(&c, verdict),
+            corpus::Streamed::FileEnd {
+                errors,
+                duplicates: d,
+            } => {
+                let done = std::mem::take(&mut of_file);
+                if errors.is_empty() {
+                    passed += done.passed;
+                    failed += done.failed;
+                    skipped += done.skipped;
+                    invalid += done.invalid.len();
+                    for line in done.fails {
+                        let _ = writeln!(out, "{line}");
                     }
-                    other => eprintln!("{}: {other}", c.position()),
+                    invalid_lines.extend(done.invalid);
                 }
+                for e in &errors {
+                    eprintln!("{e}");
+                }
+                input_errors += errors.len() + d.len();
+                duplicates.extend(d);
             }
-        }
+        },
+    );
+    for e in &duplicates {
+        eprintln!("{e}");
     }
+    for line in &invalid_lines {
+        eprintln!("{line}");
+    }
+    let bad_input = input_errors > 0;
     if skipped > 0 {
         let _ = writeln!(
             out,
@@ -473,7 +495,7 @@ fn run_check(
         );
     }
     if invalid > 0 || bad_input {
-        let files = loaded.errors.len() + invalid;
+        let files = input_errors + invalid;
         let _ = writeln!(
             out,
             "{files} problem{} in the input (listed above)",
@@ -487,6 +509,44 @@ fn run_check(
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// What `check` found in the cases of the file being read.
+#[derive(Default)]
+struct FileChecks {
+    passed: usize,
+    failed: usize,
+    skipped: usize,
+    /// A `FAIL` line for each case that failed.
+    fails: Vec<String>,
+    /// The problem of each case the resolver found invalid.
+    invalid: Vec<String>,
+}
+
+impl FileChecks {
+    fn add(&mut self, c: &Loaded, verdict: Verdict) {
+        match verdict {
+            Verdict::Pass => self.passed += 1,
+            Verdict::Fail(m) => {
+                self.failed += 1;
+                let more = if m.len() > 1 {
+                    format!(" (and {} more)", m.len() - 1)
+                } else {
+                    String::new()
+                };
+                let first = m.first().map(ToString::to_string).unwrap_or_default();
+                self.fails
+                    .push(format!("FAIL {}: {first}{more}", c.case.id));
+            }
+            Verdict::Skip(_) => self.skipped += 1,
+            Verdict::Error(e) => self.invalid.push(match &e {
+                ptoracle::verdict::Problem::Case(ptoracle::error::ResolveError::Invalid(se)) => {
+                    c.locate(se).to_string()
+                }
+                other => format!("{}: {other}", c.position()),
+            }),
+        }
     }
 }
 

@@ -58,34 +58,100 @@ pub(crate) fn without_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
-/// The cases of a YAML stream, each with its document's index and span.
+/// The cases of a YAML stream whose documents start at `starts`, read in
+/// one pass over the stream, each with its document's index and span.
 /// Stops at the first error: after a syntax error the rest of the stream
-/// can't be trusted. `max_case` is the longest document accepted, in bytes.
-pub(crate) fn parse_cases(
-    text: &str,
-    max_case: usize,
-) -> Result<Vec<(usize, Span, Case)>, YamlError> {
-    let starts = scan::scan(text, max_case, "case")?;
-    let span = |i: usize| -> Span {
-        let start = starts
-            .get(i)
-            .copied()
-            .unwrap_or(DocStart { offset: 0, line: 1 });
-        let end = starts.get(i + 1).map_or(text.len(), |s| s.offset);
-        Span { start, end }
-    };
+/// can't be trusted.
+fn read_stream(text: &str, starts: &[DocStart]) -> Result<Vec<(usize, Span, Case)>, YamlError> {
     let mut out = Vec::new();
     for (i, doc) in serde_yaml::Deserializer::from_str(text).enumerate() {
         count_read();
         match Option::<Case>::deserialize(doc) {
-            Ok(Some(case)) => out.push((i, span(i), case)),
+            Ok(Some(case)) => out.push((i, span_of(text, starts, i), case)),
             Ok(None) => {}
             // The library's document iterator repeats a syntax error
             // forever; stopping here is also what keeps this loop finite.
-            Err(e) => return Err(convert(&e, span(i).start)),
+            Err(e) => return Err(convert(&e, span_of(text, starts, i).start)),
         }
     }
     Ok(out)
+}
+
+/// The span of document `i` of `text`, whose documents start at `starts`.
+fn span_of(text: &str, starts: &[DocStart], i: usize) -> Span {
+    let start = starts
+        .get(i)
+        .copied()
+        .unwrap_or(DocStart { offset: 0, line: 1 });
+    let end = starts.get(i + 1).map_or(text.len(), |s| s.offset);
+    Span { start, end }
+}
+
+/// How many documents [`each_case`] reads at once, in parallel: it bounds
+/// the cases held in memory while a file is read.
+const BATCH: usize = 512;
+
+/// The cases of a YAML stream, in order, each with its document's index
+/// and span, given to `sink` after `work` (run in parallel, on bounded
+/// batches of documents) has made something of them. Stops at the first
+/// error, as [`read_stream`] does and with the same error: cases given
+/// before it are then of a stream that can't be trusted. `max_case` is
+/// the longest document accepted, in bytes.
+///
+/// Once the scan has found where each document starts, each document is
+/// read on its own, so the YAML library never holds more than one.
+pub(crate) fn each_case<T: Send>(
+    text: &str,
+    max_case: usize,
+    work: impl Fn(usize, Span, Case) -> T + Sync,
+    mut sink: impl FnMut(T),
+) -> Result<(), YamlError> {
+    use rayon::prelude::*;
+    let starts = scan::scan(text, max_case, "case")?;
+    let span = |i: usize| span_of(text, &starts, i);
+    // A stream with no document start (empty, or broken before the first
+    // document) is read as one piece.
+    let docs = starts.len().max(1);
+    let mut first = 0;
+    while first < docs {
+        let last = docs.min(first + BATCH);
+        let read: Vec<Result<Option<T>, ()>> = (first..last)
+            .into_par_iter()
+            .map(|i| {
+                let s = span(i);
+                let doc = text.get(s.start.offset..s.end).unwrap_or("");
+                match serde_yaml::Deserializer::from_str(doc).next() {
+                    None => Ok(None),
+                    Some(d) => match Option::<Case>::deserialize(d) {
+                        Ok(Some(case)) => Ok(Some(work(i, s, case))),
+                        Ok(None) => Ok(None),
+                        Err(_) => Err(()),
+                    },
+                }
+            })
+            .collect();
+        for (i, r) in (first..last).zip(read) {
+            count_read();
+            match r {
+                Ok(Some(t)) => sink(t),
+                Ok(None) => {}
+                // Read alone, a document's error is located in it, not in
+                // the file: the whole stream is read again, for the error
+                // as the library words and locates it in the file (or, if
+                // the document reads in the stream, for the rest of it).
+                Err(()) => {
+                    for (j, s, case) in read_stream(text, &starts)? {
+                        if j >= i {
+                            sink(work(j, s, case));
+                        }
+                    }
+                    return Ok(());
+                }
+            }
+        }
+        first = last;
+    }
+    Ok(())
 }
 
 /// A library error as a [`YamlError`]. The few errors the library does not

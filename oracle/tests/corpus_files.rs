@@ -104,6 +104,91 @@ fn many_cases_in_one_file_each_read_a_bounded_number_of_times() {
 }
 
 #[test]
+fn a_large_file_is_checked_case_by_case_not_held_whole() {
+    // `check` used to load every case of a file before checking any: a
+    // 100 MB file of 360000 cases took 3.5 GiB. Cases now reach the caller
+    // in bounded batches, each document read once.
+    let n = 5000;
+    let dir = scratch("stream");
+    let file = dir.join("many.yaml");
+    let mut text = String::new();
+    for i in 0..n {
+        text.push_str("---\n");
+        text.push_str(&case(&format!("case-{i}"), "bears"));
+    }
+    std::fs::write(&file, &text).unwrap();
+    let worked = std::sync::atomic::AtomicUsize::new(0);
+    let mut worked_before_first = None;
+    let (mut cases, mut ends) = (0, 0);
+    let before = corpus::documents_read();
+    corpus::stream(
+        std::slice::from_ref(&file),
+        |c| {
+            worked.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            c.case.id.to_string()
+        },
+        |s| match s {
+            corpus::Streamed::Case(c, id) => {
+                assert_eq!(c.case.id.to_string(), id);
+                assert_eq!(id, format!("gen/case-{cases}"), "cases in file order");
+                worked_before_first.get_or_insert(worked.load(std::sync::atomic::Ordering::SeqCst));
+                cases += 1;
+            }
+            corpus::Streamed::FileEnd { errors, duplicates } => {
+                assert!(errors.is_empty() && duplicates.is_empty(), "{errors:?}");
+                ends += 1;
+            }
+        },
+    );
+    assert_eq!((cases, ends), (n, 1));
+    assert_eq!(corpus::documents_read() - before, n as u64);
+    let first = worked_before_first.unwrap();
+    assert!(
+        first < n / 4,
+        "{first} cases read before the first one is given"
+    );
+    let (code, stdout, stderr) = check(&[&file]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.ends_with(&format!("{n} passed, 0 failed\n")),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_streamed_check_counts_only_files_without_problems_and_unique_ids() {
+    // Checking case by case must count what loading the whole corpus did:
+    // no case of a file with a problem, and the first case of each id.
+    let dir = scratch("stream-problems");
+    let doc = |id: &str, on: &str| format!("---\n{}", case(id, on));
+    std::fs::write(dir.join("a.yaml"), doc("x", "bears") + &doc("y", "bears")).unwrap();
+    std::fs::write(dir.join("b.yaml"), doc("x", "bears") + &doc("z", "bears")).unwrap();
+    std::fs::write(dir.join("c.yaml"), doc("w", "bears") + &doc("v", "nobody")).unwrap();
+    let (code, stdout, stderr) = check(&[&dir]);
+    assert_eq!(code, Some(2), "{stdout}{stderr}");
+    assert!(
+        stdout.ends_with("2 problems in the input (listed above)\n3 passed, 0 failed\n"),
+        "{stdout}"
+    );
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(
+        lines[0].contains("c.yaml:19:31: steps[0].do.put_counters.on"),
+        "{stderr}"
+    );
+    assert!(
+        lines[1].contains("b.yaml:2:5: duplicate case id `gen/x`: first defined at "),
+        "{stderr}"
+    );
+    assert!(
+        lines[1].ends_with("a.yaml:2:5; ids are unique and never reused"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn a_byte_order_mark_before_a_ruling_is_skipped() {
     // It used to be read as part of the first key: `1:2: missing field`.
     let dir = scratch("bom");
