@@ -11,14 +11,10 @@ use ptoracle::corpus;
 
 const BIN: &str = env!("CARGO_BIN_EXE_ptoracle");
 
+mod common;
+
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "ptoracle-corpus-files-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch("corpus-files", name)
 }
 
 /// A valid case with this id; `on` is the object its step acts on (give
