@@ -177,17 +177,9 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
         Some(e) => e.apply(&mut report),
         None => Vec::new(),
     };
-    let _ = write!(out, "{}", report.human(args.strict));
-    if !stale.is_empty() && args.filter.is_empty() && args.generated.is_none() {
-        let _ = writeln!(
-            out,
-            "note: the expectations file lists {} case(s) this run did not play: {}",
-            stale.len(),
-            gate::report::first_few(&stale, 5)
-        );
-    }
     // Given up on during the run (faults in a row, failed handshakes):
     // the cases after that were not sent, so the run says nothing of them.
+    // Said before the summary, whose counts line stays the last line.
     let given_up = if dead.is_none() {
         config.health.given_up()
     } else {
@@ -197,7 +189,17 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
         let _ = writeln!(
             out,
             "gate: the engine `{}` was given up on: {}",
-            args.engine, f.message
+            printable(&args.engine),
+            printable(&f.message)
+        );
+    }
+    let _ = write!(out, "{}", report.human(args.strict));
+    if !stale.is_empty() && args.filter.is_empty() && args.generated.is_none() {
+        let _ = writeln!(
+            out,
+            "note: the expectations file lists {} case(s) this run did not play: {}",
+            stale.len(),
+            gate::report::first_few(&stale, 5)
         );
     }
     let _ = out.flush();

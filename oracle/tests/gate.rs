@@ -640,6 +640,11 @@ fn an_engine_that_always_times_out_is_given_up_on() {
         "{}",
         r.stdout
     );
+    assert!(
+        last_line(&r.stdout).ends_with(" skipped"),
+        "the counts line stays the last: {}",
+        r.stdout
+    );
     let v = json(&report);
     let verdicts: Vec<&str> = v["cases"]
         .as_array()
