@@ -160,7 +160,8 @@ enum Command {
     },
     /// Run a property campaign: generated scenarios checked against the
     /// invariants, in parallel; every violation is shrunk and written as a
-    /// ruling. Exit status 1 if any invariant fails.
+    /// ruling. Exit status 1 if any invariant fails, 2 bad arguments, 130
+    /// interrupted (Ctrl-C, SIGTERM, SIGHUP) before any violation was found.
     Explore(ExploreArgs),
     /// Helpers for the libFuzzer targets in fuzz/ (see fuzz/README.md).
     Fuzz {
