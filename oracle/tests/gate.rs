@@ -219,18 +219,20 @@ fn an_engine_that_answers_differently_when_asked_again_is_flaky() {
 
 /// The nondeterministic mutant (ties of timestamps broken differently from
 /// one evaluation to the next) fails the corpus gate every run, not only
-/// when its first answer happens to be wrong.
+/// when its first answer happens to be wrong, and with several jobs, where
+/// which process answers which case changes from run to run: the corpus
+/// has a case with eight ties in a row that luck cannot pass.
 #[test]
 fn the_nondeterministic_mutant_fails_the_corpus_gate_every_run() {
     let engine = format!("{BIN} serve --mutant nondeterministic");
     for _ in 0..3 {
         let r = ptoracle(
-            &["gate", "--engine", &engine, "--jobs", "1"],
+            &["gate", "--engine", &engine, "--jobs", "2"],
             &[],
             Duration::from_secs(60),
         );
         assert_eq!(r.code, 1, "{}", r.stdout);
-        assert!(r.stdout.contains("FLAKY 613.7/"), "{}", r.stdout);
+        assert!(r.stdout.contains(" 613.7/"), "{}", r.stdout);
     }
 }
 
