@@ -146,7 +146,7 @@ impl FromStr for Symbol {
 /// A cost that can't be read: the symbol at fault and why.
 ///
 /// ```
-/// use ptoracle::cost::ManaCost;
+/// use ptoracle_core::cost::ManaCost;
 /// let e = "{2}{Q}".parse::<ManaCost>().unwrap_err();
 /// assert_eq!(e.symbol, "{Q}");
 /// assert!(e.to_string().starts_with("invalid mana symbol `{Q}`"));
@@ -186,8 +186,8 @@ impl std::error::Error for CostError {}
 /// A mana cost: symbols in the order written (107.4).
 ///
 /// ```
-/// use ptoracle::cost::{ManaCost, Symbol};
-/// use ptoracle::terms::Color;
+/// use ptoracle_core::cost::{ManaCost, Symbol};
+/// use ptoracle_core::terms::Color;
 /// let cost: ManaCost = "{2}{G}{G}".parse().unwrap();
 /// assert_eq!(cost.symbols(), [Symbol::Generic(2), Symbol::Colored(Color::Green), Symbol::Colored(Color::Green)]);
 /// assert_eq!(cost.to_string(), "{2}{G}{G}");
@@ -209,7 +209,7 @@ impl ManaCost {
     /// The cost with these symbols.
     ///
     /// ```
-    /// use ptoracle::cost::{ManaCost, Symbol};
+    /// use ptoracle_core::cost::{ManaCost, Symbol};
     /// let cost = ManaCost::from_symbols(vec![Symbol::Generic(1), Symbol::Colorless]).unwrap();
     /// assert_eq!(cost.to_string(), "{1}{C}");
     /// assert!(ManaCost::from_symbols(Vec::new()).is_err());
@@ -235,7 +235,7 @@ impl ManaCost {
     /// it does not fit in 64 bits.
     ///
     /// ```
-    /// use ptoracle::cost::ManaCost;
+    /// use ptoracle_core::cost::ManaCost;
     /// let cost: ManaCost = "{X}{X}{2/B}{W/U}{G/P}{S}{C}{1}".parse().unwrap();
     /// assert_eq!(cost.mana_value(3), Some(13));
     /// assert_eq!(cost.mana_value(0), Some(7));
@@ -356,8 +356,8 @@ fn kind_index(k: ManaKind) -> usize {
 /// The mana a player can spend: an amount of each [`ManaKind`].
 ///
 /// ```
-/// use ptoracle::cost::{ManaKind, Pool};
-/// use ptoracle::terms::Mana;
+/// use ptoracle_core::cost::{ManaKind, Pool};
+/// use ptoracle_core::terms::Mana;
 /// let mut pool = Pool::default();
 /// pool.set(ManaKind { mana: Mana::G, snow: true }, 2);
 /// pool.set(ManaKind { mana: Mana::G, snow: false }, 1);
@@ -715,8 +715,8 @@ impl ManaCost {
     /// first payment spends as little snow mana as it can.
     ///
     /// ```
-    /// use ptoracle::cost::{ManaCost, ManaKind, Pool};
-    /// use ptoracle::terms::Mana;
+    /// use ptoracle_core::cost::{ManaCost, ManaKind, Pool};
+    /// use ptoracle_core::terms::Mana;
     /// let cost: ManaCost = "{1}{G}".parse().unwrap();
     /// let mut pool = Pool::default();
     /// pool.set(ManaKind { mana: Mana::G, snow: false }, 2);

@@ -14,7 +14,7 @@ use crate::terms::Keyword;
 /// An edition of the rules, identified by its effective date.
 ///
 /// ```
-/// use ptoracle::Edition;
+/// use ptoracle_core::Edition;
 /// let e = Edition::parse("2026-09-25").unwrap();
 /// assert_eq!(e, Edition::current());
 /// assert!(Edition::parse("1066-10-14").unwrap_err().to_string().contains("2026-09-25"));
@@ -58,8 +58,8 @@ impl Rules {
     /// 2007 mix setting effects, pumps and switches).
     ///
     /// ```
-    /// use ptoracle::Edition;
-    /// use ptoracle::edition::PtClass;
+    /// use ptoracle_core::Edition;
+    /// use ptoracle_core::edition::PtClass;
     /// let alone = |e: &str, c| Edition::parse(e).unwrap().rules().alone(c);
     /// assert!(!alone("2007-05", PtClass::Set));
     /// assert!(alone("2009-07", PtClass::Set));
@@ -76,7 +76,7 @@ impl Rules {
     /// that differs: what a rules update changed.
     ///
     /// ```
-    /// use ptoracle::Edition;
+    /// use ptoracle_core::Edition;
     /// let a = Edition::parse("2020-01-22").unwrap().rules();
     /// let b = Edition::parse("2020-04-17").unwrap().rules();
     /// assert_eq!(a.changed_rules(b), ["613.4", "122.1b"]);
@@ -435,7 +435,7 @@ impl Edition {
     /// alias (e.g. `m10`), or a prefix of one id only (`2020-01`).
     ///
     /// ```
-    /// use ptoracle::Edition;
+    /// use ptoracle_core::Edition;
     /// assert_eq!(Edition::parse("m10").unwrap().id(), "2009-07");
     /// assert_eq!(Edition::parse("2020-01").unwrap().id(), "2020-01-22");
     /// // `2026` is the prefix of two editions: an error that lists them all.

@@ -28,7 +28,7 @@ impl fmt::Display for Overflow {
 /// Turns a checked operation's `None` into an [`Overflow`] naming `what`.
 ///
 /// ```
-/// use ptoracle::number::checked;
+/// use ptoracle_core::number::checked;
 /// assert_eq!(checked(2i64.checked_add(3), || "a sum".into()), Ok(5));
 /// assert!(checked(i64::MAX.checked_add(1), || "a sum".into()).is_err());
 /// ```
@@ -39,7 +39,7 @@ pub fn checked(value: Option<i64>, what: impl FnOnce() -> String) -> Result<i64,
 /// A power/toughness pair of actual values, written `P/T` (`-2/4`).
 ///
 /// ```
-/// use ptoracle::number::Pt;
+/// use ptoracle_core::number::Pt;
 /// let pt: Pt = "-2/4".parse().unwrap();
 /// assert_eq!((pt.power, pt.toughness), (-2, 4));
 /// assert_eq!(pt.to_string(), "-2/4");

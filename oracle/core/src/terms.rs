@@ -317,7 +317,7 @@ impl fmt::Display for Keyword {
 /// Written as in card text: `+1/+1`, `-0/-1`, `flying`, `loyalty`, `hone`.
 ///
 /// ```
-/// use ptoracle::terms::CounterKind;
+/// use ptoracle_core::terms::CounterKind;
 /// let k: CounterKind = "+1/+0".parse().unwrap();
 /// assert_eq!(k, CounterKind::Pt { power: 1, toughness: 0 });
 /// // A zero part takes the sign of the other part, as the cards print it.

@@ -1,15 +1,14 @@
 //! Verdicts: whether a case holds, comparing the expectations of its steps
 //! with the observations of a run, and an engine's run with the reference
-//! resolver's.
+//! resolver's (engines are run by the `ptoracle` crate; here they are runs).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use crate::edition::Edition;
-use crate::engine::{Answer, Engine, EngineFault};
 use crate::error::ResolveError;
+use crate::fault::EngineFault;
 use crate::observation::{ObjectState, Observation, PlayerState};
-use crate::protocol::{Capabilities, Observable};
 use crate::resolver::{self, Mutant, Options, Run};
 use crate::scenario::{Case, Expect, Handle, PtOrNone};
 
@@ -165,119 +164,6 @@ pub fn compare(case: &Case, edition: Edition, run: &Run) -> Verdict {
     }
 }
 
-/// An engine's run of a case, checked.
-#[derive(Clone, Debug)]
-pub struct EngineCheck {
-    /// The verdict.
-    pub verdict: Verdict,
-    /// The reference resolver's run (absent when the case was skipped
-    /// before it was played).
-    pub reference: Option<Run>,
-    /// The engine's run, as it reported it.
-    pub got: Option<Run>,
-}
-
-/// Checks `engine` on `case`: its run must agree with the reference
-/// resolver's on every observation the engine reports (`caps.unobserved`
-/// are left out), and meet the case's expectations.
-///
-/// The one entry point of the gate, `serve`'s tests and the differential
-/// fuzz target. A case that needs a feature the engine does not declare is
-/// skipped without being sent.
-///
-/// ```
-/// use ptoracle::engine::{Engine, Reference};
-/// use ptoracle::resolver::Mutant;
-/// use ptoracle::verdict::{check_engine, Verdict};
-/// let text = r#"
-/// id: demo/switch
-/// title: counters apply before the switch
-/// rules: ["613.4c", "613.4d"]
-/// setup:
-///   objects:
-///     - { id: c, types: [Creature], pt: 1/4, counters: { +1/+0: 1 } }
-/// steps:
-///   - do: { effect: { affects: [c], switch: true, until: end-of-turn } }
-///     expect: { c: { pt: 4/2 } }
-/// "#;
-/// let case = &ptoracle::corpus::parse_str("demo.yaml", text).unwrap()[0].case;
-/// let edition = ptoracle::Edition::current();
-/// let mut good = Reference::new(None);
-/// let caps = good.capabilities().unwrap();
-/// assert_eq!(check_engine(case, edition, &mut good, &caps).verdict, Verdict::Pass);
-/// let mut bad = Reference::new(Some(Mutant::CountersAfterSwitch));
-/// let Verdict::Fail(m) = check_engine(case, edition, &mut bad, &caps).verdict else { panic!() };
-/// assert_eq!(m[0].to_string(), "step 1: c.pt: expected 4/2, got 5/1");
-/// ```
-pub fn check_engine(
-    case: &Case,
-    edition: Edition,
-    engine: &mut dyn Engine,
-    caps: &Capabilities,
-) -> EngineCheck {
-    check_engine_given(case, edition, engine, caps, None)
-}
-
-/// [`check_engine`] with the reference's run of `case`, when the caller
-/// has it already.
-pub(crate) fn check_engine_given(
-    case: &Case,
-    edition: Edition,
-    engine: &mut dyn Engine,
-    caps: &Capabilities,
-    known: Option<Run>,
-) -> EngineCheck {
-    let skip = |why: String| EngineCheck {
-        verdict: Verdict::Skip(why),
-        reference: None,
-        got: None,
-    };
-    if let Some(range) = &case.editions {
-        if !range.contains(edition) {
-            return skip(format!("holds in editions {range}, not {edition}"));
-        }
-    }
-    let missing = caps.missing(case);
-    if !missing.is_empty() {
-        let names: Vec<&str> = missing.iter().map(|f| f.name()).collect();
-        return skip(format!(
-            "the engine does not implement {}",
-            names.join(", ")
-        ));
-    }
-    let mut reference = known;
-    let answer = engine.run_alongside(case, edition, &mut || {
-        if reference.is_none() {
-            reference = Some(resolver::resolve(case, edition, Options::default()));
-        }
-    });
-    let reference =
-        reference.unwrap_or_else(|| resolver::resolve(case, edition, Options::default()));
-    if let Some(e @ ResolveError::Invalid(_)) = &reference.error {
-        return EngineCheck {
-            verdict: Verdict::Error(Problem::Case(e.clone())),
-            reference: Some(reference),
-            got: None,
-        };
-    }
-    let (verdict, got) = match answer {
-        Answer::Unsupported(why) => (Verdict::Skip(format!("unsupported: {why}")), None),
-        Answer::Fault(f) => (Verdict::Error(Problem::Engine(f)), None),
-        Answer::Ran(mut got) => {
-            fill_unobserved(&mut got, &reference, &caps.unobserved);
-            (
-                compare_with_reference(case, edition, &reference, &got),
-                Some(got),
-            )
-        }
-    };
-    EngineCheck {
-        verdict,
-        reference: Some(reference),
-        got,
-    }
-}
-
 /// Compares an engine's run with the reference's and with the case's
 /// expectations: the expectations' mismatches first, then the other
 /// fields that differ at the first step that differs.
@@ -321,16 +207,15 @@ pub fn first_difference(reference: &Run, got: &Run) -> Vec<Mismatch> {
 /// with an error differs in `error` at the step it could not complete.
 ///
 /// ```
-/// use ptoracle::{Edition, corpus, resolver, verdict};
-/// let case = corpus::parse_str("x.yaml", r#"
-/// id: x/y
-/// title: a pump, then a setting effect
-/// rules: ["613.4b"]
-/// setup: { objects: [ { id: c, types: [Creature], pt: 2/2 } ] }
-/// steps:
-///   - do: { effect: { affects: [c], modify: +3/+3, until: forever } }
-///   - do: { effect: { affects: [c], set: 0/1, until: forever } }
-/// "#).unwrap().remove(0).case;
+/// use ptoracle_core::{Case, Edition, resolver, verdict};
+/// let case: Case = serde_json::from_str(r#"{
+///   "id": "x/y", "title": "a pump, then a setting effect", "rules": ["613.4b"],
+///   "setup": { "objects": [ { "id": "c", "types": ["Creature"], "pt": "2/2" } ] },
+///   "steps": [
+///     { "do": { "effect": { "affects": ["c"], "modify": "+3/+3", "until": "forever" } } },
+///     { "do": { "effect": { "affects": ["c"], "set": "0/1", "until": "forever" } } }
+///   ]
+/// }"#).unwrap();
 /// let run = |e| resolver::resolve(&case, Edition::parse(e).unwrap(), Default::default());
 /// let d = verdict::differences(&run("2007-05"), &run("2009-07"));
 /// // Its P/T, and what follows from it: the total and the combat damage.
@@ -490,69 +375,6 @@ fn field_rank(field: &str) -> (String, usize, String) {
     let name = rest.split('.').next().unwrap_or("");
     let rank = ORDER.iter().position(|o| *o == name).unwrap_or(ORDER.len());
     (who.to_string(), rank, rest.to_string())
-}
-
-/// Gives the fields an engine does not report the reference's values, so
-/// that no comparison sees them.
-fn fill_unobserved(got: &mut Run, reference: &Run, unobserved: &BTreeSet<Observable>) {
-    if unobserved.is_empty() {
-        return;
-    }
-    for (g, r) in got.steps.iter_mut().zip(&reference.steps) {
-        for (h, go) in &mut g.observation.objects {
-            if let Some(ro) = r.observation.objects.get(h) {
-                fill_object(go, ro, unobserved);
-            }
-        }
-        for (h, gp) in &mut g.observation.players {
-            let Some(rp) = r.observation.players.get(h) else {
-                continue;
-            };
-            for u in unobserved {
-                match u {
-                    Observable::Life => gp.life = rp.life,
-                    Observable::Poison => gp.poison = rp.poison,
-                    Observable::Mana => gp.mana = rp.mana.clone(),
-                    Observable::Lost => gp.lost = rp.lost,
-                    Observable::SnowMana => gp.snow_mana = rp.snow_mana.clone(),
-                    Observable::Payments => gp.payments = rp.payments,
-                    _ => {}
-                }
-            }
-        }
-    }
-}
-
-fn fill_object(g: &mut ObjectState, r: &ObjectState, unobserved: &BTreeSet<Observable>) {
-    for u in unobserved {
-        match u {
-            Observable::Zone => g.zone = r.zone,
-            Observable::Types => g.types = r.types.clone(),
-            Observable::Colors => g.colors = r.colors.clone(),
-            Observable::Power => g.pt = r.pt,
-            Observable::BasePower => g.base_pt = r.base_pt,
-            Observable::Total => g.total = r.total,
-            Observable::CombatDamage => g.combat_damage = r.combat_damage,
-            Observable::Counters => g.counters = r.counters.clone(),
-            Observable::Damage => g.damage = r.damage,
-            Observable::DeathtouchDamage => g.deathtouch_damage = r.deathtouch_damage,
-            Observable::Keywords => g.keywords = r.keywords.clone(),
-            Observable::Tapped => g.tapped = r.tapped,
-            Observable::RegenerationShields => g.regeneration_shields = r.regeneration_shields,
-            Observable::AttachedTo => g.attached_to = r.attached_to.clone(),
-            Observable::SummoningSick => g.summoning_sick = r.summoning_sick,
-            Observable::Lki => g.lki = r.lki.clone(),
-            Observable::Life
-            | Observable::Poison
-            | Observable::Mana
-            | Observable::Lost
-            | Observable::SnowMana
-            | Observable::Payments => {}
-        }
-    }
-    if let (Some(gl), Some(rl)) = (&mut g.lki, &r.lki) {
-        fill_object(gl, rl, unobserved);
-    }
 }
 
 fn compare_step(
@@ -763,7 +585,8 @@ fn set<T: fmt::Display + Ord + Clone>(items: &[T]) -> String {
     format!("[{}]", parts.join(", "))
 }
 
-pub(crate) fn whole(o: &ObjectState) -> Expect {
+/// Expectations of every field of `o`, as a ruling would state them all.
+pub fn whole(o: &ObjectState) -> Expect {
     Expect {
         zone: Some(o.zone),
         pt: Some(PtOrNone::from_option(o.pt)),
@@ -784,7 +607,7 @@ pub(crate) fn whole(o: &ObjectState) -> Expect {
 }
 
 /// Expectations that turn `actual` into `target`: the fields that differ.
-pub(crate) fn diff(actual: &Observation, target: &Observation) -> BTreeMap<Handle, Expect> {
+pub fn diff(actual: &Observation, target: &Observation) -> BTreeMap<Handle, Expect> {
     let mut out = BTreeMap::new();
     for (h, t) in &target.objects {
         let Some(a) = actual.objects.get(h) else {
@@ -880,58 +703,4 @@ pub(crate) fn diff(actual: &Observation, target: &Observation) -> BTreeMap<Handl
         }
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A shrunk ruling stops where the runs first differ as the verdict
-    /// sees it: keywords, types and colors in another order are no
-    /// difference, or the ruling would stop there and then pass.
-    #[test]
-    fn the_shrinker_stops_where_the_verdict_sees_a_difference_not_at_an_order() {
-        let case = &crate::corpus::parse_str(
-            "x.yaml",
-            "id: x/y\ntitle: t\nrules: [\"613.4c\"]\nsetup: { objects: [ { id: c, types: [Artifact, Creature], colors: [white, blue], keywords: [flying, trample], pt: 2/2 } ] }\nsteps:\n  - do: state_based_actions\n  - do: { effect: { affects: [c], modify: +1/+1, until: forever } }\n",
-        )
-        .unwrap()[0]
-            .case;
-        let reference = resolver::resolve(case, Edition::current(), Options::default());
-        let mut got = reference.clone();
-        for s in &mut got.steps {
-            let c = s.observation.objects.values_mut().next().unwrap();
-            c.keywords.reverse();
-            c.types.reverse();
-            c.colors.reverse();
-        }
-        assert!(diff(&got.steps[0].observation, &reference.steps[0].observation).is_empty());
-        assert_eq!(
-            compare_with_reference(case, Edition::current(), &reference, &got),
-            Verdict::Pass
-        );
-        assert_eq!(
-            crate::explore::campaign::expectations_where(&reference, &got),
-            None
-        );
-        let c = got.steps[1]
-            .observation
-            .objects
-            .values_mut()
-            .next()
-            .unwrap();
-        c.pt = c.pt.map(|p| crate::number::Pt::new(p.power, 0));
-        let Verdict::Fail(m) = compare_with_reference(case, Edition::current(), &reference, &got)
-        else {
-            panic!("a P/T that differs fails");
-        };
-        let (step, expect, _) =
-            crate::explore::campaign::expectations_where(&reference, &got).unwrap();
-        assert_eq!((step, m[0].step), (1, 1));
-        let e = &expect[&"c".parse::<Handle>().unwrap()];
-        assert!(
-            e.pt.is_some() && e.keywords.is_none() && e.types.is_none(),
-            "{e:?}"
-        );
-    }
 }

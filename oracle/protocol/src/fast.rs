@@ -163,7 +163,7 @@ fn player(p: Player, u: &BTreeSet<Observable>) -> Result<WirePlayer, ()> {
 
 /// A reply, if it follows the protocol; `None` sends the caller to the
 /// exact path.
-pub(crate) fn reply(line: &[u8], unobserved: &BTreeSet<Observable>) -> Option<Reply> {
+pub fn reply(line: &[u8], unobserved: &BTreeSet<Observable>) -> Option<Reply> {
     let b: Body = serde_json::from_slice(line).ok()?;
     // Every number is a signed 64-bit integer (107.1a), these included.
     let signed = |n: u64| i64::try_from(n).is_ok();
@@ -220,7 +220,7 @@ struct RequestBody {
 
 /// A request, if it follows the protocol; `None` sends the caller to the
 /// exact path.
-pub(crate) fn request(line: &[u8]) -> Option<Request> {
+pub fn request(line: &[u8]) -> Option<Request> {
     let b: RequestBody = serde_json::from_slice(line).ok()?;
     match (b.kind.as_str(), b.seq, b.edition, b.case) {
         ("run", Some(seq), Some(edition), Some(case)) => Some(Request::Run { seq, edition, case }),

@@ -143,8 +143,8 @@ impl FromStr for Feature {
 /// The features a case uses.
 ///
 /// ```
-/// use ptoracle::protocol::{Feature, required_features};
-/// let case: ptoracle::Case = serde_json::from_str(r#"{
+/// use ptoracle_protocol::{Feature, required_features};
+/// let case: ptoracle_core::Case = serde_json::from_str(r#"{
 ///   "id": "demo/bears", "title": "t", "rules": ["613.4c"],
 ///   "setup": { "objects": [ { "id": "c", "types": ["Creature"], "pt": "2/2", "counters": { "+1/+1": 1 } } ] },
 ///   "steps": [ { "do": { "effect": { "affects": ["c"], "modify": "+3/+3", "until": "end-of-turn" } } }, { "do": "cleanup" } ]

@@ -16,7 +16,7 @@ use super::{ErrorKind, ProtocolError};
 /// offending number by its path, e.g. `steps[0].objects.ogre.power`.
 ///
 /// ```
-/// use ptoracle::protocol::integers_only;
+/// use ptoracle_protocol::integers_only;
 /// let v: serde_json::Value = serde_json::from_str(r#"{"a":[1,{"b":2.5}]}"#).unwrap();
 /// let e = integers_only(&v).unwrap_err();
 /// assert!(e.contains("a[1].b"), "{e}");
@@ -271,7 +271,7 @@ where
 ///
 /// ```
 /// let v = serde_json::json!({"b": 1, "a": [true, null, "x"]});
-/// assert_eq!(ptoracle::protocol::canonical(&v), r#"{"a":[true,null,"x"],"b":1}"#);
+/// assert_eq!(ptoracle_protocol::canonical(&v), r#"{"a":[true,null,"x"],"b":1}"#);
 /// ```
 pub fn canonical(value: &Value) -> String {
     let mut out = String::new();

@@ -8,8 +8,23 @@
 //! and never panics: a reply that is not JSON, holds a non-integer number
 //! (107.1a), lacks a field or has an unknown one is a [`ProtocolError`]
 //! that says where.
+//!
+//! ```
+//! use std::collections::BTreeSet;
+//! use ptoracle_protocol::{ErrorKind, Reply, decode_reply};
+//! let none = BTreeSet::new();
+//! // A reply that follows the protocol: no step could be played.
+//! let ok = decode_reply(br#"{"type":"result","seq":1,"steps":[]}"#, &none).unwrap();
+//! assert!(matches!(ok, Reply::Result { seq: 1, .. }));
+//! // Power and toughness are integers (107.1a): 2.5 is refused, and says where.
+//! let line = br#"{"type":"result","seq":1,"steps":[{"objects":{"c":{"power":2.5}},"players":{}}]}"#;
+//! let err = decode_reply(line, &none).unwrap_err();
+//! assert_eq!(err.kind, ErrorKind::NonInteger);
+//! ```
 
-pub(crate) mod fast;
+#![deny(missing_docs)]
+
+pub mod fast;
 mod features;
 mod json;
 
@@ -19,6 +34,9 @@ use std::fmt;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+
+use ptoracle_core::fault::{EngineFault, FaultKind};
+use ptoracle_core::{Edition, number, observation, scenario, terms};
 
 use crate::number::Pt;
 use crate::observation::{ObjectState, Observation, PlayerState};
@@ -400,7 +418,7 @@ impl Capabilities {
             info,
             features: Feature::ALL.iter().copied().collect(),
             unknown_features: Vec::new(),
-            editions: crate::Edition::all().map(|e| e.id().to_string()).collect(),
+            editions: Edition::all().map(|e| e.id().to_string()).collect(),
             unobserved: BTreeSet::new(),
         }
     }
@@ -530,7 +548,7 @@ impl fmt::Display for ProtocolError {
 impl std::error::Error for ProtocolError {}
 
 /// Shows the start of a line that could not be read, for error messages.
-pub(crate) fn excerpt(line: &[u8]) -> String {
+pub fn excerpt(line: &[u8]) -> String {
     let text = String::from_utf8_lossy(&line[..line.len().min(80)]);
     let more = if line.len() > 80 { "…" } else { "" };
     format!("{:?}{more}", text)
@@ -681,7 +699,7 @@ pub fn decode_reply(
 
 /// [`decode_reply`] without its fast path: the general decoder, which the
 /// fast path must agree with wherever it answers (a fuzz target checks).
-pub(crate) fn decode_reply_slow(
+pub fn decode_reply_slow(
     line: &[u8],
     unobserved: &BTreeSet<Observable>,
 ) -> Result<Reply, ProtocolError> {
@@ -795,7 +813,7 @@ pub fn decode_request(line: &[u8]) -> Result<Request, ProtocolError> {
 }
 
 /// [`decode_request`] without its fast path.
-pub(crate) fn decode_request_slow(line: &[u8]) -> Result<Request, ProtocolError> {
+pub fn decode_request_slow(line: &[u8]) -> Result<Request, ProtocolError> {
     let (tag, body) = envelope(parse_line(line)?, "the request", &["run", "bye"])?;
     if tag == "bye" {
         if body.as_object().is_some_and(|m| !m.is_empty()) {
@@ -973,6 +991,18 @@ fn object_from_wire(h: &Handle, o: WireObject) -> Result<ObjectState, ProtocolEr
             None => None,
         },
     })
+}
+
+impl From<ProtocolError> for EngineFault {
+    fn from(e: ProtocolError) -> EngineFault {
+        let kind = match e.kind {
+            ErrorKind::Garbage => FaultKind::Garbage,
+            ErrorKind::NonInteger => FaultKind::NonInteger,
+            ErrorKind::Protocol => FaultKind::Protocol,
+            ErrorKind::Version => FaultKind::Version,
+        };
+        EngineFault::new(kind, e.message)
+    }
 }
 
 #[cfg(test)]

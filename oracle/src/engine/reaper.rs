@@ -11,7 +11,7 @@
 //! engine. Where `/proc` or subreapers do not exist, the process group
 //! alone is killed.
 //!
-//! The engines running now are listed ([`spawn`] adds, [`kill`] removes),
+//! The engines running now are listed (`spawn` adds, `kill` removes),
 //! so that a sweep leaves them alone and a second Ctrl-C can end them all
 //! ([`kill_all`]).
 

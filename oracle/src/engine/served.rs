@@ -14,7 +14,8 @@ use crate::scenario::Case;
 ///
 /// ```
 /// use ptoracle::engine::{Engine, Served};
-/// use ptoracle::verdict::{Verdict, check_engine};
+/// use ptoracle::engine::check_engine;
+/// use ptoracle::verdict::Verdict;
 /// use ptoracle::explore::{case_at, playable};
 /// // The first generated case of seed 1 whose first step can be played.
 /// let (case, _) = (0..100)

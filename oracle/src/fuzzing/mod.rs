@@ -28,7 +28,7 @@ use crate::explore::{self, Exam};
 use crate::protocol::{self, Capabilities, Observable, Request};
 use crate::resolver::Mutant;
 use crate::scenario::Case;
-use crate::verdict::{self, Problem, Verdict};
+use crate::verdict::{Problem, Verdict};
 
 /// A fuzz target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -402,7 +402,7 @@ fn roundtrip(data: &[u8]) -> Found {
 
 /// `differential`: the engine's observations are the reference's at every
 /// step, and it meets the scenario's expectations wherever the reference
-/// does (see [`verdict::check_engine`]). A case the engine skips or calls
+/// does (see [`crate::engine::check_engine`]). A case the engine skips or calls
 /// unsupported is no finding; an engine fault is one.
 pub fn differential(data: &[u8], engine: &mut dyn Engine) -> Result<(), Finding> {
     differential_found(data, engine).map_err(|(message, case)| Finding {
@@ -423,7 +423,7 @@ fn differential_found(data: &[u8], engine: &mut dyn Engine) -> Found {
     let caps: Capabilities = engine
         .capabilities()
         .map_err(|f| (format!("the engine cannot start: {f}"), None))?;
-    let checked = verdict::check_engine_given(&case, edition, engine, &caps, Some(reference));
+    let checked = crate::engine::check_engine_given(&case, edition, engine, &caps, Some(reference));
     match checked.verdict {
         Verdict::Pass | Verdict::Skip(_) | Verdict::Error(Problem::Case(_)) => Ok(()),
         Verdict::Fail(mismatches) => {

@@ -26,13 +26,14 @@ use std::time::{Duration, Instant};
 use crate::corpus::Loaded;
 use crate::edition::Edition;
 use crate::engine::{Engine, EngineFault, FaultKind};
+use crate::engine::{EngineCheck, check_engine_given};
 use crate::explore::campaign::{expectations_where, fnv};
 use crate::explore::generate::Scope;
 use crate::explore::{case_within, playable, shape, shrink};
 use crate::protocol::Capabilities;
 use crate::resolver::{self, Options, Run};
 use crate::scenario::{Case, CaseId, Origin, RuleRef};
-use crate::verdict::{EngineCheck, Mismatch, Problem, Verdict, check_engine_given, compare};
+use crate::verdict::{Mismatch, Problem, Verdict, compare};
 
 pub use report::{Kind, Outcome, Record, Report, Summary};
 

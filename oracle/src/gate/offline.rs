@@ -10,10 +10,10 @@ use std::time::Instant;
 
 use super::{Plan, Record, Report};
 use crate::edition::Edition;
+use crate::engine::check_engine;
 use crate::engine::{Answer, Engine, EngineFault, FaultKind, answer_from_reply};
 use crate::protocol::{self, Capabilities, Request};
 use crate::scenario::Case;
-use crate::verdict::check_engine;
 
 /// The recorded replies, one per request, played back as an engine: the
 /// reply to the request being checked is set before each check.

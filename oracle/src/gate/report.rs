@@ -8,12 +8,13 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::Plan;
+use crate::engine::EngineCheck;
 use crate::engine::FaultKind;
 use crate::printable::{printable, printable_lines};
 use crate::protocol::{Capabilities, EngineInfo, WireError, WireObservation};
 use crate::resolver::Run;
 use crate::scenario::Case;
-use crate::verdict::{EngineCheck, Mismatch, Problem, Verdict};
+use crate::verdict::{Mismatch, Problem, Verdict};
 
 /// How the message of a case never sent to an engine starts.
 pub const NOT_SENT: &str = "not sent:";

@@ -5,12 +5,12 @@
 //! format accepts. Game values are `i64` and every operation on them is
 //! checked; an overflow ends the run with [`ResolveError::Overflow`].
 //!
-//! - [`eval`] computes characteristics through the layers (613), reading
+//! - `eval` computes characteristics through the layers (613), reading
 //!   the game state; it never changes it.
-//! - [`actions`] performs a step's action, changing the state.
-//! - [`sba`] performs state-based actions to a fixpoint (704.3) and the
+//! - `actions` performs a step's action, changing the state.
+//! - `sba` performs state-based actions to a fixpoint (704.3) and the
 //!   death triggers they cause.
-//! - [`order`] orders effects inside a layer by timestamp and dependency (613.7, 613.8).
+//! - `order` orders effects inside a layer by timestamp and dependency (613.7, 613.8).
 
 mod actions;
 mod bits;
@@ -78,7 +78,7 @@ pub struct Line {
 /// Plays `case` under `edition`.
 ///
 /// ```
-/// use ptoracle::{Case, Edition, resolver};
+/// use ptoracle_core::{Case, Edition, resolver};
 /// let case: Case = serde_json::from_str(r#"{
 ///   "id": "demo/minus-five", "title": "a 3/4 gets -5/-0", "rules": ["107.1b"],
 ///   "setup": { "objects": [ { "id": "c", "types": ["Creature"], "pt": "3/4" } ] },
@@ -129,7 +129,7 @@ pub fn resolve(case: &Case, edition: Edition, options: Options) -> Run {
 /// after a step) continues from it instead of replaying the case; a run
 /// never looks ahead, so that gives the same observations.
 #[derive(Clone)]
-pub(crate) struct Session<'c> {
+pub struct Session<'c> {
     game: Game<'c>,
     played: usize,
     explain: bool,
@@ -137,7 +137,7 @@ pub(crate) struct Session<'c> {
 
 impl<'c> Session<'c> {
     /// Validates the case and sets up its game.
-    pub(crate) fn start(
+    pub fn start(
         case: &'c Case,
         edition: Edition,
         options: Options,
@@ -154,16 +154,13 @@ impl<'c> Session<'c> {
     }
 
     /// The state now, if every value fits.
-    pub(crate) fn observe(&self) -> Option<Observation> {
+    pub fn observe(&self) -> Option<Observation> {
         self.game.observe(&Eval::new(&self.game, false)).ok()
     }
 
     /// Plays the next step. The step must only name objects and players of
     /// the case (a step of the case, or one built from its handles).
-    pub(crate) fn play(
-        &mut self,
-        step: &crate::scenario::Step,
-    ) -> Result<StepOutcome, ResolveError> {
+    pub fn play(&mut self, step: &crate::scenario::Step) -> Result<StepOutcome, ResolveError> {
         let i = self.played;
         self.played += 1;
         let path = NodePath::root().key("steps").index(i);

@@ -307,7 +307,7 @@ pub struct ObjectSpec {
     /// counters put on it reach one of its chapter numbers.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub chapters: Vec<Chapter>,
-    /// "When the Nth [kind] counter is put on this" abilities (122.7).
+    /// "When the Nth KIND counter is put on this" abilities (122.7).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub counter_triggers: Vec<CounterTrigger>,
     /// "This can't have counters put on it" (Melira's Keepers): a static
@@ -354,7 +354,7 @@ impl fmt::Display for CounterScale {
     }
 }
 
-/// A chapter ability: `{rN}` or `{rN1}, {rN2}` — [effect] (107.15a, 107.15b).
+/// A chapter ability: `{rN}` or `{rN1}, {rN2}` — EFFECT (107.15a, 107.15b).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Chapter {
@@ -372,7 +372,7 @@ pub struct Chapter {
     pub name: Option<String>,
 }
 
-/// "When the Nth [kind] counter is put on this, [effect]" (122.7): it
+/// "When the Nth KIND counter is put on this, EFFECT" (122.7): it
 /// triggers when counters of that kind are put on it and it had fewer than
 /// N before and N or more after.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -543,19 +543,16 @@ impl Step {
     /// whose range holds `edition`, or else `expect`.
     ///
     /// ```
-    /// let case = ptoracle::corpus::parse_str("x.yaml", r#"
-    /// id: x/y
-    /// title: t
-    /// rules: ["107.1b"]
-    /// setup: { objects: [ { id: c, types: [Creature], pt: 2/2 } ] }
-    /// steps:
-    ///   - do: state_based_actions
-    ///     expect: { c: { pt: 2/2 } }
-    ///     expect_in: { "..2007-05": { c: { pt: 2/2, total: 4 } } }
-    /// "#).unwrap().remove(0).case;
-    /// let old = ptoracle::Edition::parse("1999-04").unwrap();
+    /// let case: ptoracle_core::Case = serde_json::from_str(r#"{
+    ///   "id": "x/y", "title": "t", "rules": ["107.1b"],
+    ///   "setup": { "objects": [ { "id": "c", "types": ["Creature"], "pt": "2/2" } ] },
+    ///   "steps": [ { "do": "state_based_actions",
+    ///                "expect": { "c": { "pt": "2/2" } },
+    ///                "expect_in": { "..2007-05": { "c": { "pt": "2/2", "total": 4 } } } } ]
+    /// }"#).unwrap();
+    /// let old = ptoracle_core::Edition::parse("1999-04").unwrap();
     /// assert_eq!(case.steps[0].expect_for(old).len(), 1);
-    /// let now = case.steps[0].expect_for(ptoracle::Edition::current());
+    /// let now = case.steps[0].expect_for(ptoracle_core::Edition::current());
     /// assert!(now.values().all(|e| e.total.is_none()));
     /// ```
     pub fn expect_for(&self, edition: crate::Edition) -> &BTreeMap<Handle, Expect> {

@@ -76,7 +76,7 @@ impl Half {
     /// Half of `v`, rounded as asked; never overflows.
     ///
     /// ```
-    /// use ptoracle::scenario::{Half, Quantity, Round};
+    /// use ptoracle_core::scenario::{Half, Quantity, Round};
     /// let h = |round| Half { of: Quantity::Fixed(0), round };
     /// assert_eq!(h(Round::Up).apply(5), 3);
     /// assert_eq!(h(Round::Down).apply(5), 2);

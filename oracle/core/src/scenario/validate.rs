@@ -216,12 +216,12 @@ struct Validator<'a> {
 /// it is refused before it is looked at further.
 ///
 /// ```
-/// let case: ptoracle::Case = serde_json::from_str(r#"{
+/// let case: ptoracle_core::Case = serde_json::from_str(r#"{
 ///   "id": "x/y", "title": "t", "rules": ["613.4c"],
 ///   "setup": { "objects": [ { "id": "c", "types": ["Creature"], "pt": "2/2" } ] },
 ///   "steps": [ { "do": { "put_counters": { "on": "nobody", "kind": "+1/+1" } } } ]
 /// }"#).unwrap();
-/// let errors = ptoracle::scenario::validate(&case);
+/// let errors = ptoracle_core::scenario::validate(&case);
 /// assert_eq!(errors[0].path.to_string(), "steps[0].do.put_counters.on");
 /// assert!(errors[0].message.contains("no object or player `nobody`"));
 /// ```
