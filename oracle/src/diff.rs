@@ -23,7 +23,7 @@ use crate::verdict::differences;
 
 /// What changes between two editions over a set of cases.
 #[derive(Clone, Debug, Serialize)]
-pub struct Report {
+pub struct EditionDiff {
     /// The older edition (any order is allowed; "from" is the baseline).
     pub from: EditionInfo,
     /// The edition compared with it.
@@ -107,12 +107,12 @@ pub struct Change {
 /// assert_eq!(change.rules, ["613.4"]);
 /// assert!(!r.changed[0].pinned, "the case has no per-edition expectations");
 /// ```
-pub fn diff(cases: &[Loaded], from: Edition, to: Edition) -> Report {
+pub fn diff(cases: &[Loaded], from: Edition, to: Edition) -> EditionDiff {
     let info = |e: Edition| EditionInfo {
         id: e.id().to_string(),
         name: e.name().to_string(),
     };
-    let mut report = Report {
+    let mut report = EditionDiff {
         from: info(from),
         to: info(to),
         rules_changed: switched(from, to),
@@ -251,7 +251,7 @@ fn pinned(case: &Case, from: Edition, to: Edition) -> bool {
         .any(|s| s.expect_for(from) != s.expect_for(to))
 }
 
-impl Report {
+impl EditionDiff {
     /// The changes no ruling pins.
     pub fn unpinned(&self) -> impl Iterator<Item = &CaseDiff> {
         self.changed.iter().filter(|c| !c.pinned)

@@ -142,7 +142,7 @@ pub struct Failure {
 
 /// What a campaign did.
 #[derive(Debug)]
-pub struct Report {
+pub struct CampaignReport {
     /// Cases checked.
     pub checked: u64,
     /// Cases that could not be played.
@@ -162,7 +162,7 @@ pub struct Report {
     pub unwritten: u64,
 }
 
-impl Report {
+impl CampaignReport {
     /// Cases checked per second.
     pub fn rate(&self) -> f64 {
         self.checked as f64 / self.elapsed.as_secs_f64().max(1e-9)
@@ -198,7 +198,7 @@ impl Tally {
 /// recorded during the run, and the smallest of them are shrunk after it.
 /// The first violation of each invariant is also written at once, unshrunk,
 /// so that even a killed run leaves it behind.
-pub fn run(config: &Config, stop: &AtomicBool, live: &Live) -> Report {
+pub fn run(config: &Config, stop: &AtomicBool, live: &Live) -> CampaignReport {
     let start = Instant::now();
     let next = AtomicU64::new(0);
     let found: Mutex<Found> = Mutex::new(Found::default());
@@ -251,7 +251,7 @@ pub fn run(config: &Config, stop: &AtomicBool, live: &Live) -> Report {
     };
     shrunk.sort_by(|a, b| (a.invariant, a.index).cmp(&(b.invariant, b.index)));
     let failures = keep(config, shrunk, &mut found);
-    Report {
+    CampaignReport {
         checked: live.checked.load(Ordering::Relaxed),
         discarded: live.discarded.load(Ordering::Relaxed),
         violations: found.counts,

@@ -8,7 +8,7 @@
 //! reads from the front of the stream and an exhausted stream answers the
 //! first option, so fewer or smaller bytes mean a simpler scenario.
 //!
-//! **Swarm testing**: the first nine bytes switch each feature (counters,
+//! **Swarm testing**: the first nine bytes set each switch (counters,
 //! setting effects, damage, deathtouch, zone changes, spells, Sagas, ...)
 //! on or off for the whole case, so rare combinations of a few features
 //! come up often instead of being drowned in cases that mix everything.
@@ -38,24 +38,26 @@ impl<'a> Arbitrary<'a> for Generated {
     }
 }
 
-/// The features a case may use; swarm testing draws a subset per case.
+/// The generator's switches: the parts of the scenario space a case may
+/// use (not to be confused with the protocol's features, what an engine
+/// implements); swarm testing draws a subset per case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Features(pub u64);
+pub struct Switches(pub u64);
 
-macro_rules! features {
+macro_rules! switches {
     ($($name:ident = $bit:literal, $label:literal;)*) => {
-        impl Features {
+        impl Switches {
             $(
                 #[doc = $label]
                 pub const $name: u64 = 1 << $bit;
             )*
-            /// Every feature, with its name.
+            /// Every switch, with its name.
             pub const NAMES: &'static [(u64, &'static str)] = &[$((1 << $bit, $label)),*];
         }
     };
 }
 
-features! {
+switches! {
     COUNTERS = 0, "P/T counters";
     KEYWORD_COUNTERS = 1, "keyword counters";
     HUGE = 2, "huge values";
@@ -102,50 +104,50 @@ features! {
     COSTS = 43, "paying costs";
 }
 
-impl Features {
-    /// Every feature.
+impl Switches {
+    /// Every switch.
     pub const ALL: u64 = u64::MAX;
 
-    /// The generator features that use only protocol features in
+    /// The generator switches that use only protocol features in
     /// `supported`: what to draw cases from for an engine that declares
     /// just those. (A case can still use a feature outside them, e.g. a
     /// planeswalker among the objects; the gate skips such cases.)
     pub fn within(supported: &std::collections::BTreeSet<crate::protocol::Feature>) -> u64 {
         use crate::protocol::Feature as P;
         let needs: &[(u64, &[P])] = &[
-            (Features::COUNTERS, &[P::Counters]),
-            (Features::KEYWORD_COUNTERS, &[P::KeywordCounters]),
-            (Features::HUGE, &[P::HugeValues]),
-            (Features::SET, &[P::Set]),
-            (Features::MODIFY, &[P::Modify]),
-            (Features::SWITCH, &[P::Switch]),
-            (Features::CDA, &[P::Cda]),
-            (Features::STATICS, &[P::StaticAbilities]),
-            (Features::TYPES, &[P::TypeChanges]),
-            (Features::DAMAGE, &[P::Damage]),
-            (Features::DEATHTOUCH, &[P::Deathtouch]),
-            (Features::WITHER, &[P::Wither]),
-            (Features::INFECT, &[P::Infect]),
-            (Features::LIFELINK, &[P::Lifelink]),
-            (Features::INDESTRUCTIBLE, &[P::Indestructible]),
-            (Features::REGENERATION, &[P::Regeneration]),
-            (Features::ZONES, &[P::Zones]),
-            (Features::CLEANUP, &[P::Cleanup]),
-            (Features::LOCKED_X, &[P::Quantities]),
-            (Features::MANA, &[P::Mana]),
-            (Features::SCALE, &[P::Double, P::Triple]),
-            (Features::TIMESTAMPS, &[P::Timestamps]),
-            (Features::SPLIT_SBA, &[P::DeferredSba]),
-            (Features::COMBAT, &[P::CombatDamage]),
-            (Features::LEVELS, &[P::LevelUp]),
-            (Features::ATTACH, &[P::Attachments]),
-            (Features::CREW, &[P::Vehicles]),
-            (Features::UNDYING, &[P::Undying, P::Persist]),
-            (Features::PLANESWALKERS, &[P::Planeswalkers]),
-            (Features::CAPS, &[P::CounterLimits]),
-            (Features::ABILITIES, &[P::AbilityChanges]),
+            (Switches::COUNTERS, &[P::Counters]),
+            (Switches::KEYWORD_COUNTERS, &[P::KeywordCounters]),
+            (Switches::HUGE, &[P::HugeValues]),
+            (Switches::SET, &[P::Set]),
+            (Switches::MODIFY, &[P::Modify]),
+            (Switches::SWITCH, &[P::Switch]),
+            (Switches::CDA, &[P::Cda]),
+            (Switches::STATICS, &[P::StaticAbilities]),
+            (Switches::TYPES, &[P::TypeChanges]),
+            (Switches::DAMAGE, &[P::Damage]),
+            (Switches::DEATHTOUCH, &[P::Deathtouch]),
+            (Switches::WITHER, &[P::Wither]),
+            (Switches::INFECT, &[P::Infect]),
+            (Switches::LIFELINK, &[P::Lifelink]),
+            (Switches::INDESTRUCTIBLE, &[P::Indestructible]),
+            (Switches::REGENERATION, &[P::Regeneration]),
+            (Switches::ZONES, &[P::Zones]),
+            (Switches::CLEANUP, &[P::Cleanup]),
+            (Switches::LOCKED_X, &[P::Quantities]),
+            (Switches::MANA, &[P::Mana]),
+            (Switches::SCALE, &[P::Double, P::Triple]),
+            (Switches::TIMESTAMPS, &[P::Timestamps]),
+            (Switches::SPLIT_SBA, &[P::DeferredSba]),
+            (Switches::COMBAT, &[P::CombatDamage]),
+            (Switches::LEVELS, &[P::LevelUp]),
+            (Switches::ATTACH, &[P::Attachments]),
+            (Switches::CREW, &[P::Vehicles]),
+            (Switches::UNDYING, &[P::Undying, P::Persist]),
+            (Switches::PLANESWALKERS, &[P::Planeswalkers]),
+            (Switches::CAPS, &[P::CounterLimits]),
+            (Switches::ABILITIES, &[P::AbilityChanges]),
             (
-                Features::SPELLS,
+                Switches::SPELLS,
                 &[
                     P::Spells,
                     P::Zones,
@@ -155,38 +157,38 @@ impl Features {
                     P::LockedSets,
                 ],
             ),
-            (Features::ENTERS_WITH, &[P::EntersWith, P::Counters]),
-            (Features::SAGAS, &[P::Sagas, P::Counters, P::Modify]),
+            (Switches::ENTERS_WITH, &[P::EntersWith, P::Counters]),
+            (Switches::SAGAS, &[P::Sagas, P::Counters, P::Modify]),
             (
-                Features::COUNTER_TRIGGERS,
+                Switches::COUNTER_TRIGGERS,
                 &[P::CounterTriggers, P::Counters, P::Modify],
             ),
-            (Features::COUNTERS_FROM, &[P::CountersFrom, P::Counters]),
-            (Features::PUT_BY, &[P::CountersPutBy]),
-            (Features::CANT_HAVE_COUNTERS, &[P::CantHaveCounters]),
-            (Features::SICKNESS, &[P::SummoningSickness]),
-            (Features::CONTROL, &[P::ControlChanges]),
-            (Features::CHOOSE_PT, &[P::ChoosePt, P::Cda]),
+            (Switches::COUNTERS_FROM, &[P::CountersFrom, P::Counters]),
+            (Switches::PUT_BY, &[P::CountersPutBy]),
+            (Switches::CANT_HAVE_COUNTERS, &[P::CantHaveCounters]),
+            (Switches::SICKNESS, &[P::SummoningSickness]),
+            (Switches::CONTROL, &[P::ControlChanges]),
+            (Switches::CHOOSE_PT, &[P::ChoosePt, P::Cda]),
             (
-                Features::LEVEL_ABILITIES,
+                Switches::LEVEL_ABILITIES,
                 &[P::LevelAbilities, P::StaticAbilities, P::Modify],
             ),
-            (Features::COSTS, &[P::Costs, P::Mana]),
+            (Switches::COSTS, &[P::Costs, P::Mana]),
         ];
         needs
             .iter()
             .filter(|(_, ps)| ps.iter().all(|p| supported.contains(p)))
-            .fold(Features::NEGATIVE, |m, (bit, _)| m | bit)
+            .fold(Switches::NEGATIVE, |m, (bit, _)| m | bit)
     }
 
-    /// Whether feature `f` is on.
+    /// Whether switch `f` is on.
     pub fn has(self, f: u64) -> bool {
         self.0 & f != 0
     }
 
-    /// The names of the features that are on.
+    /// The names of the switches that are on.
     pub fn names(self) -> Vec<&'static str> {
-        Features::NAMES
+        Switches::NAMES
             .iter()
             .filter(|(b, _)| self.has(*b))
             .map(|(_, n)| *n)
@@ -207,7 +209,7 @@ pub fn generate(u: &mut Unstructured<'_>) -> Result<Case> {
 /// what it must.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scope {
-    /// The swarm features that may be switched on.
+    /// The swarm switches that may be switched on.
     pub mask: u64,
     /// No `move_counters` step.
     pub no_move_counters: bool,
@@ -220,18 +222,18 @@ pub struct Scope {
 impl Scope {
     /// The whole space.
     pub const ALL: Scope = Scope {
-        mask: Features::ALL,
+        mask: Switches::ALL,
         no_move_counters: false,
         no_destroy: false,
         no_source_durations: false,
     };
 
     /// The part of the space an engine with the protocol features
-    /// `supported` can play (see [`Features::within`]).
+    /// `supported` can play (see [`Switches::within`]).
     pub fn within(supported: &std::collections::BTreeSet<crate::protocol::Feature>) -> Scope {
         use crate::protocol::Feature as P;
         Scope {
-            mask: Features::within(supported),
+            mask: Switches::within(supported),
             no_move_counters: !supported.contains(&P::MoveCounters),
             no_destroy: !supported.contains(&P::Destroy),
             no_source_durations: !supported.contains(&P::SourceDurations),
@@ -242,17 +244,17 @@ impl Scope {
 /// [`generate`] within `scope`.
 pub fn generate_within(u: &mut Unstructured<'_>, scope: &Scope) -> Result<Case> {
     let base = u64::from(u32::from_le_bytes(u.arbitrary()?));
-    // The later features are rarer (each in a quarter of the cases), and
+    // The later switches are rarer (each in a quarter of the cases), and
     // enters-with counters, Sagas and Nth-counter triggers rarer still (an
     // eighth): they make objects act inside a step whenever a permanent
     // enters or counters are put, and the closed-form invariants skip such
     // cases (a spell acts only when a step resolves it).
     let mut later = u16::from_le_bytes(u.arbitrary()?) & u16::from_le_bytes(u.arbitrary()?);
     later &= 0xFFF1 | u16::from(u.arbitrary::<u8>()?);
-    let features = Features((base | u64::from(later) << 32) & scope.mask);
+    let switches = Switches((base | u64::from(later) << 32) & scope.mask);
     let mut g = Gen {
         u,
-        f: features,
+        f: switches,
         scope: *scope,
         kinds: Vec::new(),
         actions: Vec::new(),
@@ -282,8 +284,8 @@ enum Kind {
 struct Gen<'u, 'a> {
     scope: Scope,
     u: &'u mut Unstructured<'a>,
-    f: Features,
-    /// The kinds of object and action the features allow (drawn once).
+    f: Switches,
+    /// The kinds of object and action the switches allow (drawn once).
     kinds: Vec<Kind>,
     actions: Vec<u8>,
     objects: Vec<Kind>,
@@ -323,8 +325,8 @@ fn object_handle(i: usize) -> Handle {
 }
 
 impl Gen<'_, '_> {
-    fn on(&self, feature: u64) -> bool {
-        self.f.has(feature)
+    fn on(&self, switch: u64) -> bool {
+        self.f.has(switch)
     }
 
     fn int(&mut self, lo: i64, hi: i64) -> Result<i64> {
@@ -350,21 +352,21 @@ impl Gen<'_, '_> {
 
     /// A printed or effect value: small, sometimes negative, sometimes huge.
     fn value(&mut self) -> Result<i64> {
-        if self.on(Features::HUGE) && self.one_in(6)? {
+        if self.on(Switches::HUGE) && self.one_in(6)? {
             let v = self.pick(&HUGE_VALUES)?;
-            return Ok(if self.on(Features::NEGATIVE) && self.one_in(3)? {
+            return Ok(if self.on(Switches::NEGATIVE) && self.one_in(3)? {
                 -v
             } else {
                 v
             });
         }
-        let lo = if self.on(Features::NEGATIVE) { -3 } else { 0 };
+        let lo = if self.on(Switches::NEGATIVE) { -3 } else { 0 };
         self.int(lo, 6)
     }
 
     /// A count of counters or damage: at least 1, sometimes huge.
     fn count(&mut self) -> Result<i64> {
-        if self.on(Features::HUGE) && self.one_in(6)? {
+        if self.on(Switches::HUGE) && self.one_in(6)? {
             return self.pick(&HUGE_VALUES);
         }
         self.int(1, 4)
@@ -373,7 +375,7 @@ impl Gen<'_, '_> {
     fn change(&mut self) -> Result<Change> {
         let v = self.value()?;
         Ok(Change {
-            minus: v < 0 || (self.on(Features::NEGATIVE) && self.one_in(2)?),
+            minus: v < 0 || (self.on(Switches::NEGATIVE) && self.one_in(2)?),
             amount: Amount::Fixed(v.saturating_abs()),
         })
     }
@@ -423,7 +425,7 @@ impl Gen<'_, '_> {
             }
             // Two modifications with no check between them: the pattern
             // whose order must not matter (613.4c).
-            if plain && self.on(Features::SPLIT_SBA) && self.one_in(3)? {
+            if plain && self.on(Switches::SPLIT_SBA) && self.one_in(3)? {
                 if let Some(last) = steps.last_mut() {
                     last.sba = false;
                 }
@@ -469,21 +471,21 @@ impl Gen<'_, '_> {
         for id in ["you", "opponent"] {
             // 119.4: a player can pay as much life as they have, so a
             // Phyrexian symbol's 2 life is at stake at low totals.
-            let life = if self.on(Features::COSTS) && self.one_in(3)? {
+            let life = if self.on(Switches::COSTS) && self.one_in(3)? {
                 self.int(1, 4)?
             } else if self.one_in(4)? {
                 self.int(-2, 4)?
             } else {
                 20
             };
-            let poison = if self.on(Features::INFECT) && self.one_in(2)? {
+            let poison = if self.on(Switches::INFECT) && self.one_in(2)? {
                 self.int(0, 10)?
             } else {
                 0
             };
             let mut mana = ManaPool::default();
             let mut snow_mana = ManaPool::default();
-            if self.on(Features::COSTS) {
+            if self.on(Switches::COSTS) {
                 for _ in 0..self.index(4)? {
                     let m = self.pick(&[Mana::W, Mana::U, Mana::B, Mana::R, Mana::G, Mana::C])?;
                     if mana.0.contains_key(&m) {
@@ -510,25 +512,25 @@ impl Gen<'_, '_> {
 
     fn kinds(&self) -> Vec<Kind> {
         let mut k = vec![Kind::Creature, Kind::Creature, Kind::Creature];
-        if self.on(Features::TYPES) {
+        if self.on(Switches::TYPES) {
             k.extend([Kind::Artifact, Kind::Land]);
         }
-        if self.on(Features::CREW) {
+        if self.on(Switches::CREW) {
             k.push(Kind::Vehicle);
         }
-        if self.on(Features::PLANESWALKERS) {
+        if self.on(Switches::PLANESWALKERS) {
             k.push(Kind::Planeswalker);
         }
-        if self.on(Features::ATTACH) {
+        if self.on(Switches::ATTACH) {
             k.push(Kind::Equipment);
         }
-        if self.on(Features::STATICS) {
+        if self.on(Switches::STATICS) {
             k.push(Kind::Enchantment);
         }
-        if self.on(Features::SAGAS) {
+        if self.on(Switches::SAGAS) {
             k.push(Kind::Saga);
         }
-        if self.on(Features::SPELLS) {
+        if self.on(Switches::SPELLS) {
             k.push(Kind::Instant);
         }
         k
@@ -578,7 +580,7 @@ impl Gen<'_, '_> {
         if self.one_in(4)? {
             o.controller = Some(handle("opponent"));
         }
-        if self.on(Features::TIMESTAMPS) {
+        if self.on(Switches::TIMESTAMPS) {
             o.timestamp = Some(Timestamp(Count(self.int(1, 5)?)));
         }
         match kind {
@@ -586,7 +588,7 @@ impl Gen<'_, '_> {
                 o.types = vec![CardType::Creature];
                 self.printed_pt(&mut o, i, earlier.len())?;
                 self.keywords(&mut o)?;
-                if self.on(Features::LEVELS) && self.one_in(3)? {
+                if self.on(Switches::LEVELS) && self.one_in(3)? {
                     let a = self.int(1, 2)?;
                     let b = self.int(a, a + 2)?;
                     o.level_up = vec![
@@ -602,7 +604,7 @@ impl Gen<'_, '_> {
                             max: None,
                             pt: crate::number::Pt::new(self.value()?, self.value()?),
                             keywords: vec![Keyword::FirstStrike],
-                            abilities: if self.on(Features::LEVEL_ABILITIES) && self.one_in(2)? {
+                            abilities: if self.on(Switches::LEVEL_ABILITIES) && self.one_in(2)? {
                                 vec![self.lord()?]
                             } else {
                                 Vec::new()
@@ -612,7 +614,7 @@ impl Gen<'_, '_> {
                     o.counters
                         .insert(CounterKind::named("level"), Count(self.int(0, 4)?));
                 }
-                if self.on(Features::STATICS) && self.one_in(4)? {
+                if self.on(Switches::STATICS) && self.one_in(4)? {
                     o.abilities.push(self.lord()?);
                 }
             }
@@ -677,22 +679,22 @@ impl Gen<'_, '_> {
                 o.zone = Zone::Hand;
             }
         }
-        if self.on(Features::COUNTERS) && self.one_in(2)? {
+        if self.on(Switches::COUNTERS) && self.one_in(2)? {
             for _ in 0..1 + self.index(2)? {
                 let kind = self.pt_counter_kind()?;
                 let n = self.count()?;
                 o.counters.insert(kind, Count(n));
             }
         }
-        if self.on(Features::KEYWORD_COUNTERS) && self.one_in(3)? {
+        if self.on(Switches::KEYWORD_COUNTERS) && self.one_in(3)? {
             let k = self.pick(&GRANTED)?;
             o.counters.insert(CounterKind::Keyword(k), Count(1));
         }
-        if self.on(Features::CAPS) && self.one_in(3)? {
+        if self.on(Switches::CAPS) && self.one_in(3)? {
             o.max_counters
                 .insert(CounterKind::PLUS_ONE, Count(self.int(0, 3)?));
         }
-        if self.on(Features::ZONES)
+        if self.on(Switches::ZONES)
             && o.attached_to.is_none()
             && o.zone == Zone::Battlefield
             && self.one_in(4)?
@@ -708,10 +710,10 @@ impl Gen<'_, '_> {
         if o.zone == Zone::Stack && o.mana_cost.as_ref().is_some_and(|c| c.has_x()) {
             o.x = Some(Count(self.int(0, 5)?));
         }
-        if self.on(Features::CANT_HAVE_COUNTERS) && self.one_in(5)? {
+        if self.on(Switches::CANT_HAVE_COUNTERS) && self.one_in(5)? {
             o.cant_have_counters_put = true;
         }
-        if self.on(Features::PUT_BY) && self.one_in(5)? {
+        if self.on(Switches::PUT_BY) && self.one_in(5)? {
             let (twice, half) = (Some(CounterScale::Twice), Some(CounterScale::HalfDown));
             let (you, opponents) = self.pick(&[
                 (twice, half),
@@ -723,10 +725,10 @@ impl Gen<'_, '_> {
             o.counters_put_by = Some(CountersPutBy { you, opponents });
         }
         if o.zone == Zone::Battlefield {
-            if self.on(Features::DAMAGE) && self.one_in(4)? {
+            if self.on(Switches::DAMAGE) && self.one_in(4)? {
                 o.damage = Count(self.int(1, 3)?);
             }
-            if self.on(Features::REGENERATION) && self.one_in(3)? {
+            if self.on(Switches::REGENERATION) && self.one_in(3)? {
                 o.regeneration_shields = Count(self.int(1, 2)?);
             }
         }
@@ -737,12 +739,12 @@ impl Gen<'_, '_> {
     /// cost (maybe {X}), with counters, with a P/T chosen as it enters,
     /// and whether it is summoning sick where it is.
     fn entering(&mut self, o: &mut ObjectSpec) -> Result<()> {
-        if self.on(Features::SPELLS) && o.zone == Zone::Battlefield && self.one_in(3)? {
+        if self.on(Switches::SPELLS) && o.zone == Zone::Battlefield && self.one_in(3)? {
             o.mana_cost = Some(self.mana_cost()?);
             o.zone = self.pick(&[Zone::Hand, Zone::Stack])?;
         }
-        if self.on(Features::ENTERS_WITH)
-            && (self.on(Features::ZONES) || self.on(Features::SPELLS))
+        if self.on(Switches::ENTERS_WITH)
+            && (self.on(Switches::ZONES) || self.on(Switches::SPELLS))
             && self.one_in(3)?
         {
             let n = if o.mana_cost.as_ref().is_some_and(|c| c.has_x()) && self.one_in(2)? {
@@ -752,7 +754,7 @@ impl Gen<'_, '_> {
             };
             o.enters_with.insert(self.pt_counter_kind()?, n);
         }
-        if self.on(Features::CHOOSE_PT) && self.one_in(3)? {
+        if self.on(Switches::CHOOSE_PT) && self.one_in(3)? {
             o.pt = Some(PrintedPt {
                 power: Printed::Star(0),
                 toughness: Printed::Star(0),
@@ -777,7 +779,7 @@ impl Gen<'_, '_> {
                 o.choose = Some(second);
             }
         }
-        if self.on(Features::SICKNESS) && o.zone == Zone::Battlefield && self.one_in(2)? {
+        if self.on(Switches::SICKNESS) && o.zone == Zone::Battlefield && self.one_in(2)? {
             o.sick = true;
         }
         Ok(())
@@ -798,7 +800,7 @@ impl Gen<'_, '_> {
                     });
                 }
             }
-            Kind::Creature if self.on(Features::COUNTER_TRIGGERS) && self.one_in(3)? => {
+            Kind::Creature if self.on(Switches::COUNTER_TRIGGERS) && self.one_in(3)? => {
                 o.counter_triggers.push(CounterTrigger {
                     kind: if self.one_in(3)? {
                         CounterKind::MINUS_ONE
@@ -915,14 +917,14 @@ impl Gen<'_, '_> {
 
     /// Who puts counters, when the case says.
     fn by(&mut self) -> Result<Option<Handle>> {
-        if self.on(Features::PUT_BY) && self.one_in(2)? {
+        if self.on(Switches::PUT_BY) && self.one_in(2)? {
             return Ok(Some(self.player()?));
         }
         Ok(None)
     }
 
     fn printed_pt(&mut self, o: &mut ObjectSpec, i: usize, before: usize) -> Result<()> {
-        if self.on(Features::CDA) && self.one_in(3)? {
+        if self.on(Switches::CDA) && self.one_in(3)? {
             let q = self.cda_quantity(i, before)?;
             let toughness_fixed = self.int(0, 2)?;
             o.pt = Some(PrintedPt {
@@ -961,14 +963,14 @@ impl Gen<'_, '_> {
 
     fn keywords(&mut self, o: &mut ObjectSpec) -> Result<()> {
         for (feature, k) in [
-            (Features::DEATHTOUCH, Keyword::Deathtouch),
-            (Features::WITHER, Keyword::Wither),
-            (Features::INFECT, Keyword::Infect),
-            (Features::LIFELINK, Keyword::Lifelink),
-            (Features::INDESTRUCTIBLE, Keyword::Indestructible),
-            (Features::UNDYING, Keyword::Undying),
-            (Features::UNDYING, Keyword::Persist),
-            (Features::ABILITIES, Keyword::Flying),
+            (Switches::DEATHTOUCH, Keyword::Deathtouch),
+            (Switches::WITHER, Keyword::Wither),
+            (Switches::INFECT, Keyword::Infect),
+            (Switches::LIFELINK, Keyword::Lifelink),
+            (Switches::INDESTRUCTIBLE, Keyword::Indestructible),
+            (Switches::UNDYING, Keyword::Undying),
+            (Switches::UNDYING, Keyword::Persist),
+            (Switches::ABILITIES, Keyword::Flying),
         ] {
             if self.on(feature) && self.one_in(3)? && !o.keywords.contains(&k) {
                 o.keywords.push(k);
@@ -1008,7 +1010,7 @@ impl Gen<'_, '_> {
             }),
             ..EffectSpec::default()
         };
-        if self.on(Features::ABILITIES) && self.one_in(2)? {
+        if self.on(Switches::ABILITIES) && self.one_in(2)? {
             e.add_keywords = vec![Keyword::Flying];
         }
         Ok(e)
@@ -1030,16 +1032,16 @@ impl Gen<'_, '_> {
                 }),
                 ..EffectSpec::default()
             },
-            1 if self.on(Features::SET) => EffectSpec {
+            1 if self.on(Switches::SET) => EffectSpec {
                 affects: Affects::Filter(Box::new(creatures())),
                 set: Some(SetPt {
                     power: Amount::Fixed(self.value()?),
                     toughness: Amount::Fixed(self.value()?),
                 }),
-                remove_all_abilities: self.on(Features::ABILITIES) && self.one_in(2)?,
+                remove_all_abilities: self.on(Switches::ABILITIES) && self.one_in(2)?,
                 ..EffectSpec::default()
             },
-            2 if self.on(Features::TYPES) => EffectSpec {
+            2 if self.on(Switches::TYPES) => EffectSpec {
                 affects: Affects::Filter(Box::new(Filter {
                     types: vec![CardType::Artifact],
                     not_types: vec![CardType::Creature],
@@ -1066,7 +1068,7 @@ impl Gen<'_, '_> {
             },
             _ => EffectSpec {
                 affects: Affects::Filter(Box::new(creatures())),
-                switch: self.on(Features::SWITCH),
+                switch: self.on(Switches::SWITCH),
                 modify: Some(ModPt {
                     power: self.change()?,
                     toughness: self.change()?,
@@ -1111,7 +1113,7 @@ impl Gen<'_, '_> {
     }
 
     fn timestamp(&mut self) -> Result<Option<Timestamp>> {
-        if self.on(Features::TIMESTAMPS) && self.one_in(2)? {
+        if self.on(Switches::TIMESTAMPS) && self.one_in(2)? {
             return Ok(Some(Timestamp(Count(self.int(1, 5)?))));
         }
         Ok(None)
@@ -1126,57 +1128,57 @@ impl Gen<'_, '_> {
         };
         add(
             &mut a,
-            self.on(Features::COUNTERS) || self.on(Features::KEYWORD_COUNTERS),
+            self.on(Switches::COUNTERS) || self.on(Switches::KEYWORD_COUNTERS),
             1,
         );
-        add(&mut a, self.on(Features::COUNTERS), 2);
+        add(&mut a, self.on(Switches::COUNTERS), 2);
         add(
             &mut a,
-            self.on(Features::COUNTERS) && !self.scope.no_move_counters,
+            self.on(Switches::COUNTERS) && !self.scope.no_move_counters,
             3,
         );
         add(
             &mut a,
-            self.on(Features::MODIFY)
-                || self.on(Features::SET)
-                || self.on(Features::SWITCH)
-                || self.on(Features::TYPES)
-                || self.on(Features::ABILITIES),
+            self.on(Switches::MODIFY)
+                || self.on(Switches::SET)
+                || self.on(Switches::SWITCH)
+                || self.on(Switches::TYPES)
+                || self.on(Switches::ABILITIES),
             4,
         );
         add(
             &mut a,
-            self.on(Features::MODIFY) || self.on(Features::SET) || self.on(Features::SWITCH),
+            self.on(Switches::MODIFY) || self.on(Switches::SET) || self.on(Switches::SWITCH),
             4,
         );
-        add(&mut a, self.on(Features::DAMAGE), 5);
-        add(&mut a, self.on(Features::COMBAT), 6);
-        add(&mut a, self.on(Features::MANA), 7);
-        add(&mut a, self.on(Features::SCALE), 8);
-        add(&mut a, self.on(Features::REGENERATION), 9);
+        add(&mut a, self.on(Switches::DAMAGE), 5);
+        add(&mut a, self.on(Switches::COMBAT), 6);
+        add(&mut a, self.on(Switches::MANA), 7);
+        add(&mut a, self.on(Switches::SCALE), 8);
+        add(&mut a, self.on(Switches::REGENERATION), 9);
         add(
             &mut a,
-            (self.on(Features::REGENERATION) || self.on(Features::INDESTRUCTIBLE))
+            (self.on(Switches::REGENERATION) || self.on(Switches::INDESTRUCTIBLE))
                 && !self.scope.no_destroy,
             10,
         );
         add(
             &mut a,
-            self.on(Features::ZONES) || self.on(Features::UNDYING),
+            self.on(Switches::ZONES) || self.on(Switches::UNDYING),
             11,
         );
-        add(&mut a, self.on(Features::ATTACH), 12);
-        add(&mut a, self.on(Features::CREW), 13);
-        add(&mut a, self.on(Features::CLEANUP), 14);
-        add(&mut a, self.on(Features::INFECT), 15);
+        add(&mut a, self.on(Switches::ATTACH), 12);
+        add(&mut a, self.on(Switches::CREW), 13);
+        add(&mut a, self.on(Switches::CLEANUP), 14);
+        add(&mut a, self.on(Switches::INFECT), 15);
         for _ in 0..3 {
-            add(&mut a, self.on(Features::SPELLS), 16);
-            add(&mut a, self.on(Features::SPELLS), 17);
+            add(&mut a, self.on(Switches::SPELLS), 16);
+            add(&mut a, self.on(Switches::SPELLS), 17);
         }
-        add(&mut a, self.on(Features::COUNTERS_FROM), 18);
-        add(&mut a, self.on(Features::SICKNESS), 19);
-        add(&mut a, self.on(Features::CONTROL), 20);
-        add(&mut a, self.on(Features::COSTS), 21);
+        add(&mut a, self.on(Switches::COUNTERS_FROM), 18);
+        add(&mut a, self.on(Switches::SICKNESS), 19);
+        add(&mut a, self.on(Switches::CONTROL), 20);
+        add(&mut a, self.on(Switches::COSTS), 21);
         a
     }
 
@@ -1197,17 +1199,17 @@ impl Gen<'_, '_> {
         let action = match code {
             1 => {
                 let i = self.any_object()?;
-                let kind = if self.on(Features::KEYWORD_COUNTERS)
-                    && (!self.on(Features::COUNTERS) || self.one_in(3)?)
+                let kind = if self.on(Switches::KEYWORD_COUNTERS)
+                    && (!self.on(Switches::COUNTERS) || self.one_in(3)?)
                 {
                     CounterKind::Keyword(self.pick(&GRANTED)?)
-                } else if self.on(Features::LEVELS) && self.one_in(4)? {
+                } else if self.on(Switches::LEVELS) && self.one_in(4)? {
                     CounterKind::named("level")
-                } else if self.on(Features::ATTACH) && self.one_in(5)? {
+                } else if self.on(Switches::ATTACH) && self.one_in(5)? {
                     CounterKind::named("hone")
-                } else if self.on(Features::PLANESWALKERS) && self.one_in(5)? {
+                } else if self.on(Switches::PLANESWALKERS) && self.one_in(5)? {
                     CounterKind::named("loyalty")
-                } else if self.on(Features::SAGAS) && self.one_in(3)? {
+                } else if self.on(Switches::SAGAS) && self.one_in(3)? {
                     CounterKind::named("lore")
                 } else {
                     self.pt_counter_kind()?
@@ -1242,10 +1244,10 @@ impl Gen<'_, '_> {
             5 => {
                 let from = self.any_object()?;
                 let to = self.target()?;
-                let amount = if self.on(Features::LOCKED_X) && self.one_in(3)? {
+                let amount = if self.on(Switches::LOCKED_X) && self.one_in(3)? {
                     Quantity::Ref(Box::new(QuantityRef::PowerOf(object_handle(from))))
                 } else {
-                    Quantity::Fixed(if self.on(Features::HUGE) && self.one_in(8)? {
+                    Quantity::Fixed(if self.on(Switches::HUGE) && self.one_in(8)? {
                         self.pick(&HUGE_VALUES)?
                     } else {
                         self.int(0, 5)?
@@ -1313,7 +1315,7 @@ impl Gen<'_, '_> {
                 let mut counters = BTreeMap::new();
                 let mut choose = None;
                 if to == Zone::Battlefield {
-                    if self.on(Features::COUNTERS) && self.one_in(2)? {
+                    if self.on(Switches::COUNTERS) && self.one_in(2)? {
                         counters.insert(self.pt_counter_kind()?, Count(self.int(1, 3)?));
                     }
                     if !self.choices[i].is_empty() && self.one_in(2)? {
@@ -1425,7 +1427,7 @@ impl Gen<'_, '_> {
                 player: self.player()?,
             }),
             21 => {
-                let spell = if self.on(Features::SPELLS) && self.one_in(2)? {
+                let spell = if self.on(Switches::SPELLS) && self.one_in(2)? {
                     self.object_where(|g, i| g.costs[i].is_some())?
                 } else {
                     None
@@ -1454,7 +1456,7 @@ impl Gen<'_, '_> {
             }
             _ => Action::StateBasedActions,
         };
-        let sba = !(self.on(Features::SPLIT_SBA) && self.one_in(2)?);
+        let sba = !(self.on(Switches::SPLIT_SBA) && self.one_in(2)?);
         Ok(Step {
             action,
             sba,
@@ -1468,12 +1470,12 @@ impl Gen<'_, '_> {
     fn effect(&mut self) -> Result<EffectSpec> {
         let mut parts: Vec<u8> = Vec::new();
         for (f, p) in [
-            (Features::MODIFY, 0u8),
-            (Features::MODIFY, 0),
-            (Features::SET, 1),
-            (Features::SWITCH, 2),
-            (Features::TYPES, 3),
-            (Features::ABILITIES, 4),
+            (Switches::MODIFY, 0u8),
+            (Switches::MODIFY, 0),
+            (Switches::SET, 1),
+            (Switches::SWITCH, 2),
+            (Switches::TYPES, 3),
+            (Switches::ABILITIES, 4),
         ] {
             if self.on(f) {
                 parts.push(p);
@@ -1489,7 +1491,7 @@ impl Gen<'_, '_> {
             ..EffectSpec::default()
         };
         let first = self.any_object()?;
-        e.affects = if self.on(Features::STATICS) && self.one_in(4)? {
+        e.affects = if self.on(Switches::STATICS) && self.one_in(4)? {
             Affects::Filter(Box::new(Filter {
                 types: vec![CardType::Creature],
                 controller: if self.one_in(2)? {
@@ -1517,7 +1519,7 @@ impl Gen<'_, '_> {
             }
         }
         let mut x_of_target = Quantity::Ref(Box::new(QuantityRef::PowerOf(object_handle(first))));
-        if self.on(Features::SPELLS) && self.one_in(3)? {
+        if self.on(Switches::SPELLS) && self.one_in(3)? {
             // 107.3f, 202.3e: a card's X, and so its mana value, counts
             // only while it is a spell on the stack.
             if let Some(i) = self.object_where(|g, i| g.costs[i].is_some())? {
@@ -1531,7 +1533,7 @@ impl Gen<'_, '_> {
         }
         match part {
             1 => {
-                if self.on(Features::LOCKED_X) && self.one_in(3)? {
+                if self.on(Switches::LOCKED_X) && self.one_in(3)? {
                     e.set = Some(SetPt {
                         power: Amount::X,
                         toughness: Amount::Fixed(self.int(1, 4)?),
@@ -1571,8 +1573,8 @@ impl Gen<'_, '_> {
                 }
             }
             _ => {
-                if self.on(Features::LOCKED_X) && self.one_in(3)? {
-                    let minus = self.on(Features::NEGATIVE) && self.one_in(3)?;
+                if self.on(Switches::LOCKED_X) && self.one_in(3)? {
+                    let minus = self.on(Switches::NEGATIVE) && self.one_in(3)?;
                     let x = Change {
                         minus,
                         amount: Amount::X,

@@ -19,7 +19,7 @@ use crate::error::ResolveError;
 use crate::resolver::{Mutant, Options, Run, Session};
 use crate::scenario::Case;
 
-pub use campaign::{Config, Failure, Live, Report, Shard, run};
+pub use campaign::{CampaignReport, Config, Failure, Live, Shard, run};
 pub use invariants::{Invariant, Violation};
 pub(crate) use stream::case_bytes;
 pub(crate) use stream::shape;
