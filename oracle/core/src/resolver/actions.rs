@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::{
-    Effect, Eval, Fault, Game, Log, Mutant, ObjRef, Pending, Res, Stack, Trigger, Who, add,
+    Bugs, Effect, Eval, Fault, Game, Log, Mutant, ObjRef, Pending, Res, Stack, Trigger, Who, add,
 };
 use crate::cost::{ManaCost, ManaKind, PAYMENT_LIMIT, Pool, Symbol};
 use crate::error::{NodePath, ScenarioError};
@@ -48,7 +48,7 @@ pub(super) enum Recipient {
     },
 }
 
-impl<'c> Game<'c> {
+impl<'c, B: Bugs> Game<'c, B> {
     /// Performs an action for player `actor`: the player who puts counters
     /// when the action names none (the first player for a step, the
     /// controller for a triggered ability; D31).
@@ -643,7 +643,7 @@ impl<'c> Game<'c> {
     /// result is 0.
     fn amount_at_resolution(
         &self,
-        eval: &Eval<'_, 'c>,
+        eval: &Eval<'_, 'c, B>,
         q: &Quantity,
         what: &str,
         log: &mut Log,
@@ -875,7 +875,7 @@ impl<'c> Game<'c> {
         Ok(())
     }
 
-    fn source_info(&self, eval: &Eval<'_, 'c>, c: usize) -> Source {
+    fn source_info(&self, eval: &Eval<'_, 'c, B>, c: usize) -> Source {
         let card = &self.cards[c];
         // 702.2e, 702.15c, 702.80b, 702.90d: keywords of a source that has left the
         // battlefield are read from its last known information.
@@ -900,7 +900,7 @@ impl<'c> Game<'c> {
 
     fn recipient(
         &self,
-        eval: &Eval<'_, 'c>,
+        eval: &Eval<'_, 'c, B>,
         h: &crate::scenario::Handle,
         path: &NodePath,
     ) -> Res<Recipient> {
@@ -1174,7 +1174,7 @@ impl<'c> Game<'c> {
         card.continuous = false;
         if !(from == Zone::Stack
             && to == Zone::Battlefield
-            && self.mutant == Some(Mutant::PermanentKeepsX))
+            && self.bugs.has(Mutant::PermanentKeepsX))
         {
             card.x = None;
         }

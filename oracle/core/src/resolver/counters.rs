@@ -5,12 +5,12 @@
 //! on it" (101.2) and the abilities that make a player put more or fewer
 //! counters instead (614.1a) apply.
 
-use super::{Eval, Game, Log, Res, Who};
+use super::{Bugs, Eval, Game, Log, Res, Who};
 use crate::number::checked;
 use crate::scenario::CounterScale;
 use crate::terms::CounterKind;
 
-impl<'c> Game<'c> {
+impl<'c, B: Bugs> Game<'c, B> {
     /// Whether card `c` can't have counters put on it now: it is a
     /// permanent with that static ability, which it still has after layer 6
     /// (an object that lost all its abilities can get counters again).
@@ -21,7 +21,7 @@ impl<'c> Game<'c> {
             && self.refuses_in(&Eval::new(self, false), c)
     }
 
-    fn refuses_in(&self, eval: &Eval<'_, 'c>, c: usize) -> bool {
+    fn refuses_in(&self, eval: &Eval<'_, 'c, B>, c: usize) -> bool {
         let card = &self.cards[c];
         // 113.6: the ability works while its object is on the battlefield;
         // 613.1f: it is gone once layer 6 has removed it.

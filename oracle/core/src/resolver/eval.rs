@@ -12,7 +12,7 @@ use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 
 use super::bits::Bits;
-use super::{Card, Game, Line, Log, Mutant, ObjRef, Res, Stack, add, order};
+use super::{Bugs, Card, Game, Line, Log, Mutant, ObjRef, Res, Stack, add, order};
 use crate::edition::PtClass;
 use crate::number::{Change, Overflow, Pt, checked};
 use crate::observation::ObjectState;
@@ -150,8 +150,8 @@ enum Slot {
 }
 
 /// Characteristics of every object in one game state.
-pub(crate) struct Eval<'g, 'c> {
-    pub g: &'g Game<'c>,
+pub(crate) struct Eval<'g, 'c, B: Bugs> {
+    pub g: &'g Game<'c, B>,
     pub early: Vec<Early>,
     actives: Vec<Active<'g>>,
     /// The affected set of each active effect that started applying in
@@ -216,9 +216,9 @@ enum PtEntry {
     },
 }
 
-impl<'g, 'c> Eval<'g, 'c> {
+impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
     /// Evaluates layers 1–6 of every object; layer 7 is computed on demand.
-    pub fn new(g: &'g Game<'c>, tracing: bool) -> Eval<'g, 'c> {
+    pub fn new(g: &'g Game<'c, B>, tracing: bool) -> Eval<'g, 'c, B> {
         let n = g.cards.len();
         let mut e = Eval {
             g,
@@ -1016,7 +1016,10 @@ impl<'g, 'c> Eval<'g, 'c> {
 
     /// The order of two things with timestamps: timestamp, then creation (D3).
     fn order_key(&self, ts: i64, seq: u64) -> (i64, u64) {
-        (ts, seq ^ self.noise)
+        if self.g.bug(Mutant::Nondeterministic) {
+            return (ts, seq ^ self.noise);
+        }
+        (ts, seq)
     }
 
     fn filter_tests_pt(&self, a: usize) -> bool {
@@ -1529,7 +1532,7 @@ enum EarlyEntry {
 }
 
 impl EarlyEntry {
-    fn key(&self, e: &Eval<'_, '_>) -> (i64, u64) {
+    fn key<B: Bugs>(&self, e: &Eval<'_, '_, B>) -> (i64, u64) {
         match self {
             EarlyEntry::Effect(a) => e.order_key(e.actives[*a].ts, e.actives[*a].seq),
             EarlyEntry::KeywordCounter { stack, .. } => e.order_key(stack.ts, stack.seq),

@@ -30,7 +30,9 @@ use crate::scenario::{Affects, Case, EffectSpec, Handle, ObjectSpec, Until, vali
 use crate::terms::{CounterKind, Mana, Zone};
 
 pub(crate) use eval::Eval;
+pub(crate) use mutant::Bugs;
 pub use mutant::Mutant;
+use mutant::{Mutated, Reference};
 
 /// How to run the resolver.
 #[derive(Clone, Copy, Debug, Default)]
@@ -75,6 +77,24 @@ pub struct Line {
     pub text: String,
 }
 
+/// The game of a session: the reference's, or a mutant's (each its own
+/// instance of the generic resolver).
+#[derive(Clone)]
+enum Played<'c> {
+    Reference(Game<'c, Reference>),
+    Mutated(Game<'c, Mutated>),
+}
+
+/// Runs `$body` with `$g` bound to the session's game, whichever it is.
+macro_rules! with_game {
+    ($played:expr, $g:ident => $body:expr) => {
+        match $played {
+            Played::Reference($g) => $body,
+            Played::Mutated($g) => $body,
+        }
+    };
+}
+
 /// Plays `case` under `edition`.
 ///
 /// ```
@@ -109,7 +129,7 @@ pub fn resolve(case: &Case, edition: Edition, options: Options) -> Run {
     }
     if options.explain {
         let mut log = Log::new(true);
-        session.game.describe_setup(&mut log);
+        with_game!(&session.game, g => g.describe_setup(&mut log));
         run.setup = log.lines;
     }
     for step in &case.steps {
@@ -130,7 +150,7 @@ pub fn resolve(case: &Case, edition: Edition, options: Options) -> Run {
 /// never looks ahead, so that gives the same observations.
 #[derive(Clone)]
 pub struct Session<'c> {
-    game: Game<'c>,
+    game: Played<'c>,
     played: usize,
     explain: bool,
 }
@@ -145,7 +165,10 @@ impl<'c> Session<'c> {
         if let Some(first) = validate(case).into_iter().next() {
             return Err(ResolveError::Invalid(first));
         }
-        let game = Game::new(case, edition.rules(), options.mutant)?;
+        let game = match options.mutant {
+            None => Played::Reference(Game::new(case, edition.rules(), Reference)?),
+            Some(m) => Played::Mutated(Game::new(case, edition.rules(), Mutated(m))?),
+        };
         Ok(Session {
             game,
             played: 0,
@@ -155,7 +178,7 @@ impl<'c> Session<'c> {
 
     /// The state now, if every value fits.
     pub fn observe(&self) -> Option<Observation> {
-        self.game.observe(&Eval::new(&self.game, false)).ok()
+        with_game!(&self.game, g => g.observe(&Eval::new(g, false)).ok())
     }
 
     /// Plays the next step. The step must only name objects and players of
@@ -165,7 +188,7 @@ impl<'c> Session<'c> {
         self.played += 1;
         let path = NodePath::root().key("steps").index(i);
         let mut log = Log::new(self.explain);
-        match self.game.play(step, &path, &mut log) {
+        match with_game!(&mut self.game, g => g.play(step, &path, &mut log)) {
             Ok(observation) => Ok(StepOutcome {
                 observation,
                 explanation: log.lines,
@@ -397,9 +420,9 @@ pub(crate) enum Who {
 }
 
 #[derive(Clone)]
-pub(crate) struct Game<'c> {
+pub(crate) struct Game<'c, B: Bugs> {
     pub rules: &'static Rules,
-    pub mutant: Option<Mutant>,
+    pub bugs: B,
     pub players: Vec<Player>,
     pub cards: Vec<Card<'c>>,
     pub effects: Vec<Effect>,
@@ -415,15 +438,11 @@ pub(crate) struct Game<'c> {
     next_seq: u64,
 }
 
-impl<'c> Game<'c> {
-    fn new(
-        case: &'c Case,
-        rules: &'static Rules,
-        mutant: Option<Mutant>,
-    ) -> Result<Game<'c>, ResolveError> {
+impl<'c, B: Bugs> Game<'c, B> {
+    fn new(case: &'c Case, rules: &'static Rules, bugs: B) -> Result<Game<'c, B>, ResolveError> {
         let mut g = Game {
             rules,
-            mutant,
+            bugs,
             players: Vec::new(),
             cards: Vec::new(),
             effects: Vec::new(),
@@ -529,9 +548,12 @@ impl<'c> Game<'c> {
         Ok(g)
     }
 
-    /// Whether this run plays with the deliberate bug `m`.
+    /// Whether this run plays with the deliberate bug `m`: a constant
+    /// `false` in the reference resolver, so the compiler removes every
+    /// branch that asks (see [`Bugs`]).
+    #[inline(always)]
     pub fn bug(&self, m: Mutant) -> bool {
-        self.mutant == Some(m)
+        self.bugs.has(m)
     }
 
     pub fn player_index(&self, h: &Handle) -> usize {
@@ -819,7 +841,7 @@ impl<'c> Game<'c> {
         format!("{name}{whom} — {}{x}", ab.summary())
     }
 
-    fn observe(&self, eval: &Eval<'_, 'c>) -> Res<Observation> {
+    fn observe(&self, eval: &Eval<'_, 'c, B>) -> Res<Observation> {
         let mut obs = Observation::default();
         for (i, c) in self.cards.iter().enumerate() {
             let mut state = eval.object_state(i)?;

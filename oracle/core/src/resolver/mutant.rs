@@ -2,6 +2,14 @@
 //! real engines have had. They exist to prove that the invariants of
 //! `ptoracle explore` and the corpus can fail; nothing uses them unless
 //! asked to by name (`--mutant NAME`).
+//!
+//! Each bug stands next to the rule it breaks, as `if self.bug(Mutant::X)`,
+//! so a reader sees the rule and the way engines get it wrong together. The
+//! resolver is generic over [`Bugs`]: the reference plays with
+//! [`Reference`], whose answer is the constant `false`, so in the
+//! reference's instance of the resolver every such branch is compiled
+//! away and its hot paths test nothing; only the [`Mutated`] instance
+//! (one bug, chosen at run time) keeps the tests.
 
 use std::fmt;
 
@@ -105,5 +113,33 @@ impl Mutant {
 impl fmt::Display for Mutant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// Which deliberate bugs a game plays with (see the module's docs).
+pub(crate) trait Bugs: Copy + fmt::Debug {
+    /// Whether the game plays with bug `m`.
+    fn has(self, m: Mutant) -> bool;
+}
+
+/// The reference resolver: no bug, a constant answer.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Reference;
+
+impl Bugs for Reference {
+    #[inline(always)]
+    fn has(self, _: Mutant) -> bool {
+        false
+    }
+}
+
+/// A resolver with one bug, chosen at run time.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mutated(pub Mutant);
+
+impl Bugs for Mutated {
+    #[inline]
+    fn has(self, m: Mutant) -> bool {
+        self.0 == m
     }
 }

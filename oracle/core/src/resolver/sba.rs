@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use super::actions::Arrival;
-use super::{Eval, Fault, Game, Log, Mutant, Res};
+use super::{Bugs, Eval, Fault, Game, Log, Mutant, Res};
 use crate::terms::{CardType, CounterKind, Keyword, Zone};
 
 /// More rounds than any real scenario needs; past this, SBAs and triggers
@@ -22,7 +22,7 @@ enum Leave {
     Destroy(String),
 }
 
-impl<'c> Game<'c> {
+impl<'c, B: Bugs> Game<'c, B> {
     /// Performs state-based actions and resolves the triggers they cause,
     /// until nothing more happens.
     pub(super) fn settle(&mut self, log: &mut Log) -> Res<()> {
@@ -306,7 +306,7 @@ impl<'c> Game<'c> {
     }
 }
 
-impl<'c> Game<'c> {
+impl<'c, B: Bugs> Game<'c, B> {
     /// Resolves the waiting chapter and counter abilities, in the order
     /// they triggered (see DECISIONS.md, D2).
     fn resolve_pending(&mut self, log: &mut Log) -> Res<()> {
