@@ -127,7 +127,11 @@ impl Rulings {
     pub fn chosen_line(&self, cases: usize) -> Option<String> {
         match self {
             Rulings::Given(_) => None,
-            _ => Some(format!("corpus: {}, {cases} cases", self.origin())),
+            _ => Some(format!(
+                "corpus: {}, {cases} case{}",
+                self.origin(),
+                if cases == 1 { "" } else { "s" }
+            )),
         }
     }
 

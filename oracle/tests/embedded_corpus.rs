@@ -1,0 +1,287 @@
+//! The corpus built into the binary: what an installed `ptoracle` reads
+//! in a directory without `rulings/`, and what overrides it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use ptoracle::corpus::{self, EMBEDDED, Source};
+
+mod common;
+use common::{root, wait_within};
+
+const BIN: &str = env!("CARGO_BIN_EXE_ptoracle");
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+struct Ran {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs ptoracle with `args` in `dir`; fails the test if it takes longer
+/// than a bound no normal run comes near.
+fn ptoracle_in(dir: &Path, args: &[&str]) -> Ran {
+    let out = common::scratch("embedded", "out");
+    let (stdout_path, stderr_path) = (out.join("stdout"), out.join("stderr"));
+    let child = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&stdout_path).unwrap())
+        .stderr(std::fs::File::create(&stderr_path).unwrap())
+        .spawn()
+        .expect("ptoracle starts");
+    let status = wait_within(child, Duration::from_secs(300), &format!("{args:?}"));
+    Ran {
+        code: status.code().unwrap_or(-1),
+        stdout: std::fs::read_to_string(&stdout_path).unwrap(),
+        stderr: std::fs::read_to_string(&stderr_path).unwrap(),
+    }
+}
+
+fn empty_dir(name: &str) -> PathBuf {
+    common::scratch("embedded", name)
+}
+
+/// The number of cases in the repository's `rulings/`.
+fn corpus_cases() -> usize {
+    let loaded = corpus::load(&[root().join("rulings")]);
+    assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
+    loaded.cases.len()
+}
+
+/// The ruling files under `dir`, sorted as the loader sorts them.
+fn ruling_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            ruling_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn the_embedded_corpus_is_the_rulings_directory() {
+    let rulings = root().join("rulings");
+    let mut files = Vec::new();
+    ruling_files(&rulings, &mut files);
+    let on_disk: Vec<(String, Vec<u8>)> = files
+        .iter()
+        .map(|f| {
+            let rel = f.strip_prefix(root()).unwrap();
+            let name: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            (name.join("/"), std::fs::read(f).unwrap())
+        })
+        .collect();
+    let embedded: Vec<(String, Vec<u8>)> = EMBEDDED
+        .iter()
+        .map(|(n, b)| ((*n).to_string(), b.to_vec()))
+        .collect();
+    let names = |v: &[(String, Vec<u8>)]| v.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&embedded), names(&on_disk));
+    for ((name, a), (_, b)) in embedded.iter().zip(&on_disk) {
+        assert!(a == b, "{name}: the embedded copy differs from the file");
+    }
+    let embedded = corpus::load_from(Source::Embedded(EMBEDDED));
+    assert!(embedded.errors.is_empty(), "{:?}", embedded.errors);
+    assert_eq!(embedded.cases.len(), corpus_cases());
+}
+
+#[test]
+fn check_in_an_empty_directory_reads_the_embedded_corpus() {
+    let n = corpus_cases();
+    let r = ptoracle_in(&empty_dir("check"), &["check"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            format!("corpus: embedded in ptoracle {VERSION}, {n} cases"),
+            format!("{n} passed, 0 failed"),
+        ],
+        "{}",
+        r.stderr
+    );
+    // `check --rules` too: the corpus cites every required rule.
+    let r = ptoracle_in(&empty_dir("rules"), &["check", "--rules"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains(&format!(
+            "corpus: embedded in ptoracle {VERSION}, {n} cases"
+        )),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn gate_in_an_empty_directory_plays_the_embedded_corpus() {
+    let n = corpus_cases();
+    let dir = empty_dir("gate");
+    let report = dir.join("report.json");
+    let r = ptoracle_in(
+        &dir,
+        &[
+            "gate",
+            "--engine",
+            &format!("{BIN} serve"),
+            "--jobs",
+            "1",
+            "--json",
+            "report.json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let header = r.stdout.lines().next().unwrap_or_default();
+    assert!(
+        header.contains(&format!(
+            "· {n} corpus cases (embedded in ptoracle {VERSION}) ·"
+        )),
+        "{header}"
+    );
+    assert!(
+        r.stdout
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .starts_with(&format!("{n} passed, 0 failed")),
+        "{}",
+        r.stdout
+    );
+    // Each case's source is what `explain` reads back, here, where no
+    // such file is.
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let source = v["cases"][0]["source"].as_str().unwrap().to_string();
+    assert!(source.starts_with("rulings/"), "{source}");
+    let id = v["cases"][0]["id"].as_str().unwrap().to_string();
+    let r = ptoracle_in(&dir, &["explain", &source]);
+    assert_eq!(r.code, 0, "{source}: {}{}", r.stdout, r.stderr);
+    assert!(r.stdout.starts_with(&format!("{id} — ")), "{}", r.stdout);
+}
+
+#[test]
+fn explain_by_id_in_an_empty_directory() {
+    let dir = empty_dir("explain");
+    let r = ptoracle_in(&dir, &["explain", "613.5/gray-ogre"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.starts_with("613.5/gray-ogre — "), "{}", r.stdout);
+    assert!(
+        r.stderr
+            .starts_with(&format!("corpus: embedded in ptoracle {VERSION}, ")),
+        "{}",
+        r.stderr
+    );
+    let r = ptoracle_in(&dir, &["explain", "613.5/no-such-case"]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains(&format!(
+            "error: `613.5/no-such-case` is no file, nor the id of a case in the corpus (embedded in ptoracle {VERSION})"
+        )),
+        "{}",
+        r.stderr
+    );
+    // A missing file is still named as one.
+    let r = ptoracle_in(&dir, &["explain", "no-such-file.yaml"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.starts_with("no-such-file.yaml: no such file"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// A directory whose `rulings/` holds one ruling file of the corpus.
+fn checkout_with_one_case(name: &str) -> PathBuf {
+    let dir = empty_dir(name);
+    std::fs::create_dir(dir.join("rulings")).unwrap();
+    std::fs::copy(
+        root().join("rulings/613-layers/gray-ogre.yaml"),
+        dir.join("rulings/gray-ogre.yaml"),
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn a_path_argument_overrides_the_embedded_corpus() {
+    let dir = empty_dir("given");
+    let layers = root().join("rulings/613-layers");
+    let n = corpus::load(&[layers.clone()]).cases.len();
+    assert!(n > 0 && n < corpus_cases());
+    let r = ptoracle_in(&dir, &["check", layers.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    // Named on the command line: no line says which corpus it is.
+    assert_eq!(r.stdout, format!("{n} passed, 0 failed\n"), "{}", r.stderr);
+}
+
+#[test]
+fn a_rulings_directory_here_wins_over_the_embedded_corpus() {
+    let dir = checkout_with_one_case("here");
+    let r = ptoracle_in(&dir, &["check"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.stdout, "corpus: rulings/ (working directory), 1 case\n1 passed, 0 failed\n",
+        "{}",
+        r.stderr
+    );
+    let r = ptoracle_in(&dir, &["explain", "613.5/gray-ogre"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.stderr, "corpus: rulings/ (working directory), 1 case\n",
+        "{}",
+        r.stdout
+    );
+    // --embedded reads the built-in corpus all the same.
+    let n = corpus_cases();
+    let r = ptoracle_in(&dir, &["check", "--embedded"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.starts_with(&format!(
+            "corpus: embedded in ptoracle {VERSION}, {n} cases\n"
+        )),
+        "{}",
+        r.stdout
+    );
+    let r = ptoracle_in(&dir, &["check", "--embedded", "rulings"]);
+    assert_eq!(r.code, 2, "--embedded with paths: {}{}", r.stdout, r.stderr);
+}
+
+#[test]
+fn embedded_rulings_meet_the_loaders_limits_and_errors() {
+    let good = std::str::from_utf8(EMBEDDED[0].1).unwrap();
+    let files: [(&str, &[u8]); 3] = [
+        ("rulings/a.yaml", good.as_bytes()),
+        ("rulings/b.yaml", b"id: x/y\ntitle: caf\xe9\n"),
+        ("rulings/c.yaml", good.as_bytes()),
+    ];
+    let loaded = corpus::load_from(Source::Embedded(&files));
+    let errors: Vec<String> = loaded.errors.iter().map(ToString::to_string).collect();
+    let repeated = corpus::parse_str("a", good).unwrap().len();
+    assert_eq!(errors.len(), 1 + repeated, "{errors:?}");
+    assert_eq!(
+        errors[0],
+        "rulings/b.yaml:2:11: not UTF-8 text: a ruling file is UTF-8"
+    );
+    assert!(
+        errors[1].starts_with("rulings/c.yaml:")
+            && errors[1].contains(": duplicate case id `")
+            && errors[1].contains("first defined at rulings/a.yaml:"),
+        "{errors:?}"
+    );
+    let none = corpus::load_from(Source::Embedded(&[]));
+    assert_eq!(
+        none.errors[0].to_string(),
+        "(no files given): no ruling files (*.yaml, *.yml) here: there is nothing to check"
+    );
+}
