@@ -217,7 +217,7 @@ fn checkout_with_one_case(name: &str) -> PathBuf {
 fn a_path_argument_overrides_the_embedded_corpus() {
     let dir = empty_dir("given");
     let layers = root().join("rulings/613-layers");
-    let n = corpus::load(&[layers.clone()]).cases.len();
+    let n = corpus::load(std::slice::from_ref(&layers)).cases.len();
     assert!(n > 0 && n < corpus_cases());
     let r = ptoracle_in(&dir, &["check", layers.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
