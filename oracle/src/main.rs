@@ -313,7 +313,8 @@ struct GateArgs {
     out: PathBuf,
     /// Write where each case comes from (`source`: `FILE#ID`, what
     /// `ptoracle explain` reads) relative to DIR rather than to the working
-    /// directory (ci/gate.sh gives the ptoracle checkout).
+    /// directory (ci/gate.sh gives the ptoracle checkout). The built-in
+    /// corpus's files are named `rulings/…` whatever DIR.
     #[arg(long, value_name = "DIR")]
     sources_relative_to: Option<PathBuf>,
     /// Shrinking attempts (engine requests) per generated failure.

@@ -285,3 +285,41 @@ fn embedded_rulings_meet_the_loaders_limits_and_errors() {
         "(no files given): no ruling files (*.yaml, *.yml) here: there is nothing to check"
     );
 }
+
+/// The packaged crate (what `cargo install ptoracle` builds) carries every
+/// ruling file: `oracle/rulings` is a link to `rulings/` that `cargo
+/// package` copies, and the build script builds it in. Without it, a
+/// packaged ptoracle would not build.
+#[test]
+fn the_packaged_crate_carries_the_corpus() {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(cargo)
+        .args([
+            "package",
+            "--list",
+            "--allow-dirty",
+            "--offline",
+            "-p",
+            "ptoracle",
+        ])
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .output()
+        .expect("cargo runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let listed: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("rulings/") && (l.ends_with(".yaml") || l.ends_with(".yml")))
+        .collect();
+    let mut embedded: Vec<&str> = EMBEDDED.iter().map(|(n, _)| *n).collect();
+    embedded.sort_unstable();
+    let mut listed = listed;
+    listed.sort_unstable();
+    assert_eq!(listed, embedded);
+    assert!(stdout.lines().any(|l| l == "build.rs"), "{stdout}");
+}
