@@ -142,15 +142,11 @@ impl Rulings {
     }
 }
 
-/// Loads the rulings, printing each problem found in them and, when the
-/// command chose the corpus, which one it read (on stderr).
+/// Loads the rulings, printing each problem found in them.
 pub fn load_rulings(rulings: &Rulings) -> corpus::Corpus {
     let loaded = rulings.load();
     for e in &loaded.errors {
         eprintln!("{e}");
-    }
-    if let Some(line) = rulings.chosen_line(loaded.cases.len()) {
-        eprintln!("{line}");
     }
     loaded
 }

@@ -394,6 +394,9 @@ pub fn export(dir: &Path, rulings: &cli::Rulings, edition: Option<String>) -> Ex
     }
     match ptoracle::export::export(dir, &loaded.cases, edition) {
         Ok(summary) => {
+            if let Some(line) = rulings.chosen_line(loaded.cases.len()) {
+                outln!("{line}");
+            }
             outln!("{summary}");
             ExitCode::SUCCESS
         }

@@ -20,6 +20,7 @@ macro_rules! eprintln {
 }
 
 mod cli;
+use cli::outln;
 mod explore_cmd;
 mod fuzz_cmd;
 mod gate_cmd;
@@ -434,6 +435,9 @@ fn run_check(
     };
     if rules {
         let loaded = cli::load_rulings(&rulings);
+        if let Some(line) = rulings.chosen_line(loaded.cases.len()) {
+            outln!("{line}");
+        }
         return print_coverage(&loaded.cases, !loaded.errors.is_empty());
     }
     // The cases are checked as they are read and dropped: a corpus of any
@@ -556,6 +560,10 @@ fn run_diff(from: &str, to: &str, rulings: &cli::Rulings, json: bool, markdown: 
     let loaded = cli::load_rulings(rulings);
     if !loaded.errors.is_empty() {
         return ExitCode::from(2);
+    }
+    // On stderr: stdout is the report, maybe JSON.
+    if let Some(line) = rulings.chosen_line(loaded.cases.len()) {
+        eprintln!("{line}");
     }
     let report = ptoracle::diff::diff(&loaded.cases, from, to);
     let text = if json {

@@ -115,13 +115,41 @@ fn check_in_an_empty_directory_reads_the_embedded_corpus() {
     // `check --rules` too: the corpus cites every required rule.
     let r = ptoracle_in(&empty_dir("rules"), &["check", "--rules"]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(
-        r.stderr.contains(&format!(
-            "corpus: embedded in ptoracle {VERSION}, {n} cases"
-        )),
+    assert_eq!(
+        r.stdout.lines().next().unwrap_or_default(),
+        format!("corpus: embedded in ptoracle {VERSION}, {n} cases"),
         "{}",
         r.stderr
     );
+    // `export` too, and `diff` on stderr (its stdout may be JSON).
+    let dir = empty_dir("export");
+    let r = ptoracle_in(&dir, &["export", "out"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.starts_with(&format!(
+            "corpus: embedded in ptoracle {VERSION}, {n} cases\nexported {n} cases from {} files to out",
+            EMBEDDED.len()
+        )),
+        "{}",
+        r.stdout
+    );
+    let r = ptoracle_in(
+        &dir,
+        &[
+            "diff",
+            "--from",
+            "2026-09-25",
+            "--to",
+            "2026-09-25",
+            "--json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.stderr,
+        format!("corpus: embedded in ptoracle {VERSION}, {n} cases\n")
+    );
+    let _: serde_json::Value = serde_json::from_str(&r.stdout).expect("stdout is the JSON report");
 }
 
 #[test]
