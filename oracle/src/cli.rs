@@ -85,23 +85,20 @@ impl Rulings {
         work: impl Fn(&corpus::Loaded) -> T + Sync,
         sink: impl FnMut(corpus::Streamed<T>),
     ) {
-        match self {
-            Rulings::Given(paths) => corpus::stream_from(Source::Paths(paths), work, sink),
-            Rulings::Here => {
-                corpus::stream_from(Source::Paths(&[PathBuf::from(HERE)]), work, sink);
-            }
-            Rulings::Embedded => {
-                corpus::stream_from(Source::Embedded(corpus::EMBEDDED), work, sink)
-            }
-        }
+        self.with_source(|source| corpus::stream_from(source, work, sink));
     }
 
     /// Loads them all.
     pub fn load(&self) -> corpus::Corpus {
+        self.with_source(corpus::load_from)
+    }
+
+    /// `read` applied to the loader's [`Source`] of these rulings.
+    fn with_source<R>(&self, read: impl FnOnce(Source<'_>) -> R) -> R {
         match self {
-            Rulings::Given(paths) => corpus::load_from(Source::Paths(paths)),
-            Rulings::Here => corpus::load_from(Source::Paths(&[PathBuf::from(HERE)])),
-            Rulings::Embedded => corpus::load_from(Source::Embedded(corpus::EMBEDDED)),
+            Rulings::Given(paths) => read(Source::Paths(paths)),
+            Rulings::Here => read(Source::Paths(&[PathBuf::from(HERE)])),
+            Rulings::Embedded => read(Source::Embedded(corpus::EMBEDDED)),
         }
     }
 

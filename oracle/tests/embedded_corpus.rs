@@ -351,3 +351,36 @@ fn the_packaged_crate_carries_the_corpus() {
     assert_eq!(listed, embedded);
     assert!(stdout.lines().any(|l| l == "build.rs"), "{stdout}");
 }
+
+/// Every bad-input fixture gives the same located errors read from memory
+/// as from its file: the embedded corpus goes through the one loader.
+#[test]
+fn embedded_rulings_give_the_errors_of_their_files() {
+    let mut fixtures = Vec::new();
+    ruling_files(&root().join("oracle/tests/bad-input"), &mut fixtures);
+    assert!(fixtures.len() > 20);
+    let names: Vec<String> = fixtures.iter().map(|f| f.display().to_string()).collect();
+    let bytes: Vec<Vec<u8>> = fixtures.iter().map(|f| std::fs::read(f).unwrap()).collect();
+    let errors = |c: corpus::Corpus| {
+        let n = c.cases.len();
+        let e: Vec<String> = c.errors.iter().map(ToString::to_string).collect();
+        (n, e)
+    };
+    for ((file, name), bytes) in fixtures.iter().zip(&names).zip(&bytes) {
+        let from_file = errors(corpus::load(std::slice::from_ref(file)));
+        let in_memory = [(name.as_str(), bytes.as_slice())];
+        let from_memory = errors(corpus::load_from(Source::Embedded(&in_memory)));
+        assert_eq!(from_memory, from_file, "{name}");
+    }
+    // All at once too: ids repeated across files are found alike.
+    let from_files = errors(corpus::load(&fixtures));
+    let in_memory: Vec<(&str, &[u8])> = names
+        .iter()
+        .zip(&bytes)
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .collect();
+    assert_eq!(
+        errors(corpus::load_from(Source::Embedded(&in_memory))),
+        from_files
+    );
+}
