@@ -65,7 +65,10 @@ enum Command {
     /// Explain a case step by step: each layer applied, each
     /// state-based action and why.
     Explain {
-        /// A ruling file, optionally with `#ID` to pick one case of it.
+        /// A ruling file, optionally with `#ID` to pick one case of it
+        /// (`rulings/…` names a file of the built-in corpus where there is
+        /// no such file); or a case id alone, looked up in the corpus
+        /// `check` reads (rulings/ here, else the built-in one).
         target: String,
         /// The edition of the rules (default: the current one).
         #[arg(long, value_name = "EDITION")]
