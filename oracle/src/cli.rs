@@ -1,11 +1,12 @@
 //! Small pieces the subcommands share.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
 use ptoracle::Edition;
+use ptoracle::corpus::{self, Source};
 use ptoracle::resolver::Mutant;
 
 /// `--list-mutants` (prints them and ends with success) and `--mutant NAME`;
@@ -34,39 +35,117 @@ pub fn mutant_arg(
     }
 }
 
-/// The ruling files or directories to read: those given, or `rulings/`
-/// (an error message naming what the command does when there is none).
-pub fn rulings_paths(
-    mut paths: Vec<std::path::PathBuf>,
-    to: &str,
-) -> Result<Vec<std::path::PathBuf>, String> {
-    if paths.is_empty() {
-        let default = std::path::PathBuf::from("rulings");
-        if !default.is_dir() {
-            return Err(format!(
-                "no rulings/ directory here; run from the repository root or name the rulings to {to}"
-            ));
-        }
-        paths.push(default);
-    }
-    Ok(paths)
+/// The corpus a command reads: the ruling files and directories given;
+/// else `rulings/` of the working directory (in a checkout, the corpus
+/// being edited); else, or with `--embedded`, the corpus built into this
+/// binary.
+#[derive(clap::Args, Default)]
+pub struct CorpusArgs {
+    /// Ruling files or directories (default: rulings/ when the working
+    /// directory has one, else the corpus built into ptoracle).
+    pub paths: Vec<PathBuf>,
+    /// Read the corpus built into ptoracle, even where a rulings/
+    /// directory is.
+    #[arg(long, conflicts_with = "paths")]
+    pub embedded: bool,
 }
 
-/// Loads the rulings of `paths` (default `rulings/`), printing each problem
-/// found in them; `Err` (exit status 2) when there is nothing to read.
-pub fn load_rulings(
-    paths: Vec<std::path::PathBuf>,
-    to: &str,
-) -> Result<ptoracle::corpus::Corpus, ExitCode> {
-    let paths = rulings_paths(paths, to).map_err(|e| {
-        eprintln!("error: {e}");
-        ExitCode::from(2)
-    })?;
-    let loaded = ptoracle::corpus::load(&paths);
+/// Where a command's rulings come from (see [`CorpusArgs`]).
+pub enum Rulings {
+    /// Files and directories named on the command line.
+    Given(Vec<PathBuf>),
+    /// `rulings/` of the working directory.
+    Here,
+    /// The corpus built into this binary.
+    Embedded,
+}
+
+impl CorpusArgs {
+    /// The rulings these arguments name.
+    pub fn rulings(&self) -> Rulings {
+        if self.embedded {
+            Rulings::Embedded
+        } else if !self.paths.is_empty() {
+            Rulings::Given(self.paths.clone())
+        } else if Path::new(HERE).is_dir() {
+            Rulings::Here
+        } else {
+            Rulings::Embedded
+        }
+    }
+}
+
+/// The directory of rulings a command reads by default.
+const HERE: &str = "rulings";
+
+impl Rulings {
+    /// Streams the rulings through [`corpus::stream_from`].
+    pub fn stream<T: Send>(
+        &self,
+        work: impl Fn(&corpus::Loaded) -> T + Sync,
+        sink: impl FnMut(corpus::Streamed<T>),
+    ) {
+        self.with_source(|source| corpus::stream_from(source, work, sink));
+    }
+
+    /// Loads them all.
+    pub fn load(&self) -> corpus::Corpus {
+        self.with_source(corpus::load_from)
+    }
+
+    /// `read` applied to the loader's [`Source`] of these rulings.
+    fn with_source<R>(&self, read: impl FnOnce(Source<'_>) -> R) -> R {
+        match self {
+            Rulings::Given(paths) => read(Source::Paths(paths)),
+            Rulings::Here => read(Source::Paths(&[PathBuf::from(HERE)])),
+            Rulings::Embedded => read(Source::Embedded(corpus::EMBEDDED)),
+        }
+    }
+
+    /// What they are, for the line that says which corpus a command read:
+    /// `rulings/ (working directory)`, `embedded in ptoracle 0.1.0`, or
+    /// the paths given.
+    pub fn origin(&self) -> String {
+        match self {
+            Rulings::Given(paths) => paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            Rulings::Here => format!("{HERE}/ (working directory)"),
+            Rulings::Embedded => {
+                format!("embedded in ptoracle {}", env!("CARGO_PKG_VERSION"))
+            }
+        }
+    }
+
+    /// The line that says which corpus was read, when the command chose
+    /// it (no paths given): `corpus: ORIGIN, N cases`.
+    pub fn chosen_line(&self, cases: usize) -> Option<String> {
+        match self {
+            Rulings::Given(_) => None,
+            _ => Some(format!(
+                "corpus: {}, {cases} case{}",
+                self.origin(),
+                if cases == 1 { "" } else { "s" }
+            )),
+        }
+    }
+
+    /// Whether the rulings are those built into the binary, whose names
+    /// (`rulings/…`) are not files here.
+    pub fn is_embedded(&self) -> bool {
+        matches!(self, Rulings::Embedded)
+    }
+}
+
+/// Loads the rulings, printing each problem found in them.
+pub fn load_rulings(rulings: &Rulings) -> corpus::Corpus {
+    let loaded = rulings.load();
     for e in &loaded.errors {
         eprintln!("{e}");
     }
-    Ok(loaded)
+    loaded
 }
 
 /// `--edition NAME`, the current edition by default.

@@ -221,11 +221,45 @@ fn within(text: &str, line: usize, column: usize) -> (usize, usize) {
 /// [`MAX_FILE_BYTES`] of each. Paths that hold no ruling file at all are
 /// an error too: an empty corpus checks nothing.
 pub fn load(paths: &[PathBuf]) -> Corpus {
+    load_from(Source::Paths(paths))
+}
+
+/// The ruling files built into this crate, as (name, bytes), in the order
+/// [`load`] reads the repository's `rulings/` directory in; each name is
+/// the file's path from the repository root (`rulings/613-layers/….yaml`).
+/// [`Source::Embedded`] reads them.
+pub static EMBEDDED: &[(&str, &[u8])] = embedded::FILES;
+
+mod embedded {
+    // Written by build.rs from the repository's rulings/.
+    include!(concat!(env!("OUT_DIR"), "/embedded_rulings.rs"));
+}
+
+/// Where rulings are read from: one loader serves both, with the same
+/// limits, checks and errors.
+#[derive(Clone, Copy, Debug)]
+pub enum Source<'a> {
+    /// Ruling files and directories, as [`load`] reads them.
+    Paths(&'a [PathBuf]),
+    /// Ruling files held in memory, as (name, bytes), read in this order;
+    /// the name stands for the file in every error.
+    Embedded(&'a [(&'a str, &'a [u8])]),
+}
+
+/// [`load`] from either kind of [`Source`].
+///
+/// ```
+/// use ptoracle::corpus::{EMBEDDED, Source, load_from};
+/// let corpus = load_from(Source::Embedded(EMBEDDED));
+/// assert!(corpus.errors.is_empty());
+/// assert!(corpus.cases[0].file.starts_with("rulings/"));
+/// ```
+pub fn load_from(source: Source<'_>) -> Corpus {
     let mut corpus = Corpus::default();
     let mut of_file = Vec::new();
     let mut duplicates = Vec::new();
-    stream(
-        paths,
+    stream_from(
+        source,
         |_| (),
         |s| match s {
             Streamed::Case(c, ()) => of_file.push(*c),
@@ -272,10 +306,33 @@ pub enum Streamed<T> {
 pub fn stream<T: Send>(
     paths: &[PathBuf],
     work: impl Fn(&Loaded) -> T + Sync,
+    sink: impl FnMut(Streamed<T>),
+) {
+    stream_from(Source::Paths(paths), work, sink);
+}
+
+/// [`stream`] from either kind of [`Source`].
+pub fn stream_from<T: Send>(
+    source: Source<'_>,
+    work: impl Fn(&Loaded) -> T + Sync,
     mut sink: impl FnMut(Streamed<T>),
 ) {
     let mut errors = Vec::new();
-    let files = ruling_files(paths, &mut errors);
+    let files: Vec<RulingFile<'_>> = match source {
+        Source::Paths(paths) => ruling_files(paths, &mut errors)
+            .into_iter()
+            .map(RulingFile::Path)
+            .collect(),
+        Source::Embedded(texts) => {
+            if texts.is_empty() {
+                errors.push(nothing_to_check("(no files given)".into()));
+            }
+            texts
+                .iter()
+                .map(|&(name, bytes)| RulingFile::Embedded(name, bytes))
+                .collect()
+        }
+    };
     if !errors.is_empty() {
         sink(Streamed::FileEnd {
             errors,
@@ -286,9 +343,9 @@ pub fn stream<T: Send>(
     // reads its document again.
     let mut first: HashMap<String, First> = HashMap::new();
     for (index, f) in files.iter().enumerate() {
-        let name = f.display().to_string();
+        let name = f.name();
         let mut duplicates = Vec::new();
-        let read = read_file(f, MAX_FILE_BYTES, "ruling file").map_err(|message| {
+        let read = f.read().map_err(|message| {
             vec![LoadError {
                 file: name.clone(),
                 line: 0,
@@ -310,7 +367,7 @@ pub fn stream<T: Send>(
                             line_col(&at.source, at.span, &NodePath::root().key("id"));
                         e.message = format!(
                             "duplicate case id `{id}`: first defined at {}:{line}:{column}; ids are unique and never reused",
-                            files[at.file].display()
+                            files[at.file].name()
                         );
                         duplicates.push(e);
                     }
@@ -346,6 +403,34 @@ pub fn stream<T: Send>(
     }
 }
 
+/// A ruling file to read, on disk or in memory.
+enum RulingFile<'a> {
+    Path(PathBuf),
+    Embedded(&'a str, &'a [u8]),
+}
+
+impl RulingFile<'_> {
+    /// How errors name it.
+    fn name(&self) -> String {
+        match self {
+            RulingFile::Path(p) => p.display().to_string(),
+            RulingFile::Embedded(name, _) => (*name).to_string(),
+        }
+    }
+
+    /// Its bytes, within the limit of a ruling file.
+    fn read(&self) -> Result<std::borrow::Cow<'_, [u8]>, String> {
+        const WHAT: &str = "ruling file";
+        match self {
+            RulingFile::Path(p) => read_file(p, MAX_FILE_BYTES, WHAT).map(Into::into),
+            RulingFile::Embedded(_, bytes) if bytes.len() as u64 > MAX_FILE_BYTES => {
+                Err(too_large(MAX_FILE_BYTES, WHAT))
+            }
+            RulingFile::Embedded(_, bytes) => Ok((*bytes).into()),
+        }
+    }
+}
+
 /// Where an id was first defined.
 struct First {
     /// The index of its file.
@@ -366,18 +451,23 @@ pub fn ruling_files(paths: &[PathBuf], errors: &mut Vec<LoadError>) -> Vec<PathB
     }
     if walk.files.is_empty() && errors.len() == before {
         let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        errors.push(LoadError {
-            file: if names.is_empty() {
-                "(no paths given)".to_string()
-            } else {
-                names.join(", ")
-            },
-            line: 0,
-            column: 0,
-            message: "no ruling files (*.yaml, *.yml) here: there is nothing to check".into(),
-        });
+        errors.push(nothing_to_check(if names.is_empty() {
+            "(no paths given)".to_string()
+        } else {
+            names.join(", ")
+        }));
     }
     walk.files
+}
+
+/// The error of a source that holds no ruling file.
+fn nothing_to_check(file: String) -> LoadError {
+    LoadError {
+        file,
+        line: 0,
+        column: 0,
+        message: "no ruling files (*.yaml, *.yml) here: there is nothing to check".into(),
+    }
 }
 
 /// Reads a file of at most `limit` bytes that must be a regular file
@@ -411,12 +501,17 @@ pub fn read_file(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, String>
         .read_to_end(&mut bytes)
         .map_err(|e| e.to_string())?;
     if bytes.len() as u64 > limit {
-        return Err(format!(
-            "larger than {} (the limit of a {what})",
-            yaml::size(usize::try_from(limit).unwrap_or(usize::MAX))
-        ));
+        return Err(too_large(limit, what));
     }
     Ok(bytes)
+}
+
+/// The error of a file (`what`) larger than `limit` bytes.
+fn too_large(limit: u64, what: &str) -> String {
+    format!(
+        "larger than {} (the limit of a {what})",
+        yaml::size(usize::try_from(limit).unwrap_or(usize::MAX))
+    )
 }
 
 /// What a file that is not a regular file is, in a word.

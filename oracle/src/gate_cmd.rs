@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use ptoracle::corpus::{self, Loaded};
+use ptoracle::corpus::Loaded;
 use ptoracle::engine::{
     Engine, EngineFault, FaultKind, ProcessConfig, ProcessEngine, Unusable, reaper, split_command,
 };
@@ -61,7 +61,7 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
             "--generated needs --seed, so that the run can be reproduced",
         ));
     }
-    let corpus = load_corpus(&args)?;
+    let (corpus, origin) = load_corpus(&args)?;
     let expectations = match &args.expectations {
         Some(p) => Some(Expectations::load(p).map_err(|e| {
             eprintln!("{e}");
@@ -107,7 +107,7 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
         Ok(_) => None,
     };
     match (&first, &dead) {
-        (Ok(c), None) => header(&mut out, c, edition, &corpus, &args),
+        (Ok(c), None) => header(&mut out, c, edition, (&corpus, &origin), &args),
         (_, Some(f)) => {
             let _ = writeln!(
                 out,
@@ -220,17 +220,18 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
     Ok(code)
 }
 
-fn load_corpus(args: &GateArgs) -> Result<Vec<Loaded>, u8> {
+/// The corpus cases to play, and where they come from (for the header).
+fn load_corpus(args: &GateArgs) -> Result<(Vec<Loaded>, String), u8> {
     if args.no_corpus {
         if args.generated.is_none() {
             return Err(bad(
                 "--no-corpus leaves nothing to play: add --generated N --seed S",
             ));
         }
-        return Ok(Vec::new());
+        return Ok((Vec::new(), String::new()));
     }
-    let paths = cli::rulings_paths(args.paths.clone(), "play").map_err(|e| bad(&e))?;
-    let loaded = corpus::load(&paths);
+    let rulings = args.corpus.rulings();
+    let loaded = rulings.load();
     if !loaded.errors.is_empty() {
         for e in &loaded.errors {
             eprintln!("{e}");
@@ -243,7 +244,11 @@ fn load_corpus(args: &GateArgs) -> Result<Vec<Loaded>, u8> {
         .into_iter()
         .filter(|c| args.filter.is_empty() || gate::matches_filter(&c.case, &args.filter))
         .map(|mut c| {
-            c.file = cli::relative(&c.file, &base);
+            // An embedded file's name (`rulings/…`) is no file here: it is
+            // what `ptoracle explain` reads back as it is.
+            if !rulings.is_embedded() {
+                c.file = cli::relative(&c.file, &base);
+            }
             c
         })
         .collect();
@@ -254,14 +259,14 @@ fn load_corpus(args: &GateArgs) -> Result<Vec<Loaded>, u8> {
             "no corpus case matches the --filter patterns (to play generated cases only, use --no-corpus)",
         ));
     }
-    Ok(cases)
+    Ok((cases, rulings.origin()))
 }
 
 fn header(
     out: &mut impl Write,
     caps: &Capabilities,
     edition: ptoracle::Edition,
-    corpus: &[Loaded],
+    (corpus, origin): (&[Loaded], &str),
     args: &GateArgs,
 ) {
     let generated = match (args.generated, args.seed) {
@@ -271,11 +276,16 @@ fn header(
     let unobserved: Vec<&str> = caps.unobserved.iter().map(|o| o.name()).collect();
     let _ = writeln!(
         out,
-        "gate: {} {} · protocol {} · edition {edition} · {} corpus cases{generated} · {} features{}",
+        "gate: {} {} · protocol {} · edition {edition} · {} corpus cases{}{generated} · {} features{}",
         printable(&caps.info.name),
         printable(&caps.info.version),
         protocol::VERSION,
         corpus.len(),
+        if origin.is_empty() {
+            String::new()
+        } else {
+            format!(" ({origin})")
+        },
         caps.features.len(),
         if unobserved.is_empty() {
             String::new()
@@ -374,24 +384,19 @@ pub fn compare(export: &Path, replies: &Path, json: Option<&Path>) -> ExitCode {
 }
 
 /// `ptoracle export DIR [PATHS]`.
-pub fn export(dir: &Path, paths: Vec<PathBuf>, edition: Option<String>) -> ExitCode {
+pub fn export(dir: &Path, rulings: &cli::Rulings, edition: Option<String>) -> ExitCode {
     let Ok(edition) = cli::edition(edition) else {
         return ExitCode::from(BAD_INPUT);
     };
-    let paths = if paths.is_empty() {
-        vec![PathBuf::from("rulings")]
-    } else {
-        paths
-    };
-    let loaded = corpus::load(&paths);
+    let loaded = cli::load_rulings(rulings);
     if !loaded.errors.is_empty() {
-        for e in &loaded.errors {
-            eprintln!("{e}");
-        }
         return ExitCode::from(BAD_INPUT);
     }
     match ptoracle::export::export(dir, &loaded.cases, edition) {
         Ok(summary) => {
+            if let Some(line) = rulings.chosen_line(loaded.cases.len()) {
+                outln!("{line}");
+            }
             outln!("{summary}");
             ExitCode::SUCCESS
         }

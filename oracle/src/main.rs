@@ -1,7 +1,7 @@
 //! The `ptoracle` command line.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -20,6 +20,7 @@ macro_rules! eprintln {
 }
 
 mod cli;
+use cli::outln;
 mod explore_cmd;
 mod fuzz_cmd;
 mod gate_cmd;
@@ -43,8 +44,8 @@ enum Command {
     /// Exit status: 0 all pass, 1 some case fails, 2 bad input (each
     /// problem printed as file:line:col: message).
     Check {
-        /// Ruling files or directories (default: rulings/).
-        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        corpus: cli::CorpusArgs,
         /// The edition of the rules to check under (default: the current one).
         #[arg(long, value_name = "EDITION")]
         edition: Option<String>,
@@ -64,7 +65,10 @@ enum Command {
     /// Explain a case step by step: each layer applied, each
     /// state-based action and why.
     Explain {
-        /// A ruling file, optionally with `#ID` to pick one case of it.
+        /// A ruling file, optionally with `#ID` to pick one case of it
+        /// (`rulings/…` names a file of the built-in corpus where there is
+        /// no such file); or a case id alone, looked up in the corpus
+        /// `check` reads (rulings/ here, else the built-in one).
         target: String,
         /// The edition of the rules (default: the current one).
         #[arg(long, value_name = "EDITION")]
@@ -84,8 +88,8 @@ enum Command {
         /// The edition compared with it.
         #[arg(long, value_name = "EDITION")]
         to: String,
-        /// Ruling files or directories (default: rulings/).
-        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        corpus: cli::CorpusArgs,
         /// Print the report as JSON.
         #[arg(long, conflicts_with = "markdown")]
         json: bool,
@@ -126,8 +130,8 @@ enum Command {
     Export {
         /// The directory to write into.
         dir: PathBuf,
-        /// Ruling files or directories (default: rulings/).
-        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        corpus: cli::CorpusArgs,
         /// The edition of the transcript (default: the current one).
         #[arg(long, value_name = "EDITION")]
         edition: Option<String>,
@@ -252,8 +256,8 @@ struct GateArgs {
     /// expansion), e.g. "python3 ci/adapters/python-example/adapter.py".
     #[arg(long, value_name = "CMD ARGS")]
     engine: String,
-    /// Ruling files or directories (default: rulings/).
-    paths: Vec<PathBuf>,
+    #[command(flatten)]
+    corpus: cli::CorpusArgs,
     /// Also play this many generated cases (needs --seed).
     #[arg(long, value_name = "N")]
     generated: Option<u64>,
@@ -313,7 +317,8 @@ struct GateArgs {
     out: PathBuf,
     /// Write where each case comes from (`source`: `FILE#ID`, what
     /// `ptoracle explain` reads) relative to DIR rather than to the working
-    /// directory (ci/gate.sh gives the ptoracle checkout).
+    /// directory (ci/gate.sh gives the ptoracle checkout). The built-in
+    /// corpus's files are named `rulings/…` whatever DIR.
     #[arg(long, value_name = "DIR")]
     sources_relative_to: Option<PathBuf>,
     /// Shrinking attempts (engine requests) per generated failure.
@@ -333,7 +338,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check {
-            paths,
+            corpus,
             edition,
             rules,
             mutant,
@@ -343,16 +348,16 @@ fn main() -> ExitCode {
                 Ok(m) => m,
                 Err(code) => return code,
             };
-            run_check(paths, edition, rules, mutant)
+            run_check(corpus.rulings(), edition, rules, mutant)
         }
         Command::Explain { target, edition } => run_explain(&target, edition),
         Command::Diff {
             from,
             to,
-            paths,
+            corpus,
             json,
             markdown,
-        } => run_diff(&from, &to, paths, json, markdown),
+        } => run_diff(&from, &to, &corpus.rulings(), json, markdown),
         Command::Explore(args) => explore_cmd::run(args),
         Command::Fuzz {
             command:
@@ -374,9 +379,9 @@ fn main() -> ExitCode {
         Command::Baseline { old, new } => gate_cmd::baseline(&old, &new),
         Command::Export {
             dir,
-            paths,
+            corpus,
             edition,
-        } => gate_cmd::export(&dir, paths, edition),
+        } => gate_cmd::export(&dir, &corpus.rulings(), edition),
         Command::Compare {
             export,
             replies,
@@ -422,7 +427,7 @@ fn main() -> ExitCode {
 }
 
 fn run_check(
-    paths: Vec<PathBuf>,
+    rulings: cli::Rulings,
     edition_name: Option<String>,
     rules: bool,
     mutant: Option<Mutant>,
@@ -432,19 +437,12 @@ fn run_check(
         Err(code) => return code,
     };
     if rules {
-        let loaded = match cli::load_rulings(paths, "check") {
-            Ok(l) => l,
-            Err(code) => return code,
-        };
+        let loaded = cli::load_rulings(&rulings);
+        if let Some(line) = rulings.chosen_line(loaded.cases.len()) {
+            outln!("{line}");
+        }
         return print_coverage(&loaded.cases, !loaded.errors.is_empty());
     }
-    let paths = match cli::rulings_paths(paths, "check") {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
     // The cases are checked as they are read and dropped: a corpus of any
     // size takes the memory of one file's text and its ids. What a file's
     // cases found counts once the file is known to have no problems.
@@ -454,8 +452,7 @@ fn run_check(
     // Printed as `load` orders them: problems in files, repeated ids, then
     // the cases the resolver found invalid.
     let (mut input_errors, mut duplicates, mut invalid_lines) = (0, Vec::new(), Vec::new());
-    corpus::stream(
-        &paths,
+    rulings.stream(
         |c| check_with(&c.case, edition, mutant),
         |s| match s {
             corpus::Streamed::Case(c, verdict) => of_file.add(&c, verdict),
@@ -502,6 +499,10 @@ fn run_check(
             "{files} problem{} in the input (listed above)",
             if files == 1 { "" } else { "s" }
         );
+    }
+    // Every case read counts, the invalid ones too (the gate's count).
+    if let Some(line) = rulings.chosen_line(passed + failed + skipped + invalid) {
+        let _ = writeln!(out, "{line}");
     }
     let _ = writeln!(out, "{passed} passed, {failed} failed");
     if invalid > 0 || bad_input {
@@ -551,7 +552,7 @@ impl FileChecks {
     }
 }
 
-fn run_diff(from: &str, to: &str, paths: Vec<PathBuf>, json: bool, markdown: bool) -> ExitCode {
+fn run_diff(from: &str, to: &str, rulings: &cli::Rulings, json: bool, markdown: bool) -> ExitCode {
     let (from, to) = match (
         cli::edition(Some(from.to_string())),
         cli::edition(Some(to.to_string())),
@@ -559,11 +560,14 @@ fn run_diff(from: &str, to: &str, paths: Vec<PathBuf>, json: bool, markdown: boo
         (Ok(a), Ok(b)) => (a, b),
         (Err(code), _) | (_, Err(code)) => return code,
     };
-    let loaded = match cli::load_rulings(paths, "compare") {
-        Ok(l) if l.errors.is_empty() => l,
-        Ok(_) => return ExitCode::from(2),
-        Err(code) => return code,
-    };
+    let loaded = cli::load_rulings(rulings);
+    if !loaded.errors.is_empty() {
+        return ExitCode::from(2);
+    }
+    // On stderr: stdout is the report, maybe JSON.
+    if let Some(line) = rulings.chosen_line(loaded.cases.len()) {
+        eprintln!("{line}");
+    }
     let report = ptoracle::diff::diff(&loaded.cases, from, to);
     let text = if json {
         let mut t = serde_json::to_string_pretty(&report).unwrap_or_default();
@@ -624,7 +628,30 @@ fn run_explain(target: &str, edition_name: Option<String>) -> ExitCode {
         Some((f, id)) => (f, Some(id)),
         None => (target, None),
     };
-    let loaded = corpus::load(&[PathBuf::from(file)]);
+    let is_file = Path::new(file).exists() || file.ends_with(".yaml") || file.ends_with(".yml");
+    let embedded = corpus::EMBEDDED.iter().find(|(name, _)| *name == file);
+    let by_id = embedded.is_none() && !is_file && id.is_none();
+    let (loaded, file, id) = match embedded {
+        // A source the gate wrote for the embedded corpus, read where
+        // there is no such file.
+        Some(e) if !Path::new(file).exists() => (
+            corpus::load_from(corpus::Source::Embedded(std::slice::from_ref(e))),
+            file.to_string(),
+            id,
+        ),
+        _ if is_file || id.is_some() => {
+            (corpus::load(&[PathBuf::from(file)]), file.to_string(), id)
+        }
+        // Not a file: a case id, looked up in the corpus `check` reads.
+        _ => {
+            let rulings = cli::CorpusArgs::default().rulings();
+            let loaded = rulings.load();
+            if let Some(line) = rulings.chosen_line(loaded.cases.len()) {
+                eprintln!("{line}");
+            }
+            (loaded, rulings.origin(), Some(target))
+        }
+    };
     for e in &loaded.errors {
         eprintln!("{e}");
     }
@@ -636,6 +663,10 @@ fn run_explain(target: &str, edition_name: Option<String>) -> ExitCode {
         .iter()
         .filter(|c| id.is_none_or(|id| c.case.id.0 == id))
         .collect();
+    if chosen.is_empty() && by_id {
+        eprintln!("error: `{target}` is no file, nor the id of a case in the corpus ({file})");
+        return ExitCode::from(2);
+    }
     if chosen.is_empty() {
         let ids: Vec<&str> = loaded.cases.iter().map(|c| c.case.id.0.as_str()).collect();
         eprintln!(

@@ -1017,8 +1017,7 @@ fn the_github_action_runs_the_gate() {
     let action: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
     assert_eq!(action["runs"]["using"].as_str(), Some("composite"));
     assert_eq!(action["inputs"]["engine"]["required"].as_bool(), Some(true));
-    let step = &action["runs"]["steps"][0];
-    let script = step["run"].as_str().unwrap();
+    let script = action_step(&action, "Gate the engine");
     let dir = scratch("action");
     let summary = dir.join("summary.md");
     let reports = dir.join("reports");
@@ -1042,6 +1041,104 @@ fn the_github_action_runs_the_gate() {
     assert_eq!(status.code(), Some(0));
     let md = std::fs::read_to_string(&summary).unwrap();
     assert!(md.contains("ptoracle gate: tiny-engine 1.0"), "{md}");
+}
+
+/// The `run` script of the GitHub action's step named `name`.
+fn action_step<'a>(action: &'a serde_yaml::Value, name: &str) -> &'a str {
+    let steps = action["runs"]["steps"].as_sequence().unwrap();
+    let step = steps
+        .iter()
+        .find(|s| s["name"].as_str() == Some(name))
+        .unwrap_or_else(|| panic!("the action has a step `{name}`"));
+    step["run"].as_str().unwrap()
+}
+
+/// The GitHub action installs ptoracle only when its cache has no binary
+/// for the key `ci/install.sh --key` prints (it compiled ptoracle on every
+/// run), and the key names the version pinned, or else the sources.
+#[cfg(unix)]
+#[test]
+fn the_github_action_caches_the_binary_by_version() {
+    let text = std::fs::read_to_string(root().join("ci/action.yml")).unwrap();
+    let action: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
+    let steps = action["runs"]["steps"].as_sequence().unwrap();
+    let uses: Vec<&str> = steps.iter().filter_map(|s| s["uses"].as_str()).collect();
+    assert_eq!(uses, ["actions/cache/restore@v4", "actions/cache/save@v4"]);
+    let install = steps
+        .iter()
+        .find(|s| {
+            s["run"]
+                .as_str()
+                .is_some_and(|r| r.contains("install.sh\" --root"))
+        })
+        .expect("a step installs ptoracle");
+    assert_eq!(
+        install["if"].as_str(),
+        Some("steps.cache.outputs.cache-hit != 'true'")
+    );
+    let key_of = |version: &str| {
+        let dir = scratch("action-key");
+        let output = dir.join("output");
+        let status = Command::new("bash")
+            .args([
+                "-c",
+                action_step(&action, "The ptoracle binary's cache key"),
+            ])
+            .current_dir(&dir)
+            .env("GITHUB_ACTION_PATH", root().join("ci"))
+            .env("GITHUB_OUTPUT", &output)
+            .env("RUNNER_TOOL_CACHE", &dir)
+            .env("VERSION", version)
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(0), "{version}");
+        let text = std::fs::read_to_string(&output).unwrap();
+        let value = |name: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(&format!("{name}=")))
+                .unwrap_or_else(|| panic!("{name} in {text}"))
+                .to_string()
+        };
+        let (key, root) = (value("key"), value("root"));
+        assert!(root.ends_with(&format!("/ptoracle/{key}")), "{root}");
+        key
+    };
+    let tagged = key_of("v0.1.0");
+    assert!(
+        tagged.starts_with("ptoracle-") && tagged.ends_with("-v0.1.0"),
+        "{tagged}"
+    );
+    let source = key_of("");
+    assert!(source.contains("-src-"), "{source}");
+    assert_eq!(key_of(""), source, "the key of the sources is stable");
+    // What the install step runs.
+    let dry = |args: &[&str]| {
+        let out = Command::new("bash")
+            .arg(root().join("ci/install.sh"))
+            .args(args)
+            .arg("--dry-run")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let pinned = dry(&["--root", "/r", "--version", "v0.1.0"]);
+    assert!(
+        pinned.starts_with("cargo install --locked --root /r --git https://github.com/")
+            && pinned.trim_end().ends_with("--rev v0.1.0 ptoracle"),
+        "{pinned}"
+    );
+    let here = dry(&["--root", "/r", "--version", ""]);
+    assert!(
+        here.contains(" --path ") && here.trim_end().ends_with("/oracle"),
+        "{here}"
+    );
+    let bad = Command::new("bash")
+        .arg(root().join("ci/install.sh"))
+        .args(["--root", "/r", "--version", "--path=/etc", "--dry-run"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
 }
 
 /// phase.rs, a real engine, through `ci/adapters/phase/`: its corpus run
