@@ -196,6 +196,10 @@ struct Candidates {
     filters: Vec<usize>,
 }
 
+/// One thing that may change a P/T in layer 7: its class, what it is, its
+/// timestamp and its creation order.
+type Layer7Entry = (PtClass, PtEntry, i64, u64);
+
 /// One thing that changes an object's P/T in layer 7.
 #[derive(Clone, Copy)]
 enum PtEntry {
@@ -765,7 +769,6 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
 
     fn compute_pt(&self, c: usize) -> Result<Option<PtInfo>, Overflow> {
         let g = self.g;
-        let rules = g.rules;
         let card = &g.cards[c];
         let on_bf = card.on_battlefield();
         let creature = self.early[c].types.has(CardType::Creature);
@@ -781,8 +784,26 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
             }
             return Ok(None);
         }
-        let printed = card.spec.pt;
         let who = || format!("{} ({})", card.name(), card.spec.id);
+        let start = self.starting_pt(c);
+        let entries = self.layer7_entries(c, creature);
+        let (mut pt, mut base) = self.apply_layer7(c, &entries, start, &who)?;
+        if g.bug(Mutant::BaseIncludesModifications) {
+            base = pt;
+        }
+        if on_bf && g.bug(Mutant::DamageLowersToughness) {
+            pt.toughness -= i128::from(card.damage);
+        }
+        let (pt, base) = (pt.narrow(&who)?, base.narrow(&who)?);
+        self.line(c, 0, || format!("= {pt}, base {base} [208.4b]"));
+        Ok(Some(PtInfo { pt, base }))
+    }
+
+    /// Where layer 7 starts for creature `c`: its copiable P/T (208.2b,
+    /// 208.5), explained.
+    fn starting_pt(&self, c: usize) -> Wide {
+        let card = &self.g.cards[c];
+        let printed = card.spec.pt;
         let chosen = card.chosen();
         let start = Wide::of(match (chosen, printed) {
             // 208.2b: the values chosen as it entered are its copiable P/T.
@@ -816,8 +837,19 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
             }),
             None => self.line(c, 0, || "no printed P/T: 0/0 [208.5]".into()),
         }
+        start
+    }
 
-        let mut entries: Vec<(PtClass, PtEntry, i64, u64)> = Vec::new();
+    /// Everything that may change creature `c`'s P/T in layer 7, each with
+    /// its class (which sublayer holds it) and its timestamp: its CDA,
+    /// the effects that may affect it, hone counters on its Equipment and
+    /// its P/T counters (613.4).
+    fn layer7_entries(&self, c: usize, creature: bool) -> Vec<Layer7Entry> {
+        let g = self.g;
+        let rules = g.rules;
+        let card = &g.cards[c];
+        let on_bf = card.on_battlefield();
+        let mut entries: Vec<Layer7Entry> = Vec::new();
         let cda_here = card.spec.cda.is_some()
             && self.early[c].abilities
             && (on_bf || rules.cda_in_every_zone && !g.bug(Mutant::CdaOnlyOnBattlefield));
@@ -887,7 +919,22 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                 }
             }
         }
+        entries
+    }
 
+    /// Applies `entries` to `start` sublayer by sublayer, in timestamp
+    /// and dependency order inside each (613.7, 613.8): the P/T and the
+    /// base P/T (208.4b), before they are narrowed to 64 bits.
+    fn apply_layer7(
+        &self,
+        c: usize,
+        entries: &[Layer7Entry],
+        start: Wide,
+        who: &dyn Fn() -> String,
+    ) -> Result<(Wide, Wide), Overflow> {
+        let g = self.g;
+        let rules = g.rules;
+        let card = &g.cards[c];
         let mut pt = start;
         let mut base = start;
         // Per active effect: whether it applies to this object, once decided
@@ -961,7 +1008,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                     }
                     switched = true;
                 }
-                pt = self.apply_pt(c, entry, pt, sub, jumped, &who)?;
+                pt = self.apply_pt(c, entry, pt, sub, jumped, who)?;
                 // 208.4b: base P/T is what CDAs and setting effects make of
                 // the printed values, whichever sublayers the edition puts
                 // them in (a setting effect's result does not depend on
@@ -994,24 +1041,16 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
             }
         }
         if late_counters {
-            let mut late: Vec<&(PtClass, PtEntry, i64, u64)> = entries
+            let mut late: Vec<&Layer7Entry> = entries
                 .iter()
                 .filter(|e| e.0 == PtClass::Counters)
                 .collect();
             late.sort_by_key(|e| (e.2, e.3));
             for e in late {
-                pt = self.pt_step(c, e.1, pt, &who, false)?.0;
+                pt = self.pt_step(c, e.1, pt, who, false)?.0;
             }
         }
-        if g.bug(Mutant::BaseIncludesModifications) {
-            base = pt;
-        }
-        if on_bf && g.bug(Mutant::DamageLowersToughness) {
-            pt.toughness -= i128::from(card.damage);
-        }
-        let (pt, base) = (pt.narrow(&who)?, base.narrow(&who)?);
-        self.line(c, 0, || format!("= {pt}, base {base} [208.4b]"));
-        Ok(Some(PtInfo { pt, base }))
+        Ok((pt, base))
     }
 
     /// The order of two things with timestamps: timestamp, then creation (D3).
