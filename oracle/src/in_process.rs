@@ -6,7 +6,7 @@
 //! [`RustEngine::play`], which plays a [`Case`] under an [`Edition`] and
 //! returns one [`Observation`] per step (or stops with an error, or says
 //! the case is unsupported). Every `RustEngine` is an
-//! [`Engine`](crate::engine::Engine), so it is checked by the one entry
+//! [`Engine`], so it is checked by the one entry
 //! point, [`check_engine`](crate::engine::check_engine), like the
 //! reference, a mutant or an engine in another process. Then:
 //!
