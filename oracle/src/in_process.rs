@@ -299,9 +299,16 @@ pub fn check_corpus<E: Engine + Send + 'static>(engine: E, corpus: Vec<Loaded>, 
 /// `rulings/`), or every problem found in them.
 ///
 /// ```
-/// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../rulings");
-/// assert!(ptoracle::in_process::corpus_dir(dir).unwrap().len() > 100);
-/// assert!(ptoracle::in_process::corpus_dir("no/such/dir").is_err());
+/// use ptoracle::in_process::corpus_dir;
+/// let dir = std::env::temp_dir().join(format!("corpus-dir-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let ruling = "id: a/b\ntitle: t\nrules: ['613']\nsetup: {objects: [{id: c, types: [Creature], pt: 2/2}]}\nsteps: [{do: state_based_actions}]\n";
+/// std::fs::write(dir.join("a.yaml"), ruling).unwrap();
+/// assert_eq!(corpus_dir(&dir).unwrap().len(), 1);
+/// std::fs::write(dir.join("b.yaml"), "id: a/b\n").unwrap();
+/// assert!(corpus_dir(&dir).is_err());
+/// assert!(corpus_dir("no/such/dir").is_err());
+/// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn corpus_dir(dir: impl AsRef<Path>) -> Result<Vec<Loaded>, String> {
     let loaded = corpus::load(&[dir.as_ref().to_path_buf()]);
