@@ -40,6 +40,7 @@ pub mod explore;
 pub mod export;
 pub mod fuzzing;
 pub mod gate;
+pub mod in_process;
 pub mod output;
 pub mod printable;
 pub mod schema;

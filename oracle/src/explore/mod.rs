@@ -23,7 +23,7 @@ pub use campaign::{CampaignReport, Config, Failure, Live, Shard, run};
 pub use invariants::{Invariant, Violation};
 pub(crate) use stream::case_bytes;
 pub(crate) use stream::shape;
-pub use stream::{case_at, case_within, shrink};
+pub use stream::{case_at, case_within, shrink, shrink_case};
 
 /// What examining a case found.
 #[derive(Debug)]

@@ -122,7 +122,33 @@ pub fn shrink(
             }
         }
     }
-    // Structural pass: drop one step or one unused object at a time.
+    Some(structural(best, tries, budget, stop, fails))
+}
+
+/// Shrinks a failing `case` that comes from no stream (a fuzzer's input)
+/// while `fails` holds, for at most `budget` attempts (or until `stop` is
+/// set), by the structural pass of [`shrink`]: dropping steps and unused
+/// objects one at a time. `None` if `case` itself does not fail.
+pub fn shrink_case(
+    case: &Case,
+    budget: usize,
+    stop: &AtomicBool,
+    fails: &mut dyn FnMut(&Case) -> Option<Case>,
+) -> Option<Case> {
+    let best = fails(case)?;
+    Some(structural(best, budget, budget, stop, fails))
+}
+
+/// The structural pass of shrinking: drops one step or one unused object
+/// at a time from `best` while `fails` holds, until `tries` reaches twice
+/// the `budget`.
+fn structural(
+    mut best: Case,
+    mut tries: usize,
+    budget: usize,
+    stop: &AtomicBool,
+    fails: &mut dyn FnMut(&Case) -> Option<Case>,
+) -> Case {
     loop {
         let mut improved = false;
         for k in (0..best.steps.len()).rev() {
@@ -152,7 +178,7 @@ pub fn shrink(
             }
         }
         if !improved {
-            return Some(best);
+            return best;
         }
     }
 }

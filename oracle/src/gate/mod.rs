@@ -29,7 +29,7 @@ use crate::engine::{Engine, EngineFault, FaultKind};
 use crate::engine::{EngineCheck, check_engine_given};
 use crate::explore::campaign::{expectations_where, fnv};
 use crate::explore::generate::Scope;
-use crate::explore::{case_within, playable, shape, shrink};
+use crate::explore::{case_within, playable, shape, shrink, shrink_case};
 use crate::protocol::Capabilities;
 use crate::resolver::{self, Options, Run};
 use crate::scenario::{Case, CaseId, Origin, RuleRef};
@@ -332,51 +332,23 @@ impl Worker<'_> {
             }
             *n += 1;
         }
-        let mut last: Option<(Case, Run, Run)> = None;
-        let mut fails = |c: &Case| -> Option<Case> {
-            let (c, run) = playable(c.clone(), plan.edition)?;
-            let checked = check_engine_given(&c, plan.edition, &mut *engine, caps, Some(run));
-            match (checked.verdict, checked.reference, checked.got) {
-                (Verdict::Fail(_), Some(r), Some(g)) => {
-                    last = Some((c.clone(), r, g));
-                    Some(c)
-                }
-                _ => None,
-            }
-        };
         let original = (case.steps.len(), case.setup.objects.len());
-        let Some(best) = shrink(
-            seed,
-            index,
-            scope,
+        let start = Start::Stream { seed, index, scope };
+        let ruling = match shrink_to_ruling(
+            case,
+            start,
+            plan.edition,
+            engine,
+            caps,
             plan.shrink_budget,
             self.stop,
-            &mut fails,
-        ) else {
-            return;
+        ) {
+            Ok(ruling) => ruling,
+            Err(note) => {
+                record.notes.extend(note.map(String::from));
+                return;
+            }
         };
-        // The last failing run seen may belong to a later, rejected
-        // candidate: play the chosen one once more.
-        let Some(_) = fails(&best) else {
-            return;
-        };
-        let Some((case, reference, got)) = last else {
-            return;
-        };
-        let Some(ruling) = to_ruling(&case, &reference, &got, plan.edition, seed, index, caps)
-        else {
-            return;
-        };
-        // Kept only if the verdict reports it: it holds on the reference's
-        // run and not on the engine's.
-        let holds = |run: &Run| compare(&ruling, plan.edition, run) == Verdict::Pass;
-        if !holds(&reference) || holds(&got) {
-            record.notes.push(
-                "not shrunk: the smallest failing case gives no ruling that the engine fails"
-                    .into(),
-            );
-            return;
-        }
         let kind = shape(&ruling);
         let fresh = self.shapes.lock().is_ok_and(|mut s| s.insert(kind.clone()));
         if !fresh {
@@ -392,7 +364,7 @@ impl Worker<'_> {
         if self.shrunk_kept.fetch_add(1, Ordering::Relaxed) >= plan.keep_shrunk {
             return;
         }
-        let name = format!("{}-{:08x}.yaml", slug(&caps.info.name), fnv(&kind));
+        let name = ruling_file_name(&caps.info.name, &kind);
         let file = plan.out.as_ref().and_then(|dir| {
             crate::output::write_in(dir, &name, &crate::corpus::to_yaml(&ruling))
                 .map(|p| p.display().to_string())
@@ -415,6 +387,74 @@ impl Worker<'_> {
         });
         record.ruling_text = Some(crate::corpus::to_yaml(&ruling));
     }
+}
+
+/// Where a failure to shrink comes from.
+#[derive(Clone, Copy)]
+pub(crate) enum Start<'a> {
+    /// Case `index` of the generated stream of `seed`, drawn within `scope`:
+    /// shrunk through its choice bytes, then structurally.
+    Stream {
+        /// The stream's seed.
+        seed: u64,
+        /// The case's index in it.
+        index: u64,
+        /// What it was drawn within.
+        scope: &'a Scope,
+    },
+    /// A case from elsewhere (a fuzzer's input): shrunk structurally, and
+    /// the ruling says `found_by` found it.
+    Found {
+        /// What found it, for the ruling's description.
+        found_by: &'a str,
+    },
+}
+
+/// Shrinks `case`, which `engine` fails, against the engine, to a ruling
+/// that holds on the reference's run and not on the engine's: the
+/// expectations of the step where they first differ. `Err` when there is
+/// none, with a note saying why when that is worth telling.
+pub(crate) fn shrink_to_ruling(
+    case: &Case,
+    start: Start<'_>,
+    edition: Edition,
+    engine: &mut dyn Engine,
+    caps: &Capabilities,
+    budget: usize,
+    stop: &AtomicBool,
+) -> Result<Case, Option<&'static str>> {
+    let mut last: Option<(Case, Run, Run)> = None;
+    let mut fails = |c: &Case| -> Option<Case> {
+        let (c, run) = playable(c.clone(), edition)?;
+        let checked = check_engine_given(&c, edition, &mut *engine, caps, Some(run));
+        match (checked.verdict, checked.reference, checked.got) {
+            (Verdict::Fail(_), Some(r), Some(g)) => {
+                last = Some((c.clone(), r, g));
+                Some(c)
+            }
+            _ => None,
+        }
+    };
+    let best = match start {
+        Start::Stream { seed, index, scope } => {
+            shrink(seed, index, scope, budget, stop, &mut fails)
+        }
+        Start::Found { .. } => shrink_case(case, budget, stop, &mut fails),
+    };
+    // The last failing run seen may belong to a later, rejected
+    // candidate: play the chosen one once more.
+    fails(&best.ok_or(None)?).ok_or(None)?;
+    let (case, reference, got) = last.ok_or(None)?;
+    let ruling = to_ruling(&case, &reference, &got, edition, start, caps).ok_or(None)?;
+    // Kept only if the verdict reports it: it holds on the reference's
+    // run and not on the engine's.
+    let holds = |run: &Run| compare(&ruling, edition, run) == Verdict::Pass;
+    if !holds(&reference) || holds(&got) {
+        return Err(Some(
+            "not shrunk: the smallest failing case gives no ruling that the engine fails",
+        ));
+    }
+    Ok(ruling)
 }
 
 /// One passing generated case in this many is asked again (see
@@ -477,6 +517,12 @@ fn failure_kind(case: &Case, record: &Record) -> Option<String> {
     Some(format!("`{field}` after a `{action}` step"))
 }
 
+/// The file a shrunk ruling of shape `kind` (see [`shape`]) found in the
+/// engine `engine` is written to: one per engine and shape.
+pub(crate) fn ruling_file_name(engine: &str, kind: &str) -> String {
+    format!("{}-{:08x}.yaml", slug(engine), fnv(kind))
+}
+
 /// A name for files and ids: lowercase letters and digits, single dashes.
 fn slug(name: &str) -> String {
     let mut s = String::new();
@@ -502,8 +548,7 @@ fn to_ruling(
     reference: &Run,
     got: &Run,
     edition: Edition,
-    seed: u64,
-    index: u64,
+    start: Start<'_>,
     caps: &Capabilities,
 ) -> Option<Case> {
     let (step, expect, expect_error) = expectations_where(reference, got)?;
@@ -526,9 +571,14 @@ fn to_ruling(
     let hash = fnv(&crate::corpus::to_yaml(&c));
     c.id = CaseId(format!("gate/{}/{hash:08x}", slug(&caps.info.name)));
     c.title = format!("{} disagrees with the reference: {what}", caps.info.name);
-    c.description = Some(format!(
-        "Found by `ptoracle gate --generated N --seed {seed}` against {engine} (case index {index}, edition {edition}) and shrunk against it. The expectations are the reference resolver's."
-    ));
+    c.description = Some(match start {
+        Start::Stream { seed, index, .. } => format!(
+            "Found by `ptoracle gate --generated N --seed {seed}` against {engine} (case index {index}, edition {edition}) and shrunk against it. The expectations are the reference resolver's."
+        ),
+        Start::Found { found_by } => format!(
+            "Found by {found_by} against {engine} (edition {edition}) and shrunk against it. The expectations are the reference resolver's."
+        ),
+    });
     c.rules = rules_at(&c, edition, Some(step))
         .iter()
         .filter_map(|r| r.parse::<RuleRef>().ok())
@@ -536,14 +586,18 @@ fn to_ruling(
     if c.rules.is_empty() {
         c.rules = vec!["613.1".parse().ok()?];
     }
-    c.origin = Some(Origin {
-        invariant: "agrees-with-reference".into(),
-        seed,
-        index,
-        edition: edition.id().to_string(),
-        mutant: None,
-        engine: Some(engine),
-    });
+    // A case from outside the stream has no seed and index to draw it again by.
+    c.origin = match start {
+        Start::Stream { seed, index, .. } => Some(Origin {
+            invariant: "agrees-with-reference".into(),
+            seed,
+            index,
+            edition: edition.id().to_string(),
+            mutant: None,
+            engine: Some(engine),
+        }),
+        Start::Found { .. } => None,
+    };
     if !crate::scenario::validate(&c).is_empty() {
         c.steps.last_mut()?.expect.clear();
     }
