@@ -77,147 +77,18 @@ impl<'c, B: Bugs> Game<'c, B> {
             Action::Effect(e) => self.create_effect(e, path, log),
             Action::Damage(d) => self.noncombat_damage(d, path, log),
             Action::CombatDamage(v) => self.combat_damage(v, path, log),
-            Action::AddMana(m) => {
-                let eval = Eval::new(self, false);
-                let amount = if self.bug(Mutant::UnclampedMana) {
-                    eval.locked_quantity(&m.amount)?
-                } else {
-                    self.amount_at_resolution(&eval, &m.amount, "the amount of mana", log)?
-                };
-                drop(eval);
-                let p = m.player.as_ref().map_or(0, |h| self.player_index(h));
-                let name = m.name.clone().unwrap_or_else(|| "a mana ability".into());
-                let player = &mut self.players[p];
-                let pool = player.mana.entry(m.mana).or_insert(0);
-                *pool = add(*pool, amount, || "a mana pool".into())?;
-                if m.snow {
-                    // 107.4h: mana from a snow source can pay {S}; it
-                    // stays apart from the rest of the pool.
-                    let snow = player.snow.entry(m.mana).or_insert(0);
-                    *snow = add(*snow, amount, || "a mana pool".into())?;
-                }
-                let who = player.handle.clone();
-                let from_snow = if m.snow { " from a snow source" } else { "" };
-                log.line(1, || {
-                    format!(
-                        "{name} adds {amount} {{{}}}{from_snow} to {who}'s mana pool [106.4, 608.2h]",
-                        m.mana
-                    )
-                });
-                Ok(())
-            }
+            Action::AddMana(m) => self.add_mana(m, log),
             Action::PayCost(c) => self.pay_cost(c, path, log),
             Action::Double(s) => self.scale(s, 1, path, log),
             Action::Triple(s) => self.scale(s, 2, path, log),
-            Action::Regenerate(h) => {
-                let c = self.card_index(h);
-                self.require_battlefield(c, path, "get a regeneration shield")?;
-                let card = &mut self.cards[c];
-                card.shields = add(card.shields, 1, || "regeneration shields".into())?;
-                let name = card.name().to_string();
-                log.line(1, || format!("{name} gets a regeneration shield [701.19a]"));
-                Ok(())
-            }
-            Action::Destroy(h) => {
-                let c = self.card_index(h);
-                self.require_battlefield(c, path, "be destroyed")?;
-                let eval = Eval::new(self, false);
-                let indestructible = eval.has_keyword(c, Keyword::Indestructible);
-                let lki = eval.object_state(c)?;
-                drop(eval);
-                self.destroy(c, indestructible, lki, "is destroyed [701.8]", log)
-            }
-            Action::Move(m) => {
-                let c = self.card_index(&m.object);
-                if self.cards[c].zone == m.to {
-                    return Err(invalid(
-                        path.key("to"),
-                        format!("`{}` is already in the {}", m.object, m.to),
-                    ));
-                }
-                // 304.4, 307.4: an instant or sorcery that would enter the
-                // battlefield stays where it is (still the same object).
-                let types = &self.cards[c].spec.types;
-                if m.to == Zone::Battlefield
-                    && (types.contains(&CardType::Instant) || types.contains(&CardType::Sorcery))
-                {
-                    let (name, from) = (self.cards[c].name().to_string(), self.cards[c].zone);
-                    log.line(1, || {
-                        format!("{name} is an instant or sorcery: it can't enter the battlefield and stays in the {from} [304.4, 307.4]")
-                    });
-                    return Ok(());
-                }
-                let lki = self.lki_if_leaving(c)?;
-                let from = self.cards[c].zone;
-                let name = self.cards[c].name().to_string();
-                log.line(1, || {
-                    format!("{name} moves from the {from} to the {}: it becomes a new object [400.7, 122.2]", m.to)
-                });
-                let arrival = Arrival {
-                    counters: Some(&m.counters),
-                    choose: m.choose,
-                    by: by(&m.by),
-                };
-                self.move_card(c, m.to, arrival, lki, log)
-            }
+            Action::Regenerate(h) => self.regenerate(h, path, log),
+            Action::Destroy(h) => self.destroy_action(h, path, log),
+            Action::Move(m) => self.move_action(m, by(&m.by), path, log),
             Action::Cast(cast) => self.cast(cast, path, log),
             Action::Resolve(h) => self.resolve_spell(h, path, log),
-            Action::GainControl(gc) => {
-                let c = self.card_index(&gc.object);
-                self.require_battlefield(c, &path.key("object"), "change control")?;
-                let p = self.player_index(&gc.player);
-                let name = self.cards[c].name().to_string();
-                let who = self.players[p].handle.clone();
-                let card = &mut self.cards[c];
-                if card.controller == p {
-                    log.line(1, || {
-                        format!("{who} already controls {name}: its control does not change [613.1b, 302.6]")
-                    });
-                    return Ok(());
-                }
-                card.controller = p;
-                card.continuous = false;
-                log.line(1, || {
-                    format!("{who} gains control of {name} indefinitely (layer 2) [613.1b]; it has not been under its new controller's control continuously since their most recent turn began [302.6]")
-                });
-                Ok(())
-            }
-            Action::BeginTurn(h) => {
-                let p = self.player_index(h);
-                let mut n = 0usize;
-                for card in &mut self.cards {
-                    if card.on_battlefield() && card.controller == p {
-                        card.continuous = true;
-                        n += 1;
-                    }
-                }
-                log.line(1, || {
-                    format!("the turn of {h} begins: the {n} permanent{} {h} controls have been under that control continuously since it began [302.6]", if n == 1 { "" } else { "s" })
-                });
-                Ok(())
-            }
-            Action::Attach(a) => {
-                let (o, t) = (self.card_index(&a.object), self.card_index(&a.to));
-                self.require_battlefield(o, &path.key("object"), "be attached")?;
-                self.require_battlefield(t, &path.key("to"), "have something attached to it")?;
-                let target = self.obj_ref(t);
-                let ts = self.take_ts();
-                let seq = self.take_seq();
-                let card = &mut self.cards[o];
-                card.attached_to = Some(target);
-                card.ts = ts;
-                card.seq = seq;
-                let (on, tn) = (
-                    self.cards[o].name().to_string(),
-                    self.cards[t].name().to_string(),
-                );
-                log.line(1, || {
-                    format!(
-                        "{on} becomes attached to {tn} and gets a new timestamp t={ts} [613.7e]"
-                    )
-                });
-                Ok(())
-            }
+            Action::GainControl(gc) => self.gain_control(gc, path, log),
+            Action::BeginTurn(h) => self.begin_turn(h, log),
+            Action::Attach(a) => self.attach(a, path, log),
             Action::Crew(c) => self.crew(c, path, log),
             Action::Cleanup => {
                 self.cleanup(log);
@@ -228,6 +99,180 @@ impl<'c, B: Bugs> Game<'c, B> {
                 Ok(())
             }
         }
+    }
+
+    /// A mana ability adds mana, its amount read as it resolves (106.4, 608.2h, 107.1b).
+    fn add_mana(&mut self, m: &crate::scenario::ManaAbility, log: &mut Log) -> Res<()> {
+        let eval = Eval::new(self, false);
+        let amount = if self.bug(Mutant::UnclampedMana) {
+            eval.locked_quantity(&m.amount)?
+        } else {
+            self.amount_at_resolution(&eval, &m.amount, "the amount of mana", log)?
+        };
+        drop(eval);
+        let p = m.player.as_ref().map_or(0, |h| self.player_index(h));
+        let name = m.name.clone().unwrap_or_else(|| "a mana ability".into());
+        let player = &mut self.players[p];
+        let pool = player.mana.entry(m.mana).or_insert(0);
+        *pool = add(*pool, amount, || "a mana pool".into())?;
+        if m.snow {
+            // 107.4h: mana from a snow source can pay {S}; it
+            // stays apart from the rest of the pool.
+            let snow = player.snow.entry(m.mana).or_insert(0);
+            *snow = add(*snow, amount, || "a mana pool".into())?;
+        }
+        let who = player.handle.clone();
+        let from_snow = if m.snow { " from a snow source" } else { "" };
+        log.line(1, || {
+            format!(
+                "{name} adds {amount} {{{}}}{from_snow} to {who}'s mana pool [106.4, 608.2h]",
+                m.mana
+            )
+        });
+        Ok(())
+    }
+
+    /// A permanent gets a regeneration shield (701.19a).
+    fn regenerate(
+        &mut self,
+        h: &crate::scenario::Handle,
+        path: &NodePath,
+        log: &mut Log,
+    ) -> Res<()> {
+        let c = self.card_index(h);
+        self.require_battlefield(c, path, "get a regeneration shield")?;
+        let card = &mut self.cards[c];
+        card.shields = add(card.shields, 1, || "regeneration shields".into())?;
+        let name = card.name().to_string();
+        log.line(1, || format!("{name} gets a regeneration shield [701.19a]"));
+        Ok(())
+    }
+
+    /// A permanent is destroyed (701.8), unless indestructible or regenerated.
+    fn destroy_action(
+        &mut self,
+        h: &crate::scenario::Handle,
+        path: &NodePath,
+        log: &mut Log,
+    ) -> Res<()> {
+        let c = self.card_index(h);
+        self.require_battlefield(c, path, "be destroyed")?;
+        let eval = Eval::new(self, false);
+        let indestructible = eval.has_keyword(c, Keyword::Indestructible);
+        let lki = eval.object_state(c)?;
+        drop(eval);
+        self.destroy(c, indestructible, lki, "is destroyed [701.8]", log)
+    }
+
+    /// An object moves to another zone and becomes a new object (400.7); an instant or sorcery can't enter the battlefield (304.4, 307.4).
+    fn move_action(
+        &mut self,
+        m: &crate::scenario::MoveZone,
+        by: Option<usize>,
+        path: &NodePath,
+        log: &mut Log,
+    ) -> Res<()> {
+        let c = self.card_index(&m.object);
+        if self.cards[c].zone == m.to {
+            return Err(invalid(
+                path.key("to"),
+                format!("`{}` is already in the {}", m.object, m.to),
+            ));
+        }
+        // 304.4, 307.4: an instant or sorcery that would enter the
+        // battlefield stays where it is (still the same object).
+        let types = &self.cards[c].spec.types;
+        if m.to == Zone::Battlefield
+            && (types.contains(&CardType::Instant) || types.contains(&CardType::Sorcery))
+        {
+            let (name, from) = (self.cards[c].name().to_string(), self.cards[c].zone);
+            log.line(1, || {
+                    format!("{name} is an instant or sorcery: it can't enter the battlefield and stays in the {from} [304.4, 307.4]")
+                });
+            return Ok(());
+        }
+        let lki = self.lki_if_leaving(c)?;
+        let from = self.cards[c].zone;
+        let name = self.cards[c].name().to_string();
+        log.line(1, || {
+            format!(
+                "{name} moves from the {from} to the {}: it becomes a new object [400.7, 122.2]",
+                m.to
+            )
+        });
+        let arrival = Arrival {
+            counters: Some(&m.counters),
+            choose: m.choose,
+            by,
+        };
+        self.move_card(c, m.to, arrival, lki, log)
+    }
+
+    /// A player gains control of a permanent (613.1b), which then has not been under their control continuously (302.6).
+    fn gain_control(
+        &mut self,
+        gc: &crate::scenario::GainControl,
+        path: &NodePath,
+        log: &mut Log,
+    ) -> Res<()> {
+        let c = self.card_index(&gc.object);
+        self.require_battlefield(c, &path.key("object"), "change control")?;
+        let p = self.player_index(&gc.player);
+        let name = self.cards[c].name().to_string();
+        let who = self.players[p].handle.clone();
+        let card = &mut self.cards[c];
+        if card.controller == p {
+            log.line(1, || {
+                format!(
+                    "{who} already controls {name}: its control does not change [613.1b, 302.6]"
+                )
+            });
+            return Ok(());
+        }
+        card.controller = p;
+        card.continuous = false;
+        log.line(1, || {
+                format!("{who} gains control of {name} indefinitely (layer 2) [613.1b]; it has not been under its new controller's control continuously since their most recent turn began [302.6]")
+            });
+        Ok(())
+    }
+
+    /// A player's turn begins: their permanents have been under their control continuously since (302.6).
+    fn begin_turn(&mut self, h: &crate::scenario::Handle, log: &mut Log) -> Res<()> {
+        let p = self.player_index(h);
+        let mut n = 0usize;
+        for card in &mut self.cards {
+            if card.on_battlefield() && card.controller == p {
+                card.continuous = true;
+                n += 1;
+            }
+        }
+        log.line(1, || {
+                format!("the turn of {h} begins: the {n} permanent{} {h} controls have been under that control continuously since it began [302.6]", if n == 1 { "" } else { "s" })
+            });
+        Ok(())
+    }
+
+    /// An Aura or Equipment becomes attached and gets a new timestamp (701.3, 613.7e).
+    fn attach(&mut self, a: &crate::scenario::Attach, path: &NodePath, log: &mut Log) -> Res<()> {
+        let (o, t) = (self.card_index(&a.object), self.card_index(&a.to));
+        self.require_battlefield(o, &path.key("object"), "be attached")?;
+        self.require_battlefield(t, &path.key("to"), "have something attached to it")?;
+        let target = self.obj_ref(t);
+        let ts = self.take_ts();
+        let seq = self.take_seq();
+        let card = &mut self.cards[o];
+        card.attached_to = Some(target);
+        card.ts = ts;
+        card.seq = seq;
+        let (on, tn) = (
+            self.cards[o].name().to_string(),
+            self.cards[t].name().to_string(),
+        );
+        log.line(1, || {
+            format!("{on} becomes attached to {tn} and gets a new timestamp t={ts} [613.7e]")
+        });
+        Ok(())
     }
 
     /// Bad input: the object must be on the battlefield for this.

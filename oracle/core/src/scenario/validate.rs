@@ -745,21 +745,7 @@ impl<'a> Validator<'a> {
 
     fn action(&mut self, a: &Action, path: &NodePath) {
         match a {
-            Action::PutCounters(p) => {
-                self.putter(&p.by, path);
-                if self.kind_of(&p.on, None, &path.key("on")) == Some(Kind::Player)
-                    && !p.kind.is_named("poison")
-                {
-                    self.err(
-                        path.key("kind"),
-                        "only poison counters can be put on a player here (122.1f)",
-                    );
-                }
-                if p.kind.is_named("poison") && self.names.get(p.on.as_str()) == Some(&Kind::Object)
-                {
-                    self.err(path.key("kind"), "poison counters go on players (122.1f)");
-                }
-            }
+            Action::PutCounters(p) => self.put_counters(p, path),
             Action::RemoveCounters(r) => self.object_ref(&r.from, &path.key("from")),
             Action::MoveCounters(m) => {
                 self.object_ref(&m.from, &path.key("from"));
@@ -771,47 +757,7 @@ impl<'a> Validator<'a> {
                 self.object_ref(&p.to, &path.key("to"));
                 self.putter(&p.by, path);
             }
-            Action::Effect(e) => {
-                if let Some(s) = &e.source {
-                    self.object_ref(s, &path.key("source"));
-                }
-                match &e.affects {
-                    Affects::Objects(v) => {
-                        if v.is_empty() {
-                            self.err(path.key("affects"), "name at least one object");
-                        }
-                        for (i, h) in v.iter().enumerate() {
-                            self.object_ref(h, &path.key("affects").index(i));
-                        }
-                    }
-                    Affects::Filter(f) => {
-                        self.filter(f, &path.key("affects"));
-                        if f.zone() != Zone::Battlefield {
-                            self.err(path.key("affects").key("zone"), "effects here only affect permanents on the battlefield");
-                        }
-                        if f.other && e.source.is_none() {
-                            self.err(path.key("affects").key("other"), "`other` needs a `source:`");
-                        }
-                    }
-                    Affects::This | Affects::Attached => self.err(
-                        path.key("affects"),
-                        "`self` and `attached` are for static abilities; a resolved effect names its objects or a filter",
-                    ),
-                }
-                if e.until.is_none() {
-                    self.err(
-                        path.clone(),
-                        "a resolved effect needs `until:` (end-of-turn, source-leaves or forever)",
-                    );
-                }
-                if e.until == Some(super::Until::SourceLeaves) && e.source.is_none() {
-                    self.err(
-                        path.key("until"),
-                        "`until: source-leaves` needs a `source:`",
-                    );
-                }
-                self.effect_parts(e, path);
-            }
+            Action::Effect(e) => self.resolved_effect(e, path),
             Action::Damage(d) => {
                 self.object_ref(&d.from, &path.key("from"));
                 self.kind_of(&d.to, None, &path.key("to"));
@@ -832,117 +778,14 @@ impl<'a> Validator<'a> {
                 }
                 self.non_negative(&m.amount, &path.key("amount"), "an amount of mana");
             }
-            Action::PayCost(c) => {
-                if let Some(p) = &c.player {
-                    self.player_ref(p, &path.key("player"));
-                }
-                match (&c.cost, &c.cost_of) {
-                    (Some(_), Some(_)) => self.err(
-                        path.key("cost_of"),
-                        "give `cost` or `cost_of`, not both",
-                    ),
-                    (None, None) => self.err(
-                        path.clone(),
-                        "give the cost to pay: `cost` (card text such as {2}{G}) or `cost_of` (an object whose mana cost is paid)",
-                    ),
-                    (Some(cost), None) => {
-                        if c.x.0 != 0 && !cost.has_x() {
-                            self.err(
-                                path.key("x"),
-                                format!("the cost {cost} has no {{X}} to announce a value for"),
-                            );
-                        }
-                    }
-                    (None, Some(h)) => {
-                        self.object_ref(h, &path.key("cost_of"));
-                        if c.x.0 != 0 {
-                            self.err(
-                                path.key("x"),
-                                "X in an object's mana cost is not announced here: it is the spell's X on the stack, 0 elsewhere (107.3g)",
-                            );
-                        }
-                        if let Some(o) = self.objects.get(h.as_str()) {
-                            if o.mana_cost.is_none() {
-                                self.err(
-                                    path.key("cost_of"),
-                                    format!("`{h}` has no `mana_cost` to pay"),
-                                );
-                            }
-                        }
-                    }
-                }
-            }
-            Action::Cast(c) => {
-                self.object_ref(&c.object, &path.key("object"));
-                if let Some(p) = &c.by {
-                    self.player_ref(p, &path.key("by"));
-                }
-                if let Some(o) = self.objects.get(c.object.as_str()).copied() {
-                    if o.types.contains(&CardType::Land) {
-                        self.err(
-                            path.key("object"),
-                            format!("`{}` is a land: lands are played, not cast (305.9)", o.id),
-                        );
-                    }
-                    if c.x.is_some() && o.x_is.is_some() {
-                        self.err(
-                            path.key("x"),
-                            format!(
-                                "the text of `{}` defines X (`x_is`), so nobody announces it (107.3c)",
-                                o.id
-                            ),
-                        );
-                    } else if c.x.is_some() && !o.mana_cost.as_ref().is_some_and(|m| m.has_x()) {
-                        self.err(
-                            path.key("x"),
-                            format!(
-                                "`{}` has no {{X}} in its `mana_cost`, so no X is announced (107.3a)",
-                                o.id
-                            ),
-                        );
-                    }
-                }
-            }
+            Action::PayCost(c) => self.pay_cost(c, path),
+            Action::Cast(c) => self.cast(c, path),
             Action::Resolve(h) => self.object_ref(h, path),
             Action::Double(s) | Action::Triple(s) => {
                 self.object_ref(&s.affects, &path.key("affects"))
             }
             Action::Regenerate(h) | Action::Destroy(h) => self.object_ref(h, path),
-            Action::Move(m) => {
-                self.object_ref(&m.object, &path.key("object"));
-                if !m.counters.is_empty() && m.to != Zone::Battlefield {
-                    self.err(
-                        path.key("counters"),
-                        "only an object entering the battlefield enters with counters (122.6)",
-                    );
-                }
-                if m.counters.keys().any(|k| k.is_named("poison")) {
-                    self.err(
-                        path.key("counters"),
-                        "poison counters go on players (122.1f)",
-                    );
-                }
-                self.putter(&m.by, path);
-                if m.by.is_some()
-                    && (m.to != Zone::Battlefield || m.counters.values().all(|n| n.is_zero()))
-                {
-                    self.err(
-                        path.key("by"),
-                        "`by` names the player who puts the counters it enters the battlefield with (122.6a), and this move gives it none",
-                    );
-                }
-                if let Some(pt) = m.choose {
-                    if m.to != Zone::Battlefield {
-                        self.err(
-                            path.key("choose"),
-                            "P/T is chosen only as the object enters the battlefield (208.2b)",
-                        );
-                    }
-                    if let Some(o) = self.objects.get(m.object.as_str()).copied() {
-                        self.chosen(o, pt, &path.key("choose"));
-                    }
-                }
-            }
+            Action::Move(m) => self.move_object(m, path),
             Action::GainControl(g) => {
                 self.object_ref(&g.object, &path.key("object"));
                 self.player_ref(&g.player, &path.key("player"));
@@ -971,6 +814,176 @@ impl<'a> Validator<'a> {
                 }
             }
             Action::Cleanup | Action::StateBasedActions => {}
+        }
+    }
+
+    /// Counters put on an object or a player: poison goes on players alone (122.1f).
+    fn put_counters(&mut self, p: &super::action::CounterPut, path: &NodePath) {
+        self.putter(&p.by, path);
+        if self.kind_of(&p.on, None, &path.key("on")) == Some(Kind::Player)
+            && !p.kind.is_named("poison")
+        {
+            self.err(
+                path.key("kind"),
+                "only poison counters can be put on a player here (122.1f)",
+            );
+        }
+        if p.kind.is_named("poison") && self.names.get(p.on.as_str()) == Some(&Kind::Object) {
+            self.err(path.key("kind"), "poison counters go on players (122.1f)");
+        }
+    }
+
+    /// A resolved effect: what it affects, how long it lasts (611.2), and its parts.
+    fn resolved_effect(&mut self, e: &super::EffectSpec, path: &NodePath) {
+        if let Some(s) = &e.source {
+            self.object_ref(s, &path.key("source"));
+        }
+        match &e.affects {
+                Affects::Objects(v) => {
+                    if v.is_empty() {
+                        self.err(path.key("affects"), "name at least one object");
+                    }
+                    for (i, h) in v.iter().enumerate() {
+                        self.object_ref(h, &path.key("affects").index(i));
+                    }
+                }
+                Affects::Filter(f) => {
+                    self.filter(f, &path.key("affects"));
+                    if f.zone() != Zone::Battlefield {
+                        self.err(path.key("affects").key("zone"), "effects here only affect permanents on the battlefield");
+                    }
+                    if f.other && e.source.is_none() {
+                        self.err(path.key("affects").key("other"), "`other` needs a `source:`");
+                    }
+                }
+                Affects::This | Affects::Attached => self.err(
+                    path.key("affects"),
+                    "`self` and `attached` are for static abilities; a resolved effect names its objects or a filter",
+                ),
+            }
+        if e.until.is_none() {
+            self.err(
+                path.clone(),
+                "a resolved effect needs `until:` (end-of-turn, source-leaves or forever)",
+            );
+        }
+        if e.until == Some(super::Until::SourceLeaves) && e.source.is_none() {
+            self.err(
+                path.key("until"),
+                "`until: source-leaves` needs a `source:`",
+            );
+        }
+        self.effect_parts(e, path);
+    }
+
+    /// A cost paid: card text or an object's mana cost, never both (107.4, 107.3).
+    fn pay_cost(&mut self, c: &super::action::CostPayment, path: &NodePath) {
+        if let Some(p) = &c.player {
+            self.player_ref(p, &path.key("player"));
+        }
+        match (&c.cost, &c.cost_of) {
+                (Some(_), Some(_)) => self.err(
+                    path.key("cost_of"),
+                    "give `cost` or `cost_of`, not both",
+                ),
+                (None, None) => self.err(
+                    path.clone(),
+                    "give the cost to pay: `cost` (card text such as {2}{G}) or `cost_of` (an object whose mana cost is paid)",
+                ),
+                (Some(cost), None) => {
+                    if c.x.0 != 0 && !cost.has_x() {
+                        self.err(
+                            path.key("x"),
+                            format!("the cost {cost} has no {{X}} to announce a value for"),
+                        );
+                    }
+                }
+                (None, Some(h)) => {
+                    self.object_ref(h, &path.key("cost_of"));
+                    if c.x.0 != 0 {
+                        self.err(
+                            path.key("x"),
+                            "X in an object's mana cost is not announced here: it is the spell's X on the stack, 0 elsewhere (107.3g)",
+                        );
+                    }
+                    if let Some(o) = self.objects.get(h.as_str()) {
+                        if o.mana_cost.is_none() {
+                            self.err(
+                                path.key("cost_of"),
+                                format!("`{h}` has no `mana_cost` to pay"),
+                            );
+                        }
+                    }
+                }
+            }
+    }
+
+    /// A spell cast: not a land (305.9), and an X only where the cost has one and the text does not define it (107.3).
+    fn cast(&mut self, c: &super::action::Cast, path: &NodePath) {
+        self.object_ref(&c.object, &path.key("object"));
+        if let Some(p) = &c.by {
+            self.player_ref(p, &path.key("by"));
+        }
+        if let Some(o) = self.objects.get(c.object.as_str()).copied() {
+            if o.types.contains(&CardType::Land) {
+                self.err(
+                    path.key("object"),
+                    format!("`{}` is a land: lands are played, not cast (305.9)", o.id),
+                );
+            }
+            if c.x.is_some() && o.x_is.is_some() {
+                self.err(
+                    path.key("x"),
+                    format!(
+                        "the text of `{}` defines X (`x_is`), so nobody announces it (107.3c)",
+                        o.id
+                    ),
+                );
+            } else if c.x.is_some() && !o.mana_cost.as_ref().is_some_and(|m| m.has_x()) {
+                self.err(
+                    path.key("x"),
+                    format!(
+                        "`{}` has no {{X}} in its `mana_cost`, so no X is announced (107.3a)",
+                        o.id
+                    ),
+                );
+            }
+        }
+    }
+
+    /// A zone change, and what the object enters the battlefield with (122.6, 208.2b).
+    fn move_object(&mut self, m: &super::action::MoveZone, path: &NodePath) {
+        self.object_ref(&m.object, &path.key("object"));
+        if !m.counters.is_empty() && m.to != Zone::Battlefield {
+            self.err(
+                path.key("counters"),
+                "only an object entering the battlefield enters with counters (122.6)",
+            );
+        }
+        if m.counters.keys().any(|k| k.is_named("poison")) {
+            self.err(
+                path.key("counters"),
+                "poison counters go on players (122.1f)",
+            );
+        }
+        self.putter(&m.by, path);
+        if m.by.is_some() && (m.to != Zone::Battlefield || m.counters.values().all(|n| n.is_zero()))
+        {
+            self.err(
+                    path.key("by"),
+                    "`by` names the player who puts the counters it enters the battlefield with (122.6a), and this move gives it none",
+                );
+        }
+        if let Some(pt) = m.choose {
+            if m.to != Zone::Battlefield {
+                self.err(
+                    path.key("choose"),
+                    "P/T is chosen only as the object enters the battlefield (208.2b)",
+                );
+            }
+            if let Some(o) = self.objects.get(m.object.as_str()).copied() {
+                self.chosen(o, pt, &path.key("choose"));
+            }
         }
     }
 
