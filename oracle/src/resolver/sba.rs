@@ -135,7 +135,12 @@ impl<'c> Game<'c> {
                     ));
                 }
             }
-            for (kind, max) in &card.spec.max_counters {
+            let caps = if self.rules.counter_caps {
+                card.spec.max_counters.iter()
+            } else {
+                Default::default()
+            };
+            for (kind, max) in caps {
                 let have = card.count(kind);
                 if have > max.0 {
                     let entry = remove.entry(kind.clone()).or_insert((0, Vec::new()));
