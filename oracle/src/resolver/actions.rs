@@ -1135,7 +1135,7 @@ impl<'c> Game<'c> {
         } = arrival;
         let old = self.obj_ref(c);
         let from = self.cards[c].zone;
-        // 107.3k: a permanent spell's own "enters with" effect uses the
+        // 107.3m: a permanent spell's own "enters with" effect uses the
         // spell's X, read while it is still a spell.
         let spell_x =
             if from == Zone::Stack && to == Zone::Battlefield && !self.bug(Mutant::EntersWithXZero)
@@ -1195,7 +1195,7 @@ impl<'c> Game<'c> {
         if to == Zone::Battlefield {
             card.lki = None;
             // 614.12: it is read as the permanent would exist on the
-            // battlefield, but for the X of 107.3k.
+            // battlefield, but for the X of 107.3m.
             self.cards[c].etb_x = spell_x;
             let entering = self.enters_with(c, log);
             self.cards[c].etb_x = None;
@@ -1247,8 +1247,8 @@ impl<'c> Game<'c> {
 
     /// The counters card `c`'s own "enters with" replacement effect gives
     /// it (614.1c, 122.6), read as it enters, as it exists on the
-    /// battlefield (614.12); an X is the X of the spell it was (107.3k), or
-    /// 0 if it was not cast (107.3f).
+    /// battlefield (614.12); an X is the X of the spell it was (107.3m), or
+    /// 0 if it was not cast (107.3g).
     fn enters_with(&self, c: usize, log: &mut Log) -> Res<Vec<(CounterKind, i64)>> {
         let card = &self.cards[c];
         if card.spec.enters_with.is_empty() {
@@ -1268,10 +1268,10 @@ impl<'c> Game<'c> {
             if q.reads_x() {
                 log.line(2, || {
                     if spell {
-                        "X is the X of the spell it was, though the permanent's own X is 0 [107.3k]"
+                        "X is the X of the spell it was, though the permanent's own X is 0 [107.3m]"
                             .into()
                     } else {
-                        "it was not cast, and X is 0 for a card that is not on the stack [107.3f]"
+                        "it was not cast, and X is 0 for a card that is not on the stack [107.3g]"
                             .into()
                     }
                 });
@@ -1405,7 +1405,7 @@ impl<'c> Game<'c> {
     /// ways to pay it are in [`crate::cost`]. Paying mana removes it from
     /// the pool (118.3a); paying life loses it (119.4).
     fn pay_cost(&mut self, pc: &CostPayment, path: &NodePath, log: &mut Log) -> Res<()> {
-        // 107.3g: an object's mana cost is paid with its X as a spell on the
+        // 107.3h: an object's mana cost is paid with its X as a spell on the
         // stack, and with X = 0 anywhere else.
         let (base, x, of) = match (&pc.cost, &pc.cost_of) {
             (Some(cost), _) => (cost, pc.x.0, None),
@@ -1482,9 +1482,9 @@ impl<'c> Game<'c> {
             what = format!("{what}, the mana cost of {}", card.name());
             if cost.has_x() {
                 what.push_str(if card.zone == Zone::Stack {
-                    ", with the X of the spell [107.3g]"
+                    ", with the X of the spell [107.3h]"
                 } else {
-                    ", with X = 0 as it is not a spell on the stack [107.3g]"
+                    ", with X = 0 as it is not a spell on the stack [107.3h]"
                 });
             }
         }

@@ -286,7 +286,7 @@ pub(crate) struct Card<'c> {
     pub x: Option<i64>,
     /// Only while its own "enters with" replacement effect is read as the
     /// permanent spell enters: the spell's X, which that effect uses though
-    /// the permanent's own X is 0 (107.3k).
+    /// the permanent's own X is 0 (107.3m).
     pub etb_x: Option<i64>,
     pub ts: i64,
     pub seq: u64,
