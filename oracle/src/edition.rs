@@ -53,6 +53,10 @@ pub struct Rules {
     /// 704.5r since 2009-09-04: a permanent that "can't have more than N"
     /// counters of a kind loses the excess as a state-based action.
     pub counter_caps: bool,
+    /// 702.15 since Magic 2010: lifelink is static, the life is gained with
+    /// the damage. Before, a trigger (2007-05-01 502.68a) gained it after
+    /// the state-based actions.
+    pub lifelink_static: bool,
 }
 
 impl Rules {
@@ -115,6 +119,7 @@ impl Rules {
                 self.counter_annihilation != other.counter_annihilation,
             ),
             ("704.5r", self.counter_caps != other.counter_caps),
+            ("702.15", self.lifelink_static != other.lifelink_static),
         ];
         switches
             .into_iter()
@@ -323,6 +328,7 @@ const CURRENT: Rules = Rules {
     pt_counters_off_battlefield: true,
     counter_annihilation: true,
     counter_caps: true,
+    lifelink_static: true,
 };
 
 /// 2020-01-22 (Theros Beyond Death), the last edition before the counter
@@ -364,6 +370,13 @@ const TIME_SPIRAL: Rules = Rules {
     layer7: LAYER_2007,
     negative_counts_as_zero: true,
     cda_in_every_zone: false,
+    ..FUTURE_SIGHT
+};
+
+/// 2007-05: sublayers 6a–6e, lifelink a triggered ability (502.68a).
+const FUTURE_SIGHT: Rules = Rules {
+    layer7: LAYER_2007,
+    lifelink_static: false,
     ..M10
 };
 
@@ -402,10 +415,7 @@ static EDITIONS: &[Entry] = &[
         alias: "future-sight",
         since: "2007-05-01",
         name: "Future Sight: integers and negative values (104.1b); characteristic-defining abilities work in every zone",
-        rules: Rules {
-            layer7: LAYER_2007,
-            ..M10
-        },
+        rules: FUTURE_SIGHT,
     },
     Entry {
         id: "2009-07",

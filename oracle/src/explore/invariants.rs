@@ -1146,6 +1146,11 @@ fn combat_damage(s: &Subject<'_>) -> Option<Found> {
                     .controller
                     .clone()
                     .unwrap_or_else(|| s.case.setup.players[0].id.clone());
+                // Before Magic 2010 the life comes from a trigger, which a
+                // player who lost first never sees resolve (D37).
+                if !s.edition.rules().lifelink_static && after.players.get(&controller)?.lost {
+                    return None;
+                }
                 *life.entry(controller).or_default() += amount;
             }
         }

@@ -1072,7 +1072,14 @@ impl<'c> Game<'c> {
                 }
             }
         }
-        if dealt && src.lifelink {
+        if dealt && src.lifelink && !self.rules.lifelink_static {
+            // 502.68a (2007-05-01): "whenever this permanent deals damage,
+            // you gain that much life", after the state-based actions.
+            self.lifelink_gains.push((src.controller, amount));
+            log.line(1, || {
+                format!("lifelink triggers: {amount} life once state-based actions are done [702.15, 502.68a of 2007]")
+            });
+        } else if dealt && src.lifelink {
             let pl = &mut self.players[src.controller];
             let who = pl.handle.clone();
             pl.life = add(pl.life, amount, || format!("the life total of {who}"))?;

@@ -409,6 +409,9 @@ pub(crate) struct Game<'c> {
     pub handles: BTreeMap<&'c str, Who>,
     pub triggers: Vec<Trigger>,
     pub pending: Vec<Pending<'c>>,
+    /// Life that lifelink triggers will gain (player, amount), where
+    /// lifelink is a trigger (before Magic 2010, DECISIONS.md D37).
+    pub lifelink_gains: Vec<(usize, i64)>,
     /// Whether some object can change whether or how many counters are put
     /// (`cant_have_counters_put`, `counters_put_by`): only then is each
     /// placement of counters checked against them.
@@ -433,6 +436,7 @@ impl<'c> Game<'c> {
             handles: BTreeMap::new(),
             triggers: Vec::new(),
             pending: Vec::new(),
+            lifelink_gains: Vec::new(),
             counter_rules: case
                 .setup
                 .objects
