@@ -152,10 +152,18 @@ pub fn load_rulings(rulings: &Rulings) -> corpus::Corpus {
 pub fn edition(name: Option<String>) -> Result<Edition, ExitCode> {
     match name {
         None => Ok(Edition::current()),
-        Some(n) => Edition::parse(&n).map_err(|e| {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }),
+        Some(n) => match Edition::resolve(&n) {
+            Ok((e, note)) => {
+                if let Some(note) = note {
+                    eprintln!("note: {note}");
+                }
+                Ok(e)
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                Err(ExitCode::from(2))
+            }
+        },
     }
 }
 

@@ -97,13 +97,22 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
     drop(probe);
     let dead: Option<EngineFault> = match &first {
         Err(f) => Some(f.clone()),
-        Ok(c) if !c.editions.iter().any(|e| e == edition.id()) => Some(EngineFault::new(
-            FaultKind::Unusable,
-            format!(
-                "the engine implements editions [{}], not {edition} (choose one with --edition)",
-                c.editions.join(", ")
-            ),
-        )),
+        // An engine written against an older catalog may name an edition by a
+        // date that is no longer an id (2017-07-14): it names the same rules.
+        Ok(c)
+            if !c
+                .editions
+                .iter()
+                .any(|e| ptoracle::Edition::parse(e) == Ok(edition)) =>
+        {
+            Some(EngineFault::new(
+                FaultKind::Unusable,
+                format!(
+                    "the engine implements editions [{}], not {edition} (choose one with --edition)",
+                    c.editions.join(", ")
+                ),
+            ))
+        }
         Ok(_) => None,
     };
     match (&first, &dead) {

@@ -107,3 +107,58 @@ fn diff_command_reports_in_three_formats() {
     let (code, _) = run(&["diff", "--from", "1066", "--to", "2026-09-25"]);
     assert_eq!(code, Some(2));
 }
+
+/// Regression (issue 14): annihilation was dated to Magic 2010 from the
+/// digest, so `diff --from 2007-05 --to 2009-07` listed counter changes that
+/// the texts put in 2006-10-01; Magic 2010 changed the layer plan and made
+/// lifelink static.
+#[test]
+fn magic_2010_changed_only_the_layer_plan_and_lifelink() {
+    let (a, b) = (Edition::parse("2007-05"), Edition::parse("2009-07"));
+    let (a, b) = (a.unwrap(), b.unwrap());
+    assert_eq!(a.rules().changed_rules(b.rules()), ["613.4", "702.15"]);
+    let changed = edition_diff_rulings(&corpus(), a, b);
+    assert!(
+        changed
+            .iter()
+            .all(|id| !id.starts_with("122.3/") && !id.starts_with("704.5q/")),
+        "{changed:?}"
+    );
+}
+
+/// `--edition` takes a date or a set code and says on stderr which edition
+/// it chose; a prefix of several ids is "ambiguous", naming them.
+#[test]
+fn edition_given_as_a_date_or_set_code_is_resolved_and_named() {
+    let bin = env!("CARGO_BIN_EXE_ptoracle");
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let file = root.join("rulings/122-counters/annihilation.yaml");
+    let run = |edition: &str| {
+        let out = Command::new(bin)
+            .args(["check", "--edition", edition])
+            .arg(&file)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, err) = run("2008-05-01");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains(
+            "note: `2008-05-01` is edition 2007-05 (future-sight), in force on 2008-05-01"
+        ),
+        "{err}"
+    );
+    let (code, err) = run("shm");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("set SHM (released 2008-05-02) is edition 2007-05"),
+        "{err}"
+    );
+    let (code, err) = run("2025");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("ambiguous: 2025-04-04, 2025-06-06"), "{err}");
+}

@@ -50,6 +50,13 @@ pub struct Rules {
     pub pt_counters_off_battlefield: bool,
     /// 704.5q: +1/+1 and -1/-1 counters annihilate.
     pub counter_annihilation: bool,
+    /// 704.5r since 2009-09-04: a permanent that "can't have more than N"
+    /// counters of a kind loses the excess as a state-based action.
+    pub counter_caps: bool,
+    /// 702.15 since Magic 2010: lifelink is static, the life is gained with
+    /// the damage. Before, a trigger (2007-05-01 502.68a) gained it after
+    /// the state-based actions.
+    pub lifelink_static: bool,
 }
 
 impl Rules {
@@ -111,6 +118,8 @@ impl Rules {
                 "704.5q",
                 self.counter_annihilation != other.counter_annihilation,
             ),
+            ("704.5r", self.counter_caps != other.counter_caps),
+            ("702.15", self.lifelink_static != other.lifelink_static),
         ];
         switches
             .into_iter()
@@ -151,46 +160,44 @@ pub enum PtClass {
 struct Entry {
     id: &'static str,
     alias: &'static str,
+    /// The date of the first archived rules text that has this edition's
+    /// rules (rulings/DECISIONS.md, provenance table): the day it came into
+    /// force, for resolving a date to an edition.
+    since: &'static str,
     name: &'static str,
     rules: Rules,
 }
 
-/// 122.1b's keyword-counter list in the 2026 editions.
+/// 122.1b's keyword-counter list in the 2026 editions, in the order the
+/// keywords joined it: the list of 2020-04-17, then shadow (2023-10-13),
+/// exalted (2024-06-07) and decayed (2025-04-04); each older list is a
+/// prefix (DECISIONS.md, D36).
 const KEYWORD_COUNTERS_2026: &[Keyword] = &[
     Keyword::Flying,
     Keyword::FirstStrike,
     Keyword::DoubleStrike,
     Keyword::Deathtouch,
-    Keyword::Decayed,
-    Keyword::Exalted,
     Keyword::Haste,
     Keyword::Hexproof,
     Keyword::Indestructible,
     Keyword::Lifelink,
     Keyword::Menace,
     Keyword::Reach,
-    Keyword::Shadow,
     Keyword::Trample,
     Keyword::Vigilance,
+    Keyword::Shadow,
+    Keyword::Exalted,
+    Keyword::Decayed,
 ];
 
-/// 122.1b as it came in 2020-04-17: the 2026 list before shadow (by
-/// 2023-11-17), exalted (2025-02-07) and decayed (2025-04-04) joined it
-/// (see DECISIONS.md, D19).
-const KEYWORD_COUNTERS_2020: &[Keyword] = &[
-    Keyword::Flying,
-    Keyword::FirstStrike,
-    Keyword::DoubleStrike,
-    Keyword::Deathtouch,
-    Keyword::Haste,
-    Keyword::Hexproof,
-    Keyword::Indestructible,
-    Keyword::Lifelink,
-    Keyword::Menace,
-    Keyword::Reach,
-    Keyword::Trample,
-    Keyword::Vigilance,
-];
+/// 122.1b from 2024-06-07: all but decayed.
+const KEYWORD_COUNTERS_2024: &[Keyword] = KEYWORD_COUNTERS_2026.split_at(14).0;
+
+/// 122.1b from 2023-10-13: the 2020 list and shadow.
+const KEYWORD_COUNTERS_2023: &[Keyword] = KEYWORD_COUNTERS_2026.split_at(13).0;
+
+/// 122.1b as it came in 2020-04-17.
+const KEYWORD_COUNTERS_2020: &[Keyword] = KEYWORD_COUNTERS_2026.split_at(12).0;
 
 /// K.10 (1999–2002): the `*` text first (K.10.7), then counters before every
 /// other effect (K.10.2), then setting effects, pumps and switches alike in
@@ -218,7 +225,7 @@ const LAYER_1999: &[Sublayer] = &[
     },
 ];
 
-/// Layer 6 of Future Sight (2007): 6b holds setting effects and the changes
+/// Layer 6 from 2005-10-01 (418.5a) to Magic 2010: 6b holds setting effects and the changes
 /// of resolved spells and abilities in one timestamp order, so a newer
 /// setting effect overrides an older pump; static pumps come after counters.
 const LAYER_2007: &[Sublayer] = &[
@@ -320,6 +327,8 @@ const CURRENT: Rules = Rules {
     cda_in_every_zone: true,
     pt_counters_off_battlefield: true,
     counter_annihilation: true,
+    counter_caps: true,
+    lifelink_static: true,
 };
 
 /// 2020-01-22 (Theros Beyond Death), the last edition before the counter
@@ -332,14 +341,43 @@ const THB: Rules = Rules {
     ..CURRENT
 };
 
-/// 2009-07 (Magic 2010): layer 7 with 7a–7e; the exception of 107.1b for
-/// effects that change P/T lets a negative X through.
-const M10: Rules = Rules {
+/// 2011-06-17: +X/+Y counters count on a creature card off the
+/// battlefield (121.1a); the exception of 107.1b for effects that change P/T
+/// still lets a negative X through.
+const CARDS_COUNT_COUNTERS: Rules = Rules {
     clamp_negative_modification: false,
     double_negative_lowers: true,
     triple_negative_lowers: true,
-    pt_counters_off_battlefield: false,
     ..THB
+};
+
+/// 2009-09-04: the counter-cap state-based action (704.5s then, 704.5r now).
+const COUNTER_CAPS: Rules = Rules {
+    pt_counters_off_battlefield: false,
+    ..CARDS_COUNT_COUNTERS
+};
+
+/// 2009-07 (Magic 2010): layer 7 with 7a–7e, no counter caps yet.
+const M10: Rules = Rules {
+    counter_caps: false,
+    ..COUNTER_CAPS
+};
+
+/// 2006-10-01: layer 6 in sublayers 6a–6e, a negative value counts as 0
+/// (104.2), every `*` is 0 out of play (208.2), and +1/+1 and -1/-1
+/// counters annihilate (420.5n).
+const TIME_SPIRAL: Rules = Rules {
+    layer7: LAYER_2007,
+    negative_counts_as_zero: true,
+    cda_in_every_zone: false,
+    ..FUTURE_SIGHT
+};
+
+/// 2007-05: sublayers 6a–6e, lifelink a triggered ability (502.68a).
+const FUTURE_SIGHT: Rules = Rules {
+    layer7: LAYER_2007,
+    lifelink_static: false,
+    ..M10
 };
 
 /// The catalog, oldest first. Index order is chronological order.
@@ -347,34 +385,63 @@ static EDITIONS: &[Entry] = &[
     Entry {
         id: "1999-04",
         alias: "classic-sixth",
-        name: "the 1999–2002 rulings summary (K.10): counters before every other effect, setting and pump effects in one timestamp order, a negative value counts as 0 except to change P/T, every * is 0 out of play",
+        since: "1999-04-01",
+        name: "the 1999–2002 rulings summary (K.10), in force until 2005-08-01: counters before every other effect, setting and pump effects in one timestamp order, a negative value counts as 0 except to change P/T, every * is 0 out of play",
         rules: Rules {
             layer7: LAYER_1999,
-            negative_counts_as_zero: true,
-            cda_in_every_zone: false,
             counter_annihilation: false,
-            ..M10
+            ..TIME_SPIRAL
         },
+    },
+    Entry {
+        id: "2005-10-01",
+        alias: "ravnica",
+        since: "2005-10-01",
+        name: "layer 6 in sublayers 6a–6e (418.5a): setting effects and resolved pumps share one timestamp order, static pumps after counters, switches last",
+        rules: Rules {
+            counter_annihilation: false,
+            ..TIME_SPIRAL
+        },
+    },
+    Entry {
+        id: "2006-10-01",
+        alias: "time-spiral",
+        since: "2006-10-01",
+        name: "+1/+1 and -1/-1 counters annihilate (420.5n)",
+        rules: TIME_SPIRAL,
     },
     Entry {
         id: "2007-05",
         alias: "future-sight",
-        name: "Future Sight: integers and negative values; sublayers 6a–6e, where setting effects and resolved pumps share one timestamp order",
-        rules: Rules {
-            layer7: LAYER_2007,
-            counter_annihilation: false,
-            ..M10
-        },
+        since: "2007-05-01",
+        name: "Future Sight: integers and negative values (104.1b); characteristic-defining abilities work in every zone",
+        rules: FUTURE_SIGHT,
     },
     Entry {
         id: "2009-07",
         alias: "m10",
+        since: "2009-07-11",
         name: "Magic 2010: layer 7 with sublayers 7a–7e (7d counters, 7e switch)",
         rules: M10,
     },
     Entry {
-        id: "2017-07-14",
+        id: "2009-09-04",
+        alias: "counter-caps",
+        since: "2009-09-04",
+        name: "a permanent that can't have more than N counters of a kind loses the rest as a state-based action (704.5s)",
+        rules: COUNTER_CAPS,
+    },
+    Entry {
+        id: "2011-06-17",
+        alias: "card-counters",
+        since: "2011-06-17",
+        name: "+X/+Y counters count on a creature card in every zone (121.1a)",
+        rules: CARDS_COUNT_COUNTERS,
+    },
+    Entry {
+        id: "2017-07-07",
         alias: "hou",
+        since: "2017-07-07",
         name: "Hour of Devastation: +X with a negative X becomes +0 (107.1b)",
         rules: Rules {
             double_negative_lowers: false,
@@ -384,18 +451,21 @@ static EDITIONS: &[Entry] = &[
     Entry {
         id: "2018-04-27",
         alias: "dominaria",
+        since: "2018-04-27",
         name: "Dominaria: double is a keyword action, a negative power doubles downward (701.10)",
         rules: THB,
     },
     Entry {
         id: "2020-01-22",
         alias: "thb",
+        since: "2020-01-22",
         name: "Theros Beyond Death: the last rules with counters in a sublayer of their own (7d)",
         rules: THB,
     },
     Entry {
         id: "2020-04-17",
         alias: "ikoria",
+        since: "2020-04-17",
         name: "Ikoria: counters merged into 7c, switch becomes 7d, counter timestamps, keyword counters",
         rules: Rules {
             layer7: LAYER7_2020,
@@ -404,8 +474,42 @@ static EDITIONS: &[Entry] = &[
         },
     },
     Entry {
-        id: "2026-01-16",
+        id: "2023-10-13",
+        alias: "shadow-counters",
+        since: "2023-10-13",
+        name: "shadow counters (122.1b)",
+        rules: Rules {
+            layer7: LAYER7_2020,
+            keyword_counters: KEYWORD_COUNTERS_2023,
+            ..THB
+        },
+    },
+    Entry {
+        id: "2024-06-07",
+        alias: "exalted-counters",
+        since: "2024-06-07",
+        name: "exalted counters (122.1b)",
+        rules: Rules {
+            layer7: LAYER7_2020,
+            keyword_counters: KEYWORD_COUNTERS_2024,
+            ..THB
+        },
+    },
+    Entry {
+        id: "2025-04-04",
+        alias: "decayed-counters",
+        since: "2025-04-04",
+        name: "decayed counters (122.1b)",
+        rules: Rules {
+            layer7: LAYER7_2020,
+            keyword_counters: KEYWORD_COUNTERS_2026,
+            ..THB
+        },
+    },
+    Entry {
+        id: "2025-06-06",
         alias: "triple",
+        since: "2025-06-06",
         name: "triple is a keyword action, a negative power triples downward (701.11)",
         rules: Rules {
             hone_counters: false,
@@ -415,6 +519,7 @@ static EDITIONS: &[Entry] = &[
     Entry {
         id: "2026-09-25",
         alias: "hone",
+        since: "2026-09-25",
         name: "hone counters (122.1j); the current rules",
         rules: CURRENT,
     },
@@ -431,26 +536,91 @@ impl Edition {
         (0..EDITIONS.len()).map(|i| Edition(i as u8))
     }
 
-    /// The edition with this id (its effective date, e.g. `2026-09-25`), its
-    /// alias (e.g. `m10`), or a prefix of one id only (`2020-01`).
+    /// The edition named by `name`: its id (e.g. `2026-09-25`), its alias
+    /// (e.g. `m10`), a prefix of one id only (`2020-01`), a set code
+    /// (`SHM`, `fdn`: the edition in force the day the set came out), or any
+    /// date (`2008-05-01`, `2008-05`, `2008`: the edition in force that day).
     ///
     /// ```
     /// use ptoracle_core::Edition;
     /// assert_eq!(Edition::parse("m10").unwrap().id(), "2009-07");
     /// assert_eq!(Edition::parse("2020-01").unwrap().id(), "2020-01-22");
-    /// // `2026` is the prefix of two editions: an error that lists them all.
-    /// assert!(Edition::parse("2026").unwrap_err().to_string().contains("2026-01-16"));
+    /// assert_eq!(Edition::parse("2008-05-01").unwrap().id(), "2007-05");
+    /// assert_eq!(Edition::parse("SHM").unwrap().id(), "2007-05");
+    /// // `2025` is the prefix of two editions: an error that lists them.
+    /// let e = Edition::parse("2025").unwrap_err().to_string();
+    /// assert!(e.contains("ambiguous: 2025-04-04, 2025-06-06"), "{e}");
     /// ```
-    pub fn parse(id: &str) -> Result<Edition, UnknownEdition> {
-        let unknown = || UnknownEdition(id.to_string());
-        if let Some(e) = Edition::all().find(|e| e.id() == id || e.alias() == id) {
-            return Ok(e);
+    pub fn parse(name: &str) -> Result<Edition, UnknownEdition> {
+        Edition::resolve(name).map(|(e, _)| e)
+    }
+
+    /// Like [`Edition::parse`], and when `name` is not an edition's id or
+    /// alias, a sentence that says which edition it resolved to and why.
+    ///
+    /// ```
+    /// use ptoracle::Edition;
+    /// let (e, note) = Edition::resolve("2008-05-01").unwrap();
+    /// assert_eq!(e.id(), "2007-05");
+    /// assert!(note.unwrap().contains("in force on 2008-05-01"));
+    /// assert_eq!(Edition::resolve("m10").unwrap().1, None);
+    /// ```
+    pub fn resolve(name: &str) -> Result<(Edition, Option<String>), UnknownEdition> {
+        let err = |kind| UnknownEdition {
+            name: name.to_string(),
+            kind,
+        };
+        let lower = name.to_ascii_lowercase();
+        if let Some(e) = Edition::all().find(|e| e.id() == name || e.alias() == lower) {
+            return Ok((e, None));
         }
-        let mut prefixed = Edition::all().filter(|e| !id.is_empty() && e.id().starts_with(id));
-        match (prefixed.next(), prefixed.next()) {
-            (Some(e), None) => Ok(e),
-            _ => Err(unknown()),
+        let prefixed: Vec<Edition> = Edition::all()
+            .filter(|e| !name.is_empty() && e.id().starts_with(name))
+            .collect();
+        match prefixed.as_slice() {
+            [e] => return Ok((*e, Some(format!("`{name}` is edition {}", e.describe())))),
+            [] => {}
+            many => return Err(err(Unknown::Ambiguous(many.to_vec()))),
         }
+        if let Some((code, released)) = SETS.iter().find(|(c, _)| c.eq_ignore_ascii_case(name)) {
+            return match Edition::in_force(released) {
+                Some(e) => Ok((
+                    e,
+                    Some(format!(
+                        "set {code} (released {released}) is edition {}, in force that day",
+                        e.describe()
+                    )),
+                )),
+                None => Err(err(Unknown::TooEarly)),
+            };
+        }
+        let (first, last) = date_span(name).ok_or_else(|| err(Unknown::Unknown))?;
+        let a = Edition::in_force(&first).ok_or_else(|| err(Unknown::TooEarly))?;
+        let b = Edition::in_force(&last).ok_or_else(|| err(Unknown::TooEarly))?;
+        if a != b {
+            let all = Edition::all().filter(|e| a <= *e && *e <= b).collect();
+            return Err(err(Unknown::Ambiguous(all)));
+        }
+        Ok((
+            a,
+            Some(format!(
+                "`{name}` is edition {}, in force on {first}",
+                a.describe()
+            )),
+        ))
+    }
+
+    /// The edition in force on `date` (`YYYY-MM-DD`), if the catalog
+    /// reaches back that far.
+    fn in_force(date: &str) -> Option<Edition> {
+        Edition::all()
+            .filter(|e| EDITIONS[e.0 as usize].since <= date)
+            .last()
+    }
+
+    /// Its id and alias, e.g. `2009-07 (m10)`.
+    fn describe(self) -> String {
+        format!("{} ({})", self.id(), self.alias())
     }
 
     /// Its id: the effective date.
@@ -480,20 +650,204 @@ impl fmt::Display for Edition {
     }
 }
 
-/// An edition id that is not in the catalog.
+/// A name that resolves to no single edition.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownEdition(pub String);
+pub struct UnknownEdition {
+    /// The name as given.
+    pub name: String,
+    /// Why it names no edition.
+    pub kind: Unknown,
+}
+
+/// Why a name resolves to no single edition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unknown {
+    /// No edition, alias, set code or date.
+    Unknown,
+    /// A date before the oldest edition of the catalog.
+    TooEarly,
+    /// A prefix, year or month that spans several editions.
+    Ambiguous(Vec<Edition>),
+}
 
 impl fmt::Display for UnknownEdition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown edition `{}`; known editions:", self.0)?;
+        let name = &self.name;
+        match &self.kind {
+            Unknown::Ambiguous(editions) => {
+                let ids: Vec<&str> = editions.iter().map(|e| e.id()).collect();
+                return write!(f, "edition `{name}` is ambiguous: {}", ids.join(", "));
+            }
+            Unknown::TooEarly => write!(
+                f,
+                "edition `{name}` predates the oldest edition of the catalog ({}); known editions:",
+                EDITIONS[0].since
+            )?,
+            Unknown::Unknown => write!(
+                f,
+                "unknown edition `{name}` (not an edition, alias, set code or date); known editions:"
+            )?,
+        }
         for (i, e) in Edition::all().enumerate() {
             let sep = if i == 0 { "" } else { "," };
-            write!(f, "{sep} {} ({})", e.id(), e.alias())?;
+            write!(f, "{sep} {}", e.describe())?;
         }
         Ok(())
     }
 }
+
+/// The first and last day (`YYYY-MM-DD`) of a date written `YYYY`,
+/// `YYYY-MM` or `YYYY-MM-DD`, if it is one.
+fn date_span(s: &str) -> Option<(String, String)> {
+    let parts: Vec<&str> = s.split('-').collect();
+    let num = |p: &str, len: usize| -> Option<u32> {
+        (p.len() == len && p.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| p.parse().ok())
+            .flatten()
+    };
+    let days = |y: u32, m: u32| match m {
+        2 if y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    let y = num(parts.first()?, 4)?;
+    let (m0, m1) = match parts.get(1) {
+        Some(p) => {
+            let m = num(p, 2).filter(|m| (1..=12).contains(m))?;
+            (m, m)
+        }
+        None => (1, 12),
+    };
+    let (d0, d1) = match parts.get(2) {
+        Some(p) => {
+            let d = num(p, 2).filter(|d| (1..=days(y, m0)).contains(d))?;
+            (d, d)
+        }
+        None => (1, days(y, m1)),
+    };
+    if parts.len() > 3 {
+        return None;
+    }
+    Some((
+        format!("{y:04}-{m0:02}-{d0:02}"),
+        format!("{y:04}-{m1:02}-{d1:02}"),
+    ))
+}
+
+/// Set codes and the day each set came out, for naming an edition by a set
+/// (`M10`, `SHM`, `FDN`): the edition in force that day.
+const SETS: &[(&str, &str)] = &[
+    ("6ED", "1999-04-28"),
+    ("MMQ", "1999-10-04"),
+    ("NEM", "2000-02-14"),
+    ("PCY", "2000-06-05"),
+    ("INV", "2000-10-02"),
+    ("PLS", "2001-02-05"),
+    ("7ED", "2001-04-11"),
+    ("APC", "2001-06-04"),
+    ("ODY", "2001-10-01"),
+    ("TOR", "2002-02-04"),
+    ("JUD", "2002-05-27"),
+    ("ONS", "2002-10-07"),
+    ("LGN", "2003-02-03"),
+    ("SCG", "2003-05-26"),
+    ("8ED", "2003-07-28"),
+    ("MRD", "2003-10-02"),
+    ("DST", "2004-02-06"),
+    ("5DN", "2004-06-04"),
+    ("CHK", "2004-10-01"),
+    ("BOK", "2005-02-04"),
+    ("SOK", "2005-06-03"),
+    ("9ED", "2005-07-29"),
+    ("RAV", "2005-10-07"),
+    ("GPT", "2006-02-03"),
+    ("DIS", "2006-05-05"),
+    ("CSP", "2006-07-21"),
+    ("TSP", "2006-10-06"),
+    ("PLC", "2007-02-02"),
+    ("FUT", "2007-05-04"),
+    ("10E", "2007-07-13"),
+    ("LRW", "2007-10-12"),
+    ("MOR", "2008-02-01"),
+    ("SHM", "2008-05-02"),
+    ("EVE", "2008-07-25"),
+    ("ALA", "2008-10-03"),
+    ("CON", "2009-02-06"),
+    ("ARB", "2009-04-30"),
+    ("M10", "2009-07-17"),
+    ("ZEN", "2009-10-02"),
+    ("WWK", "2010-02-05"),
+    ("ROE", "2010-04-23"),
+    ("M11", "2010-07-16"),
+    ("SOM", "2010-10-01"),
+    ("MBS", "2011-02-04"),
+    ("NPH", "2011-05-13"),
+    ("CMD", "2011-06-17"),
+    ("M12", "2011-07-15"),
+    ("ISD", "2011-09-30"),
+    ("DKA", "2012-02-03"),
+    ("AVR", "2012-05-04"),
+    ("M13", "2012-07-13"),
+    ("RTR", "2012-10-05"),
+    ("GTC", "2013-02-01"),
+    ("DGM", "2013-05-03"),
+    ("M14", "2013-07-19"),
+    ("THS", "2013-09-27"),
+    ("BNG", "2014-02-07"),
+    ("JOU", "2014-05-02"),
+    ("M15", "2014-07-18"),
+    ("KTK", "2014-09-26"),
+    ("FRF", "2015-01-23"),
+    ("DTK", "2015-03-27"),
+    ("ORI", "2015-07-17"),
+    ("BFZ", "2015-10-02"),
+    ("OGW", "2016-01-22"),
+    ("SOI", "2016-04-08"),
+    ("EMN", "2016-07-22"),
+    ("KLD", "2016-09-30"),
+    ("AER", "2017-01-20"),
+    ("AKH", "2017-04-28"),
+    ("HOU", "2017-07-14"),
+    ("XLN", "2017-09-29"),
+    ("RIX", "2018-01-19"),
+    ("DOM", "2018-04-27"),
+    ("M19", "2018-07-13"),
+    ("GRN", "2018-10-05"),
+    ("RNA", "2019-01-25"),
+    ("WAR", "2019-05-03"),
+    ("M20", "2019-07-12"),
+    ("ELD", "2019-10-04"),
+    ("THB", "2020-01-24"),
+    ("IKO", "2020-04-24"),
+    ("M21", "2020-07-03"),
+    ("ZNR", "2020-09-25"),
+    ("KHM", "2021-02-05"),
+    ("STX", "2021-04-23"),
+    ("AFR", "2021-07-23"),
+    ("MID", "2021-09-24"),
+    ("VOW", "2021-11-19"),
+    ("NEO", "2022-02-18"),
+    ("SNC", "2022-04-29"),
+    ("DMU", "2022-09-09"),
+    ("BRO", "2022-11-18"),
+    ("ONE", "2023-02-10"),
+    ("MOM", "2023-04-21"),
+    ("WOE", "2023-09-08"),
+    ("LCI", "2023-11-17"),
+    ("MKM", "2024-02-09"),
+    ("OTJ", "2024-04-19"),
+    ("MH3", "2024-06-14"),
+    ("BLB", "2024-08-02"),
+    ("DSK", "2024-09-27"),
+    ("FDN", "2024-11-15"),
+    ("DFT", "2025-02-14"),
+    ("TDM", "2025-04-11"),
+    ("FIN", "2025-06-13"),
+    ("EOE", "2025-08-01"),
+    ("SPM", "2025-09-26"),
+    ("TLA", "2025-11-21"),
+];
 
 impl std::error::Error for UnknownEdition {}
 
@@ -569,8 +923,8 @@ impl std::str::FromStr for EditionRange {
 crate::number::string_serde!(
     EditionRange,
     "EditionRange",
-    "^([0-9]{4}-[0-9]{2}(-[0-9]{2})?)?(\\.\\.([0-9]{4}-[0-9]{2}(-[0-9]{2})?)?)?$",
-    "the editions a ruling holds in: 2017-07-14.., ..2020-01-22, 2009-07..2020-01-22, or one edition"
+    "^[A-Za-z0-9-]*(\\.\\.[A-Za-z0-9-]*)?$",
+    "the editions a ruling holds in: 2017-07-14.., ..2020-01-22, 2009-07..2020-01-22, or one edition; each bound an edition, alias, set code or date (the edition in force that day)"
 );
 
 #[cfg(test)]
@@ -587,7 +941,53 @@ mod tests {
                 .unwrap()
                 .contains(Edition::current())
         );
-        assert!("2031-01-01..".parse::<EditionRange>().is_err());
+        assert!("1994-04..".parse::<EditionRange>().is_err());
+    }
+
+    #[test]
+    fn a_date_resolves_to_the_edition_in_force_that_day() {
+        let id = |s: &str| Edition::parse(s).map(|e| e.id()).map_err(|e| e.to_string());
+        assert_eq!(id("2008-05-01"), Ok("2007-05"));
+        assert_eq!(id("2009-07-10"), Ok("2007-05"));
+        assert_eq!(id("2009-07-11"), Ok("2009-07"));
+        assert_eq!(id("2017-07-14"), Ok("2017-07-07"));
+        assert_eq!(id("2026-01-16"), Ok("2025-06-06"));
+        assert_eq!(id("2031-01-01"), Ok("2026-09-25"));
+        // A month or year inside one edition is that edition.
+        assert_eq!(id("2008"), Ok("2007-05"));
+        assert_eq!(id("2012-03"), Ok("2011-06-17"));
+        assert!(id("2026-02-30").unwrap_err().contains("unknown edition"));
+        assert!(id("1994-04").unwrap_err().contains("predates"));
+        let r: EditionRange = "2008-05..2010".parse().unwrap();
+        assert_eq!(r.to_string(), "2007-05..2009-09-04");
+    }
+
+    #[test]
+    fn an_ambiguous_prefix_lists_the_editions_it_could_be() {
+        let e = Edition::parse("2009").unwrap_err().to_string();
+        assert_eq!(e, "edition `2009` is ambiguous: 2009-07, 2009-09-04");
+        let e = Edition::parse("2025").unwrap_err().to_string();
+        assert_eq!(e, "edition `2025` is ambiguous: 2025-04-04, 2025-06-06");
+        // The prefix of one id names that edition, as it always did.
+        assert_eq!(Edition::parse("2006").unwrap().id(), "2006-10-01");
+    }
+
+    #[test]
+    fn set_codes_resolve_case_insensitively() {
+        let id = |s: &str| Edition::parse(s).unwrap().id();
+        assert_eq!(id("M10"), "2009-07");
+        assert_eq!(id("m10"), "2009-07");
+        assert_eq!(id("SHM"), "2007-05");
+        assert_eq!(id("fdn"), "2024-06-07");
+        assert_eq!(id("Hou"), "2017-07-07");
+        assert_eq!(id("TSP"), "2006-10-01");
+        let (_, note) = Edition::resolve("shm").unwrap();
+        assert_eq!(
+            note.as_deref(),
+            Some(
+                "set SHM (released 2008-05-02) is edition 2007-05 (future-sight), in force that day"
+            )
+        );
     }
 
     #[test]
@@ -615,6 +1015,11 @@ mod tests {
         for a in &all {
             assert_eq!(Edition::parse(a.id()), Ok(*a));
             assert_eq!(Edition::parse(a.alias()), Ok(*a));
+            // Its own date resolves to it: `since` is chronological too.
+            assert_eq!(Edition::in_force(EDITIONS[a.0 as usize].since), Some(*a));
+        }
+        for w in SETS.windows(2) {
+            assert!(w[0].1 < w[1].1, "{} {}", w[0].0, w[1].0);
         }
     }
 }

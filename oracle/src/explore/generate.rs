@@ -1520,7 +1520,7 @@ impl Gen<'_, '_> {
         }
         let mut x_of_target = Quantity::Ref(Box::new(QuantityRef::PowerOf(object_handle(first))));
         if self.on(Switches::SPELLS) && self.one_in(3)? {
-            // 107.3f, 202.3e: a card's X, and so its mana value, counts
+            // 107.3g, 202.3e: a card's X, and so its mana value, counts
             // only while it is a spell on the stack.
             if let Some(i) = self.object_where(|g, i| g.costs[i].is_some())? {
                 let h = object_handle(i);

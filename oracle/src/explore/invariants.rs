@@ -691,7 +691,7 @@ pub static ALL: &[Invariant] = &[
         rules: &[
             "613.4c", "613.4d", "107.1b", "701.10c", "701.11c", "122.1b", "122.1j", "704.5q",
         ],
-        statement: "where the rules digest calls an edition change neutral, both editions give the same run: the counter merge of 2020-04-17 (without keyword counters), 2017-07-14 and the current rules (without doubling, tripling, keyword or hone counters), 2026-01-16 and the current rules (without hone counters), 2018-04-27 and 2020-01-22 (no P/T rule changed), 2007-05 and 2009-07 (without setting effects or -1/-1 counters); where the sublayer plan changed, only without effects whose affected set tests P/T",
+        statement: "where the rules digest calls an edition change neutral, both editions give the same run: the counter merge of 2020-04-17 (without keyword counters), 2017-07-07 and the current rules (without doubling, tripling, keyword or hone counters), 2025-06-06 and the current rules (without hone counters), 2018-04-27 and 2020-01-22 (no P/T rule changed), 2007-05 and 2009-07 (without setting effects or -1/-1 counters); where the sublayer plan changed, only without effects whose affected set tests P/T",
         caught_by: Mutant::CountersInFourthSublayer,
         sampling: (16, 1),
         closed_form: false,
@@ -803,7 +803,7 @@ fn exact_arithmetic(s: &Subject<'_>) -> Option<Found> {
             };
             let Some(printed) = o.pt else { continue };
             // A P/T chosen as it enters (208.2b) is not a printed value;
-            // 122.1a: counters count off the battlefield only since 2017-07-14.
+            // 122.1a: counters count off the battlefield only since 2011-06-17.
             if effects_list(&o.id)
                 || !(on_bf(st) || s.edition.rules().pt_counters_off_battlefield)
                 || !is_creature(st)
@@ -1146,6 +1146,11 @@ fn combat_damage(s: &Subject<'_>) -> Option<Found> {
                     .controller
                     .clone()
                     .unwrap_or_else(|| s.case.setup.players[0].id.clone());
+                // Before Magic 2010 the life comes from a trigger, which a
+                // player who lost first never sees resolve (D37).
+                if !s.edition.rules().lifelink_static && after.players.get(&controller)?.lost {
+                    return None;
+                }
                 *life.entry(controller).or_default() += amount;
             }
         }
@@ -1728,15 +1733,16 @@ const NEUTRAL: &[(&str, &str, Domain)] = &[
     ("2020-01-22", "2020-04-17", |u| {
         !(u.keyword_counters || u.pt_conditions)
     }),
-    // 701.10c, 701.11c, 122.1b, 122.1j: what changed after 2017-07-14.
-    ("2017-07-14", "2026-09-25", |u| {
+    // 701.10c, 701.11c, 122.1b, 122.1j: what changed after 2017-07-07.
+    ("2017-07-07", "2026-09-25", |u| {
         !(u.double || u.triple || u.keyword_counters || u.hone_counters || u.pt_conditions)
     }),
     // 122.1j: hone counters (2026-09-25).
-    ("2026-01-16", "2026-09-25", |u| !u.hone_counters),
+    ("2025-06-06", "2026-09-25", |u| !u.hone_counters),
     // No rule of P/T changed between these two.
     ("2018-04-27", "2020-01-22", |_| true),
-    // 613.4 (2009-07): 6b set and pumps in one order; 704.5q annihilation.
+    // 613.4 (2009-07): 6b set and pumps in one order (both annihilate
+    // counters since 2006-10-01; -1/-1 counters are kept out all the same).
     ("2007-05", "2009-07", |u| {
         !(u.set || u.minus_counters || u.pt_conditions)
     }),

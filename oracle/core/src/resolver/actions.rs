@@ -1117,7 +1117,14 @@ impl<'c, B: Bugs> Game<'c, B> {
                 }
             }
         }
-        if dealt && src.lifelink {
+        if dealt && src.lifelink && !self.rules.lifelink_static {
+            // 502.68a (2007-05-01): "whenever this permanent deals damage,
+            // you gain that much life", after the state-based actions.
+            self.lifelink_gains.push((src.controller, amount));
+            log.line(1, || {
+                format!("lifelink triggers: {amount} life once state-based actions are done [702.15, 502.68a of 2007]")
+            });
+        } else if dealt && src.lifelink {
             let pl = &mut self.players[src.controller];
             let who = pl.handle.clone();
             pl.life = add(pl.life, amount, || format!("the life total of {who}"))?;
@@ -1180,7 +1187,7 @@ impl<'c, B: Bugs> Game<'c, B> {
         } = arrival;
         let old = self.obj_ref(c);
         let from = self.cards[c].zone;
-        // 107.3k: a permanent spell's own "enters with" effect uses the
+        // 107.3m: a permanent spell's own "enters with" effect uses the
         // spell's X, read while it is still a spell.
         let spell_x =
             if from == Zone::Stack && to == Zone::Battlefield && !self.bug(Mutant::EntersWithXZero)
@@ -1240,7 +1247,7 @@ impl<'c, B: Bugs> Game<'c, B> {
         if to == Zone::Battlefield {
             card.lki = None;
             // 614.12: it is read as the permanent would exist on the
-            // battlefield, but for the X of 107.3k.
+            // battlefield, but for the X of 107.3m.
             self.cards[c].etb_x = spell_x;
             let entering = self.enters_with(c, log);
             self.cards[c].etb_x = None;
@@ -1292,8 +1299,8 @@ impl<'c, B: Bugs> Game<'c, B> {
 
     /// The counters card `c`'s own "enters with" replacement effect gives
     /// it (614.1c, 122.6), read as it enters, as it exists on the
-    /// battlefield (614.12); an X is the X of the spell it was (107.3k), or
-    /// 0 if it was not cast (107.3f).
+    /// battlefield (614.12); an X is the X of the spell it was (107.3m), or
+    /// 0 if it was not cast (107.3g).
     fn enters_with(&self, c: usize, log: &mut Log) -> Res<Vec<(CounterKind, i64)>> {
         let card = &self.cards[c];
         if card.spec.enters_with.is_empty() {
@@ -1313,10 +1320,10 @@ impl<'c, B: Bugs> Game<'c, B> {
             if q.reads_x() {
                 log.line(2, || {
                     if spell {
-                        "X is the X of the spell it was, though the permanent's own X is 0 [107.3k]"
+                        "X is the X of the spell it was, though the permanent's own X is 0 [107.3m]"
                             .into()
                     } else {
-                        "it was not cast, and X is 0 for a card that is not on the stack [107.3f]"
+                        "it was not cast, and X is 0 for a card that is not on the stack [107.3g]"
                             .into()
                     }
                 });
@@ -1450,7 +1457,7 @@ impl<'c, B: Bugs> Game<'c, B> {
     /// ways to pay it are in [`crate::cost`]. Paying mana removes it from
     /// the pool (118.3a); paying life loses it (119.4).
     fn pay_cost(&mut self, pc: &CostPayment, path: &NodePath, log: &mut Log) -> Res<()> {
-        // 107.3g: an object's mana cost is paid with its X as a spell on the
+        // 107.3h: an object's mana cost is paid with its X as a spell on the
         // stack, and with X = 0 anywhere else.
         let (base, x, of) = match (&pc.cost, &pc.cost_of) {
             (Some(cost), _) => (cost, pc.x.0, None),
@@ -1527,9 +1534,9 @@ impl<'c, B: Bugs> Game<'c, B> {
             what = format!("{what}, the mana cost of {}", card.name());
             if cost.has_x() {
                 what.push_str(if card.zone == Zone::Stack {
-                    ", with the X of the spell [107.3g]"
+                    ", with the X of the spell [107.3h]"
                 } else {
-                    ", with X = 0 as it is not a spell on the stack [107.3g]"
+                    ", with X = 0 as it is not a spell on the stack [107.3h]"
                 });
             }
         }

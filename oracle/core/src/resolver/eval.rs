@@ -1393,7 +1393,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
             QuantityRef::XOf(h) => {
                 let c = g.card_index(h);
                 match g.cards[c].etb_x {
-                    // 107.3k: in its own "enters with" effect.
+                    // 107.3m: in its own "enters with" effect.
                     Some(x) => x,
                     None => self.x_of(c, locked, reader)?,
                 }
@@ -1427,7 +1427,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
 
     /// The value of X for card `c` (107.3): while it is a spell on the
     /// stack, the value defined by its text (107.3c, read now) or
-    /// announced as it was cast (107.3a); 0 anywhere else (107.3f).
+    /// announced as it was cast (107.3a); 0 anywhere else (107.3g).
     pub fn x_of(&self, c: usize, locked: bool, reader: Option<usize>) -> Result<i64, Overflow> {
         let card = &self.g.cards[c];
         if self.g.bug(Mutant::PermanentKeepsX) || self.g.bug(Mutant::XFixedAtCast) {

@@ -306,7 +306,7 @@ pub(crate) struct Card<'c> {
     pub x: Option<i64>,
     /// Only while its own "enters with" replacement effect is read as the
     /// permanent spell enters: the spell's X, which that effect uses though
-    /// the permanent's own X is 0 (107.3k).
+    /// the permanent's own X is 0 (107.3m).
     pub etb_x: Option<i64>,
     pub ts: i64,
     pub seq: u64,
@@ -429,6 +429,9 @@ pub(crate) struct Game<'c, B: Bugs> {
     pub handles: BTreeMap<&'c str, Who>,
     pub triggers: Vec<Trigger>,
     pub pending: Vec<Pending<'c>>,
+    /// Life that lifelink triggers will gain (player, amount), where
+    /// lifelink is a trigger (before Magic 2010, DECISIONS.md D37).
+    pub lifelink_gains: Vec<(usize, i64)>,
     /// Whether some object can change whether or how many counters are put
     /// (`cant_have_counters_put`, `counters_put_by`): only then is each
     /// placement of counters checked against them.
@@ -449,6 +452,7 @@ impl<'c, B: Bugs> Game<'c, B> {
             handles: BTreeMap::new(),
             triggers: Vec::new(),
             pending: Vec::new(),
+            lifelink_gains: Vec::new(),
             counter_rules: case
                 .setup
                 .objects

@@ -81,8 +81,8 @@ mutants! {
     LifeAbovePayment => "life-above-payment", "a player pays life only with more life than the payment, not as much (119.4)";
     SnowIgnored => "snow-ignored", "any mana pays {S}, not only mana from snow sources (107.4h)";
     XFixedAtCast => "x-fixed-at-cast", "an X the card's text defines is read once as the spell is cast instead of whenever it is needed while the spell is on the stack (107.3c)";
-    PermanentKeepsX => "permanent-keeps-x", "a permanent spell keeps its X on the battlefield, so its mana value counts it (107.3f, 202.3e)";
-    EntersWithXZero => "enters-with-x-zero", "\"enters with X counters\" reads the permanent's own X, 0, instead of the spell's (107.3k)";
+    PermanentKeepsX => "permanent-keeps-x", "a permanent spell keeps its X on the battlefield, so its mana value counts it (107.3g, 202.3e)";
+    EntersWithXZero => "enters-with-x-zero", "\"enters with X counters\" reads the permanent's own X, 0, instead of the spell's (107.3m)";
     XReread => "x-reread", "an X read as an effect resolves is read again whenever the effect applies instead of staying locked in (608.2h)";
 }
 

@@ -35,6 +35,11 @@ impl<'c, B: Bugs> Game<'c, B> {
                 any = true;
                 continue;
             }
+            if !self.lifelink_gains.is_empty() {
+                any = true;
+                self.resolve_lifelink(log)?;
+                continue;
+            }
             if !self.triggers.is_empty() || !self.pending.is_empty() {
                 any = true;
                 self.resolve_triggers(log)?;
@@ -47,6 +52,27 @@ impl<'c, B: Bugs> Game<'c, B> {
             return Ok(());
         }
         Err(Fault::NoFixpoint)
+    }
+
+    /// Resolves the lifelink triggers of the editions before Magic 2010
+    /// (502.68a of 2007): a player who has lost meanwhile has left the game
+    /// with their permanents, and their trigger with them (800.4a).
+    fn resolve_lifelink(&mut self, log: &mut Log) -> Res<()> {
+        for (p, amount) in std::mem::take(&mut self.lifelink_gains) {
+            let pl = &mut self.players[p];
+            let who = pl.handle.clone();
+            if pl.lost {
+                log.line(1, || {
+                    format!("{who} has lost the game: their lifelink trigger does nothing [800.4a]")
+                });
+                continue;
+            }
+            pl.life = super::add(pl.life, amount, || format!("the life total of {who}"))?;
+            log.line(1, || {
+                format!("lifelink trigger: {who} gains {amount} life [502.68a of 2007]")
+            });
+        }
+        Ok(())
     }
 
     /// One simultaneous batch. Returns whether it changed anything.
@@ -135,7 +161,12 @@ impl<'c, B: Bugs> Game<'c, B> {
                     ));
                 }
             }
-            for (kind, max) in &card.spec.max_counters {
+            let caps = if self.rules.counter_caps {
+                card.spec.max_counters.iter()
+            } else {
+                Default::default()
+            };
+            for (kind, max) in caps {
                 let have = card.count(kind);
                 if have > max.0 {
                     let entry = remove.entry(kind.clone()).or_insert((0, Vec::new()));

@@ -463,7 +463,7 @@ pub struct CostPayment {
     pub cost: Option<ManaCost>,
     /// Or: the mana cost of this object ("pay its mana cost"). Its X is the
     /// value announced or defined for it if it is a spell on the stack,
-    /// and 0 otherwise (107.3g).
+    /// and 0 otherwise (107.3h).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost_of: Option<Handle>,
     /// The value announced for X (107.3a); only with a `cost` that has `{X}` (default 0).

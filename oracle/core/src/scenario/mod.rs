@@ -204,7 +204,7 @@ pub struct ObjectSpec {
     /// Printed mana cost (202.1), e.g. `{X}{G/U}{G/U}`. Its mana value
     /// (202.3) counts each {X} as the object's X: the value announced or
     /// defined for it while it is a spell on the stack, 0 anywhere else
-    /// (107.3f, 202.3e).
+    /// (107.3g, 202.3e).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mana_cost: Option<ManaCost>,
     /// For a spell set up on the stack: the value announced for X as it
@@ -227,8 +227,8 @@ pub struct ObjectSpec {
     pub on_resolve: Option<Action>,
     /// "Enters with N counters": its own replacement effect (614.1c,
     /// 122.6), applied whenever it enters the battlefield. Each number is
-    /// read as it enters; an X in it is the X of the spell it was (107.3k),
-    /// and 0 if it was not cast (107.3f). A negative number gives none
+    /// read as it enters; an X in it is the X of the spell it was (107.3m),
+    /// and 0 if it was not cast (107.3g). A negative number gives none
     /// (107.1b).
     #[serde(
         default,

@@ -44,8 +44,8 @@ pub enum QuantityRef {
     Half(Half),
     /// The value of X for an object: while it is a spell on the stack, the
     /// value announced for it (107.3a) or defined by its text (107.3c); 0
-    /// anywhere else (107.3f). Read as a permanent enters, in its own
-    /// "enters with" counters, it is still the spell's (107.3k).
+    /// anywhere else (107.3g). Read as a permanent enters, in its own
+    /// "enters with" counters, it is still the spell's (107.3m).
     XOf(Handle),
     /// An object's mana value (202.3), X counted as `x_of` that object
     /// (202.3e), a negative X as 0 (107.1b).

@@ -903,7 +903,7 @@ impl<'a> Validator<'a> {
                     if c.x.0 != 0 {
                         self.err(
                             path.key("x"),
-                            "X in an object's mana cost is not announced here: it is the spell's X on the stack, 0 elsewhere (107.3g)",
+                            "X in an object's mana cost is not announced here: it is the spell's X on the stack, 0 elsewhere (107.3h)",
                         );
                     }
                     if let Some(o) = self.objects.get(h.as_str()) {
