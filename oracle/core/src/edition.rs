@@ -559,7 +559,7 @@ impl Edition {
     /// alias, a sentence that says which edition it resolved to and why.
     ///
     /// ```
-    /// use ptoracle::Edition;
+    /// use ptoracle_core::Edition;
     /// let (e, note) = Edition::resolve("2008-05-01").unwrap();
     /// assert_eq!(e.id(), "2007-05");
     /// assert!(note.unwrap().contains("in force on 2008-05-01"));
