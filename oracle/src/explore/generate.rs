@@ -574,6 +574,7 @@ impl Gen<'_, '_> {
             sick: false,
             cant_have_counters_put: false,
             counters_put_by: None,
+            differs_from_card: Vec::new(),
         };
         if self.one_in(4)? {
             o.controller = Some(handle("opponent"));
