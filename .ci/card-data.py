@@ -186,7 +186,30 @@ def check(cases, by_name):
     return problems
 
 
+def self_test():
+    """The rules of check() on a made-up card and corpus: each kind of problem is found."""
+    bears = {"name": "Grizzly Bears", "manaCost": "{1}{G}", "types": ["Creature"],
+             "subtypes": ["Bear"], "keywords": None, "power": "2", "toughness": "2"}
+    good = {"id": "b", "name": "Grizzly Bears", "types": ["Creature"], "pt": "2/2",
+            "mana_cost": "{1}{G}"}
+    cases = [
+        {"id": "ok", "setup": {"objects": [good, {"id": "t", "name": "Test Bear"}, {"id": "h"}]}},
+        {"id": "pt", "setup": {"objects": [dict(good, pt="5/5")]}},
+        {"id": "declared", "setup": {"objects": [dict(good, pt="5/5", differs_from_card=["pt"])]}},
+        {"id": "needless", "setup": {"objects": [dict(good, differs_from_card=["pt"])]}},
+        {"id": "keyword", "setup": {"objects": [dict(good, keywords=["trample"])]}},
+        {"id": "subtype", "setup": {"objects": [dict(good, subtypes=["Wizard"])]}},
+        {"id": "cost", "setup": {"objects": [dict(good, mana_cost=None)]}},
+        {"id": "invented", "setup": {"objects": [{"id": "x", "name": "Hill Troll"}]}},
+    ]
+    found = sorted({p.split(":")[0] for p in check(cases, {"Grizzly Bears": bears})})
+    expected = ["cost", "invented", "keyword", "needless", "pt", "subtype"]
+    if found != expected:
+        fail(f"self-test: problems found in {found}, expected in {expected}")
+
+
 def main():
+    self_test()
     if os.environ.get(SKIP_VAR) == "1":
         print(f"card data: SKIPPED ({SKIP_VAR}=1): real cards were not checked")
         return
