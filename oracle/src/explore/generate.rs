@@ -100,6 +100,7 @@ features! {
     CHOOSE_PT = 41, "P/T chosen as it enters";
     LEVEL_ABILITIES = 42, "abilities of level bands";
     COSTS = 43, "paying costs";
+    INERT_KEYWORDS = 44, "inert keywords";
 }
 
 impl Features {
@@ -172,6 +173,7 @@ impl Features {
                 &[P::LevelAbilities, P::StaticAbilities, P::Modify],
             ),
             (Features::COSTS, &[P::Costs, P::Mana]),
+            (Features::INERT_KEYWORDS, &[P::InertKeywords]),
         ];
         needs
             .iter()
@@ -304,6 +306,9 @@ const GRANTED: [Keyword; 4] = [
     Keyword::Indestructible,
     Keyword::Lifelink,
 ];
+
+/// Inert keywords the generator gives and takes away.
+const INERT: [&str; 4] = ["flanking", "shroud", "changeling", "outlast"];
 
 const HUGE_VALUES: [i64; 6] = [
     4_611_686_018_427_387_904,
@@ -975,7 +980,21 @@ impl Gen<'_, '_> {
                 o.keywords.push(k);
             }
         }
+        if self.on(Features::INERT_KEYWORDS) && self.one_in(3)? {
+            let k = self.inert_keyword()?;
+            if !o.keywords.contains(&k) {
+                o.keywords.push(k);
+            }
+        }
         Ok(())
+    }
+
+    /// A keyword ptoracle does not model (flanking, shroud…).
+    fn inert_keyword(&mut self) -> Result<Keyword> {
+        let name = self.pick(&INERT)?;
+        // Every name of INERT is one of terms::INERT_KEYWORDS (a unit test
+        // checks it); flying only stands in for the impossible.
+        Ok(Keyword::parse(name).unwrap_or(Keyword::Flying))
     }
 
     fn pt_counter_kind(&mut self) -> Result<CounterKind> {
@@ -1563,7 +1582,11 @@ impl Gen<'_, '_> {
                 if self.one_in(2)? {
                     e.remove_all_abilities = true;
                 } else {
-                    let k = self.pick(&GRANTED)?;
+                    let k = if self.on(Features::INERT_KEYWORDS) && self.one_in(2)? {
+                        self.inert_keyword()?
+                    } else {
+                        self.pick(&GRANTED)?
+                    };
                     if self.one_in(2)? {
                         e.add_keywords = vec![k]
                     } else {
@@ -1592,5 +1615,16 @@ impl Gen<'_, '_> {
             }
         }
         Ok(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn generated_inert_keywords_are_inert_keywords() {
+        for name in super::INERT {
+            let k = crate::terms::Keyword::parse(name);
+            assert!(k.is_some_and(|k| k.is_inert()), "{name}");
+        }
     }
 }
