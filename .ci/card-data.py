@@ -104,7 +104,10 @@ def cards(path):
 def corpus(ptoracle):
     """Every case of the corpus, as `ptoracle export` writes it."""
     with tempfile.TemporaryDirectory() as out:
-        result = subprocess.run([ptoracle, "export", out], capture_output=True, text=True)
+        try:
+            result = subprocess.run([ptoracle, "export", out], capture_output=True, text=True)
+        except OSError as e:
+            fail(f"can't run `{ptoracle}` ({e}); build it first (cargo build)")
         if result.returncode != 0:
             fail(f"`{ptoracle} export` failed:\n{result.stderr.strip()}")
         for file in sorted(pathlib.Path(out, "corpus").rglob("*.json")):

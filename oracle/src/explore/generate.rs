@@ -263,6 +263,8 @@ pub fn generate_within(u: &mut Unstructured<'_>, scope: &Scope) -> Result<Case> 
         costs: Vec::new(),
         choices: Vec::new(),
         resolve_next: None,
+        steps_made: 0,
+        next_ts: 1,
     };
     g.case()
 }
@@ -297,6 +299,41 @@ struct Gen<'u, 'a> {
     choices: Vec<Vec<Pt>>,
     /// A spell cast by the last step, to resolve next.
     resolve_next: Option<usize>,
+    /// How many steps have been drawn so far.
+    steps_made: i64,
+    /// About where the automatic timestamps have got ([`next_timestamp`]).
+    next_ts: i64,
+}
+
+/// Where the reference's automatic timestamps have got after these objects
+/// and steps (docs/protocol.md, "Timestamps"), near enough to aim explicit
+/// timestamps at: a step that may do nothing (a crew that fails, counters
+/// that can't be put, a move to the same zone) counts as if it took one.
+fn next_timestamp(objects: &[ObjectSpec], steps: &[Step]) -> i64 {
+    let mut next: i64 = 1;
+    let mut take = |t: Option<Timestamp>| {
+        next = match t {
+            Some(t) => next.max(t.0.0.saturating_add(1)),
+            None => next.saturating_add(1),
+        }
+    };
+    for o in objects {
+        take(o.timestamp);
+    }
+    for s in steps {
+        match &s.action {
+            Action::Effect(e) => take(e.timestamp),
+            Action::PutCounters(_)
+            | Action::MoveCounters(_)
+            | Action::Move(_)
+            | Action::Attach(_)
+            | Action::Crew(_)
+            | Action::Double(_)
+            | Action::Triple(_) => take(None),
+            _ => {}
+        }
+    }
+    next
 }
 
 /// The keywords effects and keyword counters grant or remove.
@@ -403,13 +440,54 @@ impl Gen<'_, '_> {
         let steps_n = 1 + self.index(8)?;
         let mut steps = Vec::new();
         for _ in 0..steps_n {
+            self.next_ts = next_timestamp(&objects, &steps);
             let step = self.step()?;
             let plain = matches!(&step.action, Action::Effect(e) if e.modify.is_some() && e.x.is_none() && !e.has_early_parts());
+            let numbered = matches!(&step.action, Action::RemoveCounters(_) | Action::Move(_));
             steps.push(step);
+            // After a step whose share of the numbering is in question
+            // (docs/protocol.md, "Timestamps"), sometimes two setting
+            // effects on one creature: the first numbered automatically,
+            // the second given the timestamp the first took if that step
+            // took none. They tie, and the second applies last (613.7,
+            // D3); had the step taken one, the first would apply last.
+            if numbered
+                && self.on(Features::TIMESTAMPS)
+                && self.on(Features::SET)
+                && self.one_in(2)?
+            {
+                let target = object_handle(self.any_object()?);
+                for explicit in [false, true] {
+                    let timestamp = explicit.then(|| {
+                        Timestamp(Count(
+                            next_timestamp(&objects, &steps).saturating_sub(1).max(1),
+                        ))
+                    });
+                    let e = EffectSpec {
+                        affects: Affects::Objects(vec![target.clone()]),
+                        set: Some(SetPt {
+                            power: Amount::Fixed(self.int(0, 4)?),
+                            toughness: Amount::Fixed(self.int(1, 4)?),
+                        }),
+                        until: Some(Until::EndOfTurn),
+                        timestamp,
+                        ..EffectSpec::default()
+                    };
+                    steps.push(Step {
+                        action: Action::Effect(Box::new(e)),
+                        sba: true,
+                        expect: BTreeMap::new(),
+                        expect_in: BTreeMap::new(),
+                        expect_error: None,
+                        note: None,
+                    });
+                }
+            }
             // A spell just cast often resolves soon, sometimes after one
             // more step (which may change what its X reads, 107.3c).
             while let Some(i) = self.resolve_next.take() {
                 if self.one_in(2)? {
+                    self.next_ts = next_timestamp(&objects, &steps);
                     steps.push(self.step()?);
                 }
                 // The step between may have resolved or moved it.
@@ -432,6 +510,7 @@ impl Gen<'_, '_> {
                 if let Some(last) = steps.last_mut() {
                     last.sba = false;
                 }
+                self.next_ts = next_timestamp(&objects, &steps);
                 let mut e = self.effect()?;
                 e.x = None;
                 e.set = None;
@@ -1132,7 +1211,19 @@ impl Gen<'_, '_> {
 
     fn timestamp(&mut self) -> Result<Option<Timestamp>> {
         if self.on(Features::TIMESTAMPS) && self.one_in(2)? {
-            return Ok(Some(Timestamp(Count(self.int(1, 5)?))));
+            // Often the one the last automatic timestamp took or the next:
+            // an effect then applies before or after one an earlier step
+            // created by which actions took a timestamp (removing counters,
+            // entering with counters, docs/protocol.md); else anywhere up
+            // to about there.
+            let t = if self.one_in(2)? {
+                self.next_ts.saturating_sub(self.int(0, 1)?)
+            } else {
+                let objects = i64::try_from(self.objects.len()).unwrap_or(0);
+                let high = 5.max(objects.saturating_add(self.steps_made).saturating_add(2));
+                self.int(1, high)?
+            };
+            return Ok(Some(Timestamp(Count(t.max(1)))));
         }
         Ok(None)
     }
@@ -1212,6 +1303,7 @@ impl Gen<'_, '_> {
     }
 
     fn step(&mut self) -> Result<Step> {
+        self.steps_made = self.steps_made.saturating_add(1);
         let pick = self.index(self.actions.len())?;
         let code = self.actions[pick];
         let action = match code {
