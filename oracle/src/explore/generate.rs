@@ -305,6 +305,18 @@ struct Gen<'u, 'a> {
     next_ts: i64,
 }
 
+/// A step whose action is this effect, checked as usual.
+fn effect_step(e: EffectSpec) -> Step {
+    Step {
+        action: Action::Effect(Box::new(e)),
+        sba: true,
+        expect: BTreeMap::new(),
+        expect_in: BTreeMap::new(),
+        expect_error: None,
+        note: None,
+    }
+}
+
 /// Where the reference's automatic timestamps have got after these objects
 /// and steps (docs/protocol.md, "Timestamps"), near enough to aim explicit
 /// timestamps at: a step that may do nothing (a crew that fails, counters
@@ -473,14 +485,7 @@ impl Gen<'_, '_> {
                         timestamp,
                         ..EffectSpec::default()
                     };
-                    steps.push(Step {
-                        action: Action::Effect(Box::new(e)),
-                        sba: true,
-                        expect: BTreeMap::new(),
-                        expect_in: BTreeMap::new(),
-                        expect_error: None,
-                        note: None,
-                    });
+                    steps.push(effect_step(e));
                 }
             }
             // A spell just cast often resolves soon, sometimes after one
@@ -524,14 +529,7 @@ impl Gen<'_, '_> {
                     power: self.change()?,
                     toughness: self.change()?,
                 });
-                steps.push(Step {
-                    action: Action::Effect(Box::new(e)),
-                    sba: true,
-                    expect: BTreeMap::new(),
-                    expect_in: BTreeMap::new(),
-                    expect_error: None,
-                    note: None,
-                });
+                steps.push(effect_step(e));
             }
         }
         Ok(Case {
