@@ -17,7 +17,7 @@ use libtest_mimic::{Arguments, Failed, Trial};
 use ptoracle::explore::generate::Generated;
 use ptoracle::explore::{self, Config, Exam, Live, invariants};
 use ptoracle::protocol::{Feature, required_features};
-use ptoracle::resolver::Mutant;
+use ptoracle::resolver::{self, Mutant};
 use ptoracle::scenario::validate;
 use ptoracle::verdict::check_with;
 use ptoracle::{Edition, Verdict};
@@ -41,6 +41,10 @@ fn main() {
             mutant_rulings_replay,
         ),
         Trial::test("explore/campaigns-are-reproducible", reproducible),
+        Trial::test(
+            "explore/generated-cases-tell-the-timestamp-numbering",
+            tells_timestamp_numbering,
+        ),
     ];
     for inv in invariants::ALL {
         trials.push(Trial::test(format!("catches/{}", inv.name), move || {
@@ -161,6 +165,42 @@ fn catches(inv: &'static invariants::Invariant) -> Result<(), Failed> {
         inv.name, inv.caught_by
     )
     .into())
+}
+
+/// The generator draws cases whose observations depend on which actions
+/// take a timestamp (docs/protocol.md, "Timestamps"): for each numbering an
+/// engine might use instead (a mutant that numbers so), some case of the
+/// first few thousand comes out differently. Explicit timestamps used to be
+/// drawn from 1 to 5 only, below where the numbering had got after a few
+/// steps, and 140 000 cases never told removed counters apart.
+fn tells_timestamp_numbering() -> Result<(), Failed> {
+    let budget = 20_000;
+    for mutant in [
+        Mutant::RemovalTakesTimestamp,
+        Mutant::EnteringCountersTakeTimestamp,
+    ] {
+        let told = (0..budget).any(|i| {
+            explore::case_at(SEED, i).is_some_and(|case| {
+                let play = |mutant| {
+                    let options = resolver::Options {
+                        mutant,
+                        ..resolver::Options::default()
+                    };
+                    let run = resolver::resolve(&case, Edition::current(), options);
+                    let seen: Vec<_> = run.steps.into_iter().map(|s| s.observation).collect();
+                    (seen, run.error.is_some())
+                };
+                play(None) != play(Some(mutant))
+            })
+        });
+        if !told {
+            return Err(format!(
+                "no case of the first {budget} of seed {SEED} tells `{mutant}` from the reference"
+            )
+            .into());
+        }
+    }
+    Ok(())
 }
 
 fn temp_dir(name: &str) -> PathBuf {

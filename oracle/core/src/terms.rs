@@ -182,72 +182,247 @@ impl fmt::Display for Mana {
     }
 }
 
-/// A keyword ability (702) that matters to P/T or to what follows from it.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
+/// A keyword ability (702): one of those that matter to P/T or to what
+/// follows from it, or any other keyword ability, carried as an inert one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Keyword {
     /// 702.9.
-    #[serde(rename = "flying")]
     Flying,
     /// 702.7.
-    #[serde(rename = "first strike")]
     FirstStrike,
     /// 702.4.
-    #[serde(rename = "double strike")]
     DoubleStrike,
     /// 702.2: damage from it destroys (704.5h).
-    #[serde(rename = "deathtouch")]
     Deathtouch,
     /// 702.147.
-    #[serde(rename = "decayed")]
     Decayed,
     /// 702.83.
-    #[serde(rename = "exalted")]
     Exalted,
     /// 702.10.
-    #[serde(rename = "haste")]
     Haste,
     /// 702.11.
-    #[serde(rename = "hexproof")]
     Hexproof,
     /// 702.12: can't be destroyed (704.5g/h), still dies to 704.5f.
-    #[serde(rename = "indestructible")]
     Indestructible,
     /// 702.15: its damage also gains its controller that much life (120.3f).
-    #[serde(rename = "lifelink")]
     Lifelink,
     /// 702.111.
-    #[serde(rename = "menace")]
     Menace,
     /// 702.17.
-    #[serde(rename = "reach")]
     Reach,
     /// 702.28.
-    #[serde(rename = "shadow")]
     Shadow,
     /// 702.19.
-    #[serde(rename = "trample")]
     Trample,
     /// 702.20.
-    #[serde(rename = "vigilance")]
     Vigilance,
     /// 702.3.
-    #[serde(rename = "defender")]
     Defender,
     /// 702.80: its damage to creatures is -1/-1 counters (120.3d).
-    #[serde(rename = "wither")]
     Wither,
     /// 702.90: wither, and poison instead of life loss (120.3b, 120.3d).
-    #[serde(rename = "infect")]
     Infect,
     /// 702.79: returns with a -1/-1 counter if it had none.
-    #[serde(rename = "persist")]
     Persist,
     /// 702.93: returns with a +1/+1 counter if it had none.
-    #[serde(rename = "undying")]
     Undying,
+    /// Any other keyword ability (flanking, shroud, changeling…): an
+    /// object has it, gains and loses it (613.1f), and it is observed, but
+    /// it changes nothing ptoracle models.
+    Inert(InertKeyword),
 }
+
+/// A keyword ability whose effects ptoracle does not model: its name, by
+/// its place in [`INERT_KEYWORDS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct InertKeyword(u16);
+
+impl InertKeyword {
+    /// The inert keyword at this place in [`INERT_KEYWORDS`].
+    pub fn from_index(i: usize) -> Option<InertKeyword> {
+        if i < INERT_KEYWORDS.len() {
+            u16::try_from(i).ok().map(InertKeyword)
+        } else {
+            None
+        }
+    }
+
+    /// Its place in [`INERT_KEYWORDS`].
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+
+    /// Its name, as in [`INERT_KEYWORDS`].
+    pub fn name(self) -> &'static str {
+        INERT_KEYWORDS
+            .get(usize::from(self.0))
+            .copied()
+            .unwrap_or("")
+    }
+}
+
+/// The keyword abilities of 702 other than those in [`Keyword::ALL`], by
+/// name (without a number or cost: `rampage`, `ward`). A scenario may give
+/// an object any of them; each is carried as an inert keyword.
+pub const INERT_KEYWORDS: &[&str] = &[
+    "absorb",
+    "afflict",
+    "affinity",
+    "afterlife",
+    "aftermath",
+    "amplify",
+    "annihilator",
+    "ascend",
+    "assist",
+    "aura swap",
+    "awaken",
+    "backup",
+    "banding",
+    "bargain",
+    "battle cry",
+    "bestow",
+    "blitz",
+    "bloodthirst",
+    "boast",
+    "bushido",
+    "buyback",
+    "cascade",
+    "casualty",
+    "champion",
+    "changeling",
+    "cipher",
+    "cleave",
+    "companion",
+    "compleated",
+    "conspire",
+    "convoke",
+    "craft",
+    "crew",
+    "cumulative upkeep",
+    "cycling",
+    "dash",
+    "daybound",
+    "delve",
+    "demonstrate",
+    "dethrone",
+    "devoid",
+    "devour",
+    "disguise",
+    "disturb",
+    "dredge",
+    "echo",
+    "embalm",
+    "emerge",
+    "enchant",
+    "encore",
+    "enlist",
+    "entwine",
+    "epic",
+    "equip",
+    "escalate",
+    "escape",
+    "eternalize",
+    "evoke",
+    "evolve",
+    "exploit",
+    "extort",
+    "fabricate",
+    "fading",
+    "fear",
+    "flanking",
+    "flash",
+    "flashback",
+    "forecast",
+    "foretell",
+    "fortify",
+    "freerunning",
+    "frenzy",
+    "fuse",
+    "gift",
+    "graft",
+    "gravestorm",
+    "haunt",
+    "hidden agenda",
+    "hideaway",
+    "horsemanship",
+    "impending",
+    "improvise",
+    "ingest",
+    "intimidate",
+    "jump-start",
+    "kicker",
+    "landwalk",
+    "forestwalk",
+    "islandwalk",
+    "mountainwalk",
+    "plainswalk",
+    "swampwalk",
+    "level up",
+    "living metal",
+    "living weapon",
+    "madness",
+    "melee",
+    "mentor",
+    "miracle",
+    "modular",
+    "morph",
+    "megamorph",
+    "mutate",
+    "myriad",
+    "nightbound",
+    "ninjutsu",
+    "offering",
+    "offspring",
+    "outlast",
+    "overload",
+    "partner",
+    "phasing",
+    "plot",
+    "poisonous",
+    "protection",
+    "prototype",
+    "provoke",
+    "prowess",
+    "prowl",
+    "rampage",
+    "ravenous",
+    "read ahead",
+    "rebound",
+    "reconfigure",
+    "recover",
+    "reinforce",
+    "renown",
+    "replicate",
+    "retrace",
+    "riot",
+    "ripple",
+    "saddle",
+    "scavenge",
+    "shroud",
+    "skulk",
+    "soulbond",
+    "soulshift",
+    "spectacle",
+    "splice",
+    "split second",
+    "spree",
+    "squad",
+    "storm",
+    "sunburst",
+    "surge",
+    "suspend",
+    "toxic",
+    "training",
+    "transfigure",
+    "transmute",
+    "tribute",
+    "umbra armor",
+    "undaunted",
+    "unearth",
+    "unleash",
+    "vanishing",
+    "ward",
+];
 
 impl Keyword {
     /// Every keyword, in a fixed order.
@@ -297,12 +472,78 @@ impl Keyword {
             Keyword::Infect => "infect",
             Keyword::Persist => "persist",
             Keyword::Undying => "undying",
+            Keyword::Inert(k) => k.name(),
         }
     }
 
-    /// The keyword with this name, if any.
+    /// The keyword of [`Keyword::ALL`] with this name, if any (the
+    /// keywords that can be keyword counters, 122.1b).
     pub fn from_name(name: &str) -> Option<Keyword> {
         Keyword::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Any keyword with this name: one of [`Keyword::ALL`], else an inert one.
+    pub fn parse(name: &str) -> Option<Keyword> {
+        Keyword::from_name(name).or_else(|| {
+            let i = INERT_KEYWORDS.iter().position(|k| *k == name)?;
+            InertKeyword::from_index(i).map(Keyword::Inert)
+        })
+    }
+
+    /// Whether it is inert: not one of [`Keyword::ALL`], whose effects ptoracle models.
+    pub fn is_inert(self) -> bool {
+        matches!(self, Keyword::Inert(_))
+    }
+}
+
+impl FromStr for Keyword {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Keyword, String> {
+        Keyword::parse(s).ok_or_else(|| {
+            format!(
+                "unknown keyword `{s}`: expected a keyword ability of 702 by its name, such as flying, first strike or flanking"
+            )
+        })
+    }
+}
+
+impl Serialize for Keyword {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Keyword {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Keyword;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a keyword ability by its name, such as flying")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Keyword, E> {
+                v.parse().map_err(E::custom)
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+impl JsonSchema for Keyword {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Keyword".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<&str> = Keyword::ALL
+            .iter()
+            .map(|k| k.name())
+            .chain(INERT_KEYWORDS.iter().copied())
+            .collect();
+        schemars::json_schema!({
+            "type": "string",
+            "enum": names,
+            "description": "a keyword ability (702) by its name; those other than the ones ptoracle models are inert",
+        })
     }
 }
 
@@ -430,6 +671,27 @@ string_serde!(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_keyword_name_parses_to_itself_once() {
+        let names: Vec<&str> = Keyword::ALL
+            .iter()
+            .map(|k| k.name())
+            .chain(INERT_KEYWORDS.iter().copied())
+            .collect();
+        for name in &names {
+            let k: Keyword = name.parse().unwrap();
+            assert_eq!(k.name(), *name);
+            assert_eq!(k.is_inert(), !Keyword::ALL.contains(&k));
+            assert_eq!(names.iter().filter(|n| *n == name).count(), 1, "{name}");
+        }
+        assert!("flyng".parse::<Keyword>().is_err());
+        // Only the keywords ptoracle models are keyword counters (122.1b).
+        assert_eq!(
+            "shroud".parse::<CounterKind>().unwrap(),
+            CounterKind::named("shroud")
+        );
+    }
 
     #[test]
     fn counter_kinds_round_trip() {

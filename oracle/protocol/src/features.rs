@@ -102,6 +102,7 @@ features! {
     LevelAbilities => "level-abilities", "static abilities a creature has while its level counters are in a band, `abilities` of a level band (107.8a, 107.8b)";
     CantHaveCounters => "cant-have-counters", "objects that can't have counters put on them, `cant_have_counters_put` (122.5, 122.6)";
     CountersPutBy => "counters-put-by", "who puts counters: `by` on put_counters, move_counters, put_counters_from and move, and `counters_put_by` abilities that change how many counters a player puts (122.6a, 614.1a)";
+    InertKeywords => "inert-keywords", "keywords other than those ptoracle models (flanking, shroud, changeling…), carried, gained, lost and observed without effect (702)";
 }
 
 impl fmt::Display for Feature {
@@ -208,6 +209,7 @@ fn keyword(k: Keyword, f: &mut BTreeSet<Feature>) {
         Keyword::Indestructible => Feature::Indestructible,
         Keyword::Undying => Feature::Undying,
         Keyword::Persist => Feature::Persist,
+        Keyword::Inert(_) => Feature::InertKeywords,
         _ => return,
     };
     f.insert(feature);

@@ -102,6 +102,7 @@ switches! {
     CHOOSE_PT = 41, "P/T chosen as it enters";
     LEVEL_ABILITIES = 42, "abilities of level bands";
     COSTS = 43, "paying costs";
+    INERT_KEYWORDS = 44, "inert keywords";
 }
 
 impl Switches {
@@ -174,6 +175,7 @@ impl Switches {
                 &[P::LevelAbilities, P::StaticAbilities, P::Modify],
             ),
             (Switches::COSTS, &[P::Costs, P::Mana]),
+            (Switches::INERT_KEYWORDS, &[P::InertKeywords]),
         ];
         needs
             .iter()
@@ -263,6 +265,8 @@ pub fn generate_within(u: &mut Unstructured<'_>, scope: &Scope) -> Result<Case> 
         costs: Vec::new(),
         choices: Vec::new(),
         resolve_next: None,
+        steps_made: 0,
+        next_ts: 1,
     };
     g.case()
 }
@@ -297,6 +301,53 @@ struct Gen<'u, 'a> {
     choices: Vec<Vec<Pt>>,
     /// A spell cast by the last step, to resolve next.
     resolve_next: Option<usize>,
+    /// How many steps have been drawn so far.
+    steps_made: i64,
+    /// About where the automatic timestamps have got ([`next_timestamp`]).
+    next_ts: i64,
+}
+
+/// A step whose action is this effect, checked as usual.
+fn effect_step(e: EffectSpec) -> Step {
+    Step {
+        action: Action::Effect(Box::new(e)),
+        sba: true,
+        expect: BTreeMap::new(),
+        expect_in: BTreeMap::new(),
+        expect_error: None,
+        note: None,
+    }
+}
+
+/// Where the reference's automatic timestamps have got after these objects
+/// and steps (docs/protocol.md, "Timestamps"), near enough to aim explicit
+/// timestamps at: a step that may do nothing (a crew that fails, counters
+/// that can't be put, a move to the same zone) counts as if it took one.
+fn next_timestamp(objects: &[ObjectSpec], steps: &[Step]) -> i64 {
+    let mut next: i64 = 1;
+    let mut take = |t: Option<Timestamp>| {
+        next = match t {
+            Some(t) => next.max(t.0.0.saturating_add(1)),
+            None => next.saturating_add(1),
+        }
+    };
+    for o in objects {
+        take(o.timestamp);
+    }
+    for s in steps {
+        match &s.action {
+            Action::Effect(e) => take(e.timestamp),
+            Action::PutCounters(_)
+            | Action::MoveCounters(_)
+            | Action::Move(_)
+            | Action::Attach(_)
+            | Action::Crew(_)
+            | Action::Double(_)
+            | Action::Triple(_) => take(None),
+            _ => {}
+        }
+    }
+    next
 }
 
 /// The keywords effects and keyword counters grant or remove.
@@ -306,6 +357,9 @@ const GRANTED: [Keyword; 4] = [
     Keyword::Indestructible,
     Keyword::Lifelink,
 ];
+
+/// Inert keywords the generator gives and takes away.
+const INERT: [&str; 4] = ["flanking", "shroud", "changeling", "outlast"];
 
 const HUGE_VALUES: [i64; 6] = [
     4_611_686_018_427_387_904,
@@ -400,13 +454,47 @@ impl Gen<'_, '_> {
         let steps_n = 1 + self.index(8)?;
         let mut steps = Vec::new();
         for _ in 0..steps_n {
+            self.next_ts = next_timestamp(&objects, &steps);
             let step = self.step()?;
             let plain = matches!(&step.action, Action::Effect(e) if e.modify.is_some() && e.x.is_none() && !e.has_early_parts());
+            let numbered = matches!(&step.action, Action::RemoveCounters(_) | Action::Move(_));
             steps.push(step);
+            // After a step whose share of the numbering is in question
+            // (docs/protocol.md, "Timestamps"), sometimes two setting
+            // effects on one creature: the first numbered automatically,
+            // the second given the timestamp the first took if that step
+            // took none. They tie, and the second applies last (613.7,
+            // D3); had the step taken one, the first would apply last.
+            if numbered
+                && self.on(Switches::TIMESTAMPS)
+                && self.on(Switches::SET)
+                && self.one_in(2)?
+            {
+                let target = object_handle(self.any_object()?);
+                for explicit in [false, true] {
+                    let timestamp = explicit.then(|| {
+                        Timestamp(Count(
+                            next_timestamp(&objects, &steps).saturating_sub(1).max(1),
+                        ))
+                    });
+                    let e = EffectSpec {
+                        affects: Affects::Objects(vec![target.clone()]),
+                        set: Some(SetPt {
+                            power: Amount::Fixed(self.int(0, 4)?),
+                            toughness: Amount::Fixed(self.int(1, 4)?),
+                        }),
+                        until: Some(Until::EndOfTurn),
+                        timestamp,
+                        ..EffectSpec::default()
+                    };
+                    steps.push(effect_step(e));
+                }
+            }
             // A spell just cast often resolves soon, sometimes after one
             // more step (which may change what its X reads, 107.3c).
             while let Some(i) = self.resolve_next.take() {
                 if self.one_in(2)? {
+                    self.next_ts = next_timestamp(&objects, &steps);
                     steps.push(self.step()?);
                 }
                 // The step between may have resolved or moved it.
@@ -429,6 +517,7 @@ impl Gen<'_, '_> {
                 if let Some(last) = steps.last_mut() {
                     last.sba = false;
                 }
+                self.next_ts = next_timestamp(&objects, &steps);
                 let mut e = self.effect()?;
                 e.x = None;
                 e.set = None;
@@ -442,14 +531,7 @@ impl Gen<'_, '_> {
                     power: self.change()?,
                     toughness: self.change()?,
                 });
-                steps.push(Step {
-                    action: Action::Effect(Box::new(e)),
-                    sba: true,
-                    expect: BTreeMap::new(),
-                    expect_in: BTreeMap::new(),
-                    expect_error: None,
-                    note: None,
-                });
+                steps.push(effect_step(e));
             }
         }
         Ok(Case {
@@ -576,6 +658,7 @@ impl Gen<'_, '_> {
             sick: false,
             cant_have_counters_put: false,
             counters_put_by: None,
+            differs_from_card: Vec::new(),
         };
         if self.one_in(4)? {
             o.controller = Some(handle("opponent"));
@@ -976,7 +1059,21 @@ impl Gen<'_, '_> {
                 o.keywords.push(k);
             }
         }
+        if self.on(Switches::INERT_KEYWORDS) && self.one_in(3)? {
+            let k = self.inert_keyword()?;
+            if !o.keywords.contains(&k) {
+                o.keywords.push(k);
+            }
+        }
         Ok(())
+    }
+
+    /// A keyword ptoracle does not model (flanking, shroud…).
+    fn inert_keyword(&mut self) -> Result<Keyword> {
+        let name = self.pick(&INERT)?;
+        // Every name of INERT is one of terms::INERT_KEYWORDS (a unit test
+        // checks it); flying only stands in for the impossible.
+        Ok(Keyword::parse(name).unwrap_or(Keyword::Flying))
     }
 
     fn pt_counter_kind(&mut self) -> Result<CounterKind> {
@@ -1114,7 +1211,19 @@ impl Gen<'_, '_> {
 
     fn timestamp(&mut self) -> Result<Option<Timestamp>> {
         if self.on(Switches::TIMESTAMPS) && self.one_in(2)? {
-            return Ok(Some(Timestamp(Count(self.int(1, 5)?))));
+            // Often the one the last automatic timestamp took or the next:
+            // an effect then applies before or after one an earlier step
+            // created by which actions took a timestamp (removing counters,
+            // entering with counters, docs/protocol.md); else anywhere up
+            // to about there.
+            let t = if self.one_in(2)? {
+                self.next_ts.saturating_sub(self.int(0, 1)?)
+            } else {
+                let objects = i64::try_from(self.objects.len()).unwrap_or(0);
+                let high = 5.max(objects.saturating_add(self.steps_made).saturating_add(2));
+                self.int(1, high)?
+            };
+            return Ok(Some(Timestamp(Count(t.max(1)))));
         }
         Ok(None)
     }
@@ -1194,6 +1303,7 @@ impl Gen<'_, '_> {
     }
 
     fn step(&mut self) -> Result<Step> {
+        self.steps_made = self.steps_made.saturating_add(1);
         let pick = self.index(self.actions.len())?;
         let code = self.actions[pick];
         let action = match code {
@@ -1564,7 +1674,11 @@ impl Gen<'_, '_> {
                 if self.one_in(2)? {
                     e.remove_all_abilities = true;
                 } else {
-                    let k = self.pick(&GRANTED)?;
+                    let k = if self.on(Switches::INERT_KEYWORDS) && self.one_in(2)? {
+                        self.inert_keyword()?
+                    } else {
+                        self.pick(&GRANTED)?
+                    };
                     if self.one_in(2)? {
                         e.add_keywords = vec![k]
                     } else {
@@ -1593,5 +1707,16 @@ impl Gen<'_, '_> {
             }
         }
         Ok(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn generated_inert_keywords_are_inert_keywords() {
+        for name in super::INERT {
+            let k = crate::terms::Keyword::parse(name);
+            assert!(k.is_some_and(|k| k.is_inert()), "{name}");
+        }
     }
 }

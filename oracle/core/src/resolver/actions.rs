@@ -443,8 +443,8 @@ impl<'c, B: Bugs> Game<'c, B> {
             return Ok(0);
         }
         let (ts, seq) = match at {
-            Some(t) => t,
-            None => (self.take_ts(), self.take_seq()),
+            Some(t) if !self.bug(Mutant::EnteringCountersTakeTimestamp) => t,
+            _ => (self.take_ts(), self.take_seq()),
         };
         let id = self.cards[c].spec.id.clone();
         let before = self.cards[c].count(kind);
@@ -551,6 +551,11 @@ impl<'c, B: Bugs> Game<'c, B> {
     fn remove_counters(&mut self, r: &CounterRemove, log: &mut Log) -> Res<()> {
         let c = self.card_index(&r.from);
         let taken = self.take_counters(c, &r.kind, r.count.0);
+        // Removing counters creates nothing that needs a timestamp: the
+        // counters left keep theirs (613.7c).
+        if self.bug(Mutant::RemovalTakesTimestamp) {
+            self.take_ts();
+        }
         let name = self.cards[c].name().to_string();
         log.line(1, || {
             format!(

@@ -3,20 +3,25 @@
 
 use std::marker::PhantomData;
 
-use crate::terms::{CardType, Color, Keyword};
+use crate::terms::{CardType, Color, INERT_KEYWORDS, InertKeyword, Keyword};
 
 pub(crate) trait Flag: Copy + 'static {
-    const ALL: &'static [Self];
-    fn bit(self) -> u32;
+    /// How many values there are (at most 256).
+    const COUNT: usize;
+    fn bit(self) -> usize;
+    fn from_bit(bit: usize) -> Option<Self>;
 }
 
 macro_rules! flag {
     ($t:ty) => {
         impl Flag for $t {
-            const ALL: &'static [Self] = &<$t>::ALL;
-            fn bit(self) -> u32 {
+            const COUNT: usize = <$t>::ALL.len();
+            fn bit(self) -> usize {
                 // ALL lists every variant once, so the position always exists.
-                <$t>::ALL.iter().position(|x| *x == self).unwrap_or(0) as u32
+                <$t>::ALL.iter().position(|x| *x == self).unwrap_or(0)
+            }
+            fn from_bit(bit: usize) -> Option<Self> {
+                <$t>::ALL.get(bit).copied()
             }
         }
     };
@@ -24,10 +29,28 @@ macro_rules! flag {
 
 flag!(CardType);
 flag!(Color);
-flag!(Keyword);
+
+// The keywords of Keyword::ALL first, then the inert ones.
+const _: () = assert!(Keyword::ALL.len() + INERT_KEYWORDS.len() <= 256);
+
+impl Flag for Keyword {
+    const COUNT: usize = Keyword::ALL.len() + INERT_KEYWORDS.len();
+    fn bit(self) -> usize {
+        match self {
+            Keyword::Inert(k) => Keyword::ALL.len() + k.index(),
+            k => Keyword::ALL.iter().position(|x| *x == k).unwrap_or(0),
+        }
+    }
+    fn from_bit(bit: usize) -> Option<Self> {
+        match bit.checked_sub(Keyword::ALL.len()) {
+            None => Keyword::ALL.get(bit).copied(),
+            Some(i) => InertKeyword::from_index(i).map(Keyword::Inert),
+        }
+    }
+}
 
 #[derive(Debug)]
-pub(crate) struct Bits<T: Flag>(u32, PhantomData<T>);
+pub(crate) struct Bits<T: Flag>([u64; 4], PhantomData<T>);
 
 impl<T: Flag> Clone for Bits<T> {
     fn clone(&self) -> Self {
@@ -47,7 +70,7 @@ impl<T: Flag> Eq for Bits<T> {}
 
 impl<T: Flag> Bits<T> {
     pub fn empty() -> Self {
-        Bits(0, PhantomData)
+        Bits([0; 4], PhantomData)
     }
 
     pub fn of(items: &[T]) -> Self {
@@ -58,16 +81,25 @@ impl<T: Flag> Bits<T> {
         b
     }
 
+    // A bit is a word of the mask and a bit in it; Flag::COUNT is at
+    // most 256, so the word always exists.
+    fn word(bit: usize) -> (usize, u64) {
+        ((bit / 64) % 4, 1 << (bit % 64))
+    }
+
     pub fn has(self, t: T) -> bool {
-        self.0 & (1 << t.bit()) != 0
+        let (w, b) = Self::word(t.bit());
+        self.0[w] & b != 0
     }
 
     pub fn insert(&mut self, t: T) {
-        self.0 |= 1 << t.bit();
+        let (w, b) = Self::word(t.bit());
+        self.0[w] |= b;
     }
 
     pub fn remove(&mut self, t: T) {
-        self.0 &= !(1 << t.bit());
+        let (w, b) = Self::word(t.bit());
+        self.0[w] &= !b;
     }
 
     pub fn contains_all(self, items: &[T]) -> bool {
@@ -79,6 +111,31 @@ impl<T: Flag> Bits<T> {
     }
 
     pub fn to_vec(self) -> Vec<T> {
-        T::ALL.iter().copied().filter(|t| self.has(*t)).collect()
+        (0..T::COUNT)
+            .filter_map(T::from_bit)
+            .filter(|t| self.has(*t))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inert_keywords_have_bits_of_their_own() {
+        let all: Vec<Keyword> = (0..<Keyword as Flag>::COUNT)
+            .filter_map(<Keyword as Flag>::from_bit)
+            .collect();
+        assert_eq!(all.len(), Keyword::ALL.len() + INERT_KEYWORDS.len());
+        let mut set = Bits::empty();
+        for k in &all {
+            assert!(!set.has(*k), "{k} shares a bit");
+            set.insert(*k);
+        }
+        assert_eq!(set.to_vec(), all);
+        let shroud: Keyword = "shroud".parse().unwrap();
+        set.remove(shroud);
+        assert!(!set.has(shroud) && set.has(Keyword::Flying));
     }
 }

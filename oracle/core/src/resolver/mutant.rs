@@ -84,6 +84,8 @@ mutants! {
     PermanentKeepsX => "permanent-keeps-x", "a permanent spell keeps its X on the battlefield, so its mana value counts it (107.3g, 202.3e)";
     EntersWithXZero => "enters-with-x-zero", "\"enters with X counters\" reads the permanent's own X, 0, instead of the spell's (107.3m)";
     XReread => "x-reread", "an X read as an effect resolves is read again whenever the effect applies instead of staying locked in (608.2h)";
+    RemovalTakesTimestamp => "removal-takes-timestamp", "removing counters takes a timestamp, so every effect created later is numbered one higher (613.7)";
+    EnteringCountersTakeTimestamp => "entering-counters-take-timestamp", "the counters an object enters the battlefield with take a timestamp of their own instead of sharing the object's (613.7, 122.6)";
 }
 
 impl Mutant {

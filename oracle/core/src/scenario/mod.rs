@@ -320,6 +320,28 @@ pub struct ObjectSpec {
     /// `{ you: twice, opponents: half-down }`; 614.1a, 122.6a).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counters_put_by: Option<CountersPutBy>,
+    /// The printed values in which this object deliberately differs from
+    /// the real card it is named after (the card-data check of
+    /// rulings/README.md, "Card names"); the resolver ignores it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub differs_from_card: Vec<CardField>,
+}
+
+/// A printed value of a real card that an object may declare it does not
+/// share (`differs_from_card`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CardField {
+    /// Its printed power and toughness.
+    Pt,
+    /// Its card types.
+    Types,
+    /// Its subtypes.
+    Subtypes,
+    /// Its mana cost.
+    ManaCost,
+    /// Its keywords.
+    Keywords,
 }
 
 /// How many counters a player puts instead, by whether that player controls
