@@ -157,6 +157,7 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
         out: Some(args.out.clone()),
         shrink_budget: args.shrink_budget,
         keep_shrunk: 20,
+        expectations,
     };
     let make = |config: &ProcessConfig| -> Box<dyn Engine + Send> {
         match &dead {
@@ -182,10 +183,7 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
         done.store(true, Ordering::SeqCst);
         r
     });
-    let stale = match &expectations {
-        Some(e) => e.apply(&mut report),
-        None => Vec::new(),
-    };
+    let stale = std::mem::take(&mut report.unplayed_expectations);
     // Given up on during the run (faults in a row, failed handshakes):
     // the cases after that were not sent, so the run says nothing of them.
     // Said before the summary, whose counts line stays the last line.
@@ -213,7 +211,7 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
     }
     let _ = out.flush();
     drop(out);
-    let wrote = write_reports(&args, &report, expectations.as_ref());
+    let wrote = write_reports(&args, &report, plan.expectations.as_ref());
     let code = if report.interrupted {
         INTERRUPTED
     } else if dead.is_some() || given_up.is_some() {
@@ -307,21 +305,23 @@ fn header(
 /// Writes the requested report files; false if one could not be written.
 fn write_reports(args: &GateArgs, report: &Report, previous: Option<&Expectations>) -> bool {
     let mut ok = write_json(args.json.as_deref(), report);
-    let mut write = |path: &Option<PathBuf>, text: String, what: &str| {
+    type Writer<'a> = &'a dyn Fn(&mut dyn Write) -> std::io::Result<()>;
+    let mut write = |path: &Option<PathBuf>, what: &str, writer: Writer<'_>| {
         if let Some(p) = path {
-            if let Err(e) = ptoracle::output::write_file(p, text.as_bytes()) {
+            if let Err(e) = ptoracle::output::write_with(p, |w| writer(w)) {
                 eprintln!("error: could not write the {what} to {}: {e}", p.display());
                 ok = false;
             }
         }
     };
-    write(&args.junit, report.junit(), "JUnit report");
-    write(&args.markdown, report.markdown(), "Markdown report");
-    write(
-        &args.write_expectations,
-        Expectations::from_report(report, previous).to_text(),
-        "expectations file",
-    );
+    write(&args.junit, "JUnit report", &|w| report.write_junit(w));
+    write(&args.markdown, "Markdown report", &|w| {
+        report.write_markdown(w)
+    });
+    write(&args.write_expectations, "expectations file", &|w| {
+        let e = Expectations::from_report(report, previous)?;
+        w.write_all(e.to_text().as_bytes())
+    });
     ok
 }
 

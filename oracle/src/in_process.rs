@@ -237,6 +237,7 @@ fn run_plan<E: Engine + Send + 'static>(
         out: config.out.clone(),
         shrink_budget: config.shrink_budget,
         keep_shrunk: KEEP_SHRUNK,
+        expectations: None,
     };
     // One job: the gate asks for one engine, and gets this one.
     let slot = Mutex::new(Some(engine));
@@ -267,7 +268,7 @@ pub fn failures(report: &Report) -> Option<String> {
         return None;
     }
     let mut out = report.human(false);
-    for record in &report.cases {
+    let read = report.for_each(&mut |record| {
         if let Some(text) = &record.ruling_text {
             let _ = write!(
                 out,
@@ -275,6 +276,10 @@ pub fn failures(report: &Report) -> Option<String> {
                 record.id
             );
         }
+        Ok(())
+    });
+    if let Err(e) = read {
+        let _ = write!(out, "\n(the records could not be read back: {e})");
     }
     Some(out)
 }

@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-use common::{read_until, signal, wait_for_entry, wait_within};
+#[cfg(target_os = "linux")]
+use common::DirWatch;
+use common::{read_until, signal, wait_within};
 
 fn ptoracle(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ptoracle"))
@@ -134,11 +136,13 @@ fn endless_explore(args: &[&str], out: &std::path::Path) -> std::process::Child 
 
 /// Ctrl-C after a violation was found and written: the campaign stops,
 /// reports it and exits 1. Regression: the test slept a fixed time before
-/// the signal; it now waits for the shrunk ruling to be written.
-#[cfg(unix)]
+/// the signal; it now waits for the shrunk ruling to be written (an
+/// inotify event, not a poll).
+#[cfg(target_os = "linux")]
 #[test]
 fn ctrl_c_stops_and_reports_what_was_found() {
     let dir = temp_dir("interrupt");
+    let watch = DirWatch::new(&dir);
     let mut child = endless_explore(&["--seed", "9", "--mutant", "no-annihilation"], &dir);
     let stdout = child.stdout.take().expect("piped");
     let reader = std::thread::spawn(move || {
@@ -146,7 +150,7 @@ fn ctrl_c_stops_and_reports_what_was_found() {
         let _ = std::io::Read::read_to_string(&mut { stdout }, &mut all);
         all
     });
-    wait_for_entry(&dir, Duration::from_secs(300));
+    watch.wait_for_entry(Duration::from_secs(300));
     signal(child.id(), "INT");
     let status = wait_within(child, Duration::from_secs(300), "explore after Ctrl-C");
     let out = reader.join().expect("stdout is read");

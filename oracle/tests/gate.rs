@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use common::{alive, signal, wait_for_file, wait_within};
+use common::{alive, mark_pipe, read_mark, signal, wait_within};
 
 const BIN: &str = env!("CARGO_BIN_EXE_ptoracle");
 
@@ -536,6 +536,7 @@ fn a_signal_writes_what_was_gathered_and_kills_the_engine() {
         let dir = scratch("signal");
         let report = dir.join("report.json");
         let hanging = dir.join("hanging");
+        mark_pipe(&hanging);
         let child = Command::new(BIN)
             .args([
                 "gate",
@@ -558,8 +559,9 @@ fn a_signal_writes_what_was_gathered_and_kills_the_engine() {
             .spawn()
             .unwrap();
         // The first case has passed once the engine hangs on the second.
-        wait_for_file(&hanging, Duration::from_secs(120));
-        let engine: u32 = std::fs::read_to_string(&hanging).unwrap().parse().unwrap();
+        let engine: u32 = read_mark(&hanging, Duration::from_secs(120))
+            .parse()
+            .unwrap();
         signal(child.id(), sig);
         let status = wait_within(child, Duration::from_secs(120), "the gate after a signal");
         assert_eq!(status.code(), Some(130), "SIG{sig}");
@@ -985,6 +987,7 @@ fn sigterm_to_gate_sh_stops_the_gate_with_its_reports() {
     let dir = scratch("gate-sh-term");
     let reports = dir.join("reports");
     let hanging = dir.join("hanging");
+    mark_pipe(&hanging);
     let child = Command::new("bash")
         .arg(root().join("ci/gate.sh"))
         .args(["--engine", &misbehave("hang"), "--reports"])
@@ -997,8 +1000,9 @@ fn sigterm_to_gate_sh_stops_the_gate_with_its_reports() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    wait_for_file(&hanging, Duration::from_secs(120));
-    let engine: u32 = std::fs::read_to_string(&hanging).unwrap().parse().unwrap();
+    let engine: u32 = read_mark(&hanging, Duration::from_secs(120))
+        .parse()
+        .unwrap();
     signal(child.id(), "TERM");
     let status = wait_within(child, Duration::from_secs(120), "gate.sh after SIGTERM");
     assert_eq!(status.code(), Some(130));

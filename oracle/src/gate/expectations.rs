@@ -13,12 +13,12 @@
 //!     issue: https://example.org/my-engine/issues/12
 //! ```
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::report::{Expectation, Kind, Report};
+use super::report::{Expectation, Kind, Record, Report};
 use crate::error::LoadError;
 
 /// An expectations file.
@@ -111,38 +111,44 @@ impl Expectations {
         Ok(e)
     }
 
-    /// Marks every record of `report` with what this file says of it, and
-    /// returns the listed ids the report does not have.
-    pub fn apply(&self, report: &mut Report) -> Vec<String> {
-        for c in &mut report.cases {
-            let kind = c.outcome.kind();
-            c.expectation = match self.cases.get(&c.id) {
-                None if kind.bad() => Some(Expectation::Unexpected),
-                None => None,
-                Some(e) if e.verdict == kind => Some(Expectation::Known),
-                Some(_) if kind == Kind::Pass => Some(Expectation::Fixed),
-                Some(_) => Some(Expectation::Changed),
-            };
-        }
-        report.recount();
-        let seen: std::collections::BTreeSet<&str> =
-            report.cases.iter().map(|c| c.id.as_str()).collect();
+    /// Marks `record` with what this file says of it; whether the file
+    /// lists it.
+    pub fn mark(&self, record: &mut Record) -> bool {
+        let kind = record.outcome.kind();
+        let listed = self.cases.get(&record.id);
+        record.expectation = match listed {
+            None if kind.bad() => Some(Expectation::Unexpected),
+            None => None,
+            Some(e) if e.verdict == kind => Some(Expectation::Known),
+            Some(_) if kind == Kind::Pass => Some(Expectation::Fixed),
+            Some(_) => Some(Expectation::Changed),
+        };
+        listed.is_some()
+    }
+
+    /// The listed ids that are not in `seen`.
+    pub fn unplayed(&self, seen: &BTreeSet<String>) -> Vec<String> {
         self.cases
             .keys()
-            .filter(|id| !seen.contains(id.as_str()))
+            .filter(|id| !seen.contains(*id))
             .cloned()
             .collect()
     }
 
     /// The expectations file that lists every case of `report` that did not
     /// pass, keeping the reasons and issues of `previous` where the verdict
-    /// is the same.
-    pub fn from_report(report: &Report, previous: Option<&Expectations>) -> Expectations {
+    /// is the same. It holds one entry per case that did not pass (an id and
+    /// a reason of at most 200 characters): the file is sorted by id, and
+    /// no larger than [`MAX_BYTES`] can be read back.
+    pub fn from_report(
+        report: &Report,
+        previous: Option<&Expectations>,
+    ) -> std::io::Result<Expectations> {
         let mut cases = BTreeMap::new();
-        for c in &report.cases {
+        report.for_each(&mut |c| {
             let verdict = c.outcome.kind();
             if verdict == Kind::Pass {
-                continue;
+                return Ok(());
             }
             let old = previous
                 .and_then(|p| p.cases.get(&c.id))
@@ -159,11 +165,12 @@ impl Expectations {
                     issue: old.and_then(|e| e.issue.clone()),
                 },
             );
-        }
-        Expectations {
+            Ok(())
+        })?;
+        Ok(Expectations {
             engine: report.engine.as_ref().map(|e| e.name.clone()),
             cases,
-        }
+        })
     }
 
     /// The file's text.

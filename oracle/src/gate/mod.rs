@@ -14,6 +14,7 @@ pub mod baseline;
 pub mod expectations;
 pub mod offline;
 pub mod report;
+mod spill;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::RangeInclusive;
@@ -53,6 +54,9 @@ pub struct Plan {
     pub shrink_budget: usize,
     /// Shrunk rulings kept (further failures are reported unshrunk).
     pub keep_shrunk: usize,
+    /// The engine's known failures: each record is marked with what they
+    /// say of it as it is made.
+    pub expectations: Option<expectations::Expectations>,
 }
 
 /// Live counters, for a progress bar.
@@ -72,12 +76,22 @@ pub type Factory<'a> = dyn Fn() -> Box<dyn Engine + Send> + Sync + 'a;
 /// Plays `plan` and records every case. Stops starting cases when `stop`
 /// is set; what was recorded by then is returned, and the rest is counted
 /// as not run.
+///
+/// The gate's memory does not grow with the number of cases: each record
+/// is written to a temporary file as it is finished (see [`spill`]), and
+/// only the counts stay in memory. What else is kept grows with bounded
+/// things: the capabilities of each worker's engine, the shapes and kinds
+/// of shrunk failures (at most [`SHRINK_PER_KIND`] shrinks per kind, and
+/// the kinds are the observation fields by step actions), and the ids of
+/// the expectations file that were played (bounded by that file's size).
 pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> Report {
     let started = Instant::now();
     let total = plan.corpus.len() + plan.generated.map_or(0, |(n, _)| n as usize);
     let next = AtomicUsize::new(0);
     let discarded = AtomicUsize::new(0);
-    let records: Mutex<Vec<Record>> = Mutex::new(Vec::new());
+    let parts: Mutex<Vec<spill::Part>> = Mutex::new(Vec::new());
+    let summary: Mutex<Summary> = Mutex::new(Summary::default());
+    let listed_seen: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
     let engines: Mutex<Vec<Capabilities>> = Mutex::new(Vec::new());
     let shrunk_kept = AtomicUsize::new(0);
     let shapes: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
@@ -97,16 +111,25 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
                 };
                 // The last case played, and the requests its check sent.
                 let mut pending: Option<(Record, RangeInclusive<u64>)> = None;
-                let finish = |record: Record| {
+                let mut part = spill::Part::new();
+                let mut finish = |mut record: Record| {
                     live.done.fetch_add(1, Ordering::Relaxed);
                     match record.outcome.kind() {
                         Kind::Fail | Kind::Flaky => live.failed.fetch_add(1, Ordering::Relaxed),
                         Kind::Error => live.errored.fetch_add(1, Ordering::Relaxed),
                         _ => 0,
                     };
-                    if let Ok(mut r) = records.lock() {
-                        r.push(record);
+                    if let Some(e) = &plan.expectations {
+                        if e.mark(&mut record) {
+                            if let Ok(mut seen) = listed_seen.lock() {
+                                seen.insert(record.id.clone());
+                            }
+                        }
                     }
+                    if let Ok(mut s) = summary.lock() {
+                        s.add(&record);
+                    }
+                    part.push(record.order, &record);
                 };
                 loop {
                     if stop.load(Ordering::Relaxed) {
@@ -136,27 +159,37 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
                     // written nothing more after its answers: checked now,
                     // and again as the next case's request is sent.
                     let done = pending.replace((record, before..=engine.sent()));
-                    settle(engine.as_mut(), done, &mut pending, &finish);
+                    settle(engine.as_mut(), done, &mut pending, &mut finish);
                 }
-                settle(engine.as_mut(), pending.take(), &mut pending, &finish);
+                settle(engine.as_mut(), pending.take(), &mut pending, &mut finish);
+                if let Ok(mut p) = parts.lock() {
+                    p.push(part);
+                }
             });
         }
     });
-    let mut records = records.into_inner().unwrap_or_default();
-    records.sort_by_key(|r| r.order);
     let discarded = discarded.into_inner();
     let engines = engines.into_inner().unwrap_or_default();
     let interrupted = stop.load(Ordering::Relaxed);
-    let not_run = total.saturating_sub(records.len() + discarded);
-    Report::new(
+    let mut summary = summary.into_inner().unwrap_or_else(|p| p.into_inner());
+    summary.discarded = discarded;
+    summary.not_run = total.saturating_sub(summary.records() + discarded);
+    let spill = spill::Spill::new(parts.into_inner().unwrap_or_else(|p| p.into_inner()));
+    let mut report = Report::new(
         engines.into_iter().next(),
         plan,
-        records,
+        Vec::new(),
         discarded,
-        not_run,
+        summary.not_run,
         interrupted,
         started.elapsed(),
     )
+    .spilled(spill, summary);
+    if let Some(e) = &plan.expectations {
+        let seen = listed_seen.into_inner().unwrap_or_else(|p| p.into_inner());
+        report.unplayed_expectations = e.unplayed(&seen);
+    }
+    report
 }
 
 /// Gives the answers found wrong after they were given (see
@@ -166,7 +199,7 @@ fn settle(
     engine: &mut dyn Engine,
     done: Option<(Record, RangeInclusive<u64>)>,
     pending: &mut Option<(Record, RangeInclusive<u64>)>,
-    finish: &dyn Fn(Record),
+    finish: &mut dyn FnMut(Record),
 ) {
     let mut done = done;
     for (seq, fault) in engine.strays() {

@@ -111,6 +111,7 @@ pub fn compare(export_dir: &Path, replies: &Path) -> Result<Report, String> {
         out: None,
         shrink_budget: 0,
         keep_shrunk: 0,
+        expectations: None,
     };
     Ok(Report::new(
         Some(caps),

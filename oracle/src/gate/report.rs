@@ -3,11 +3,14 @@
 //! (`--junit`) and Markdown (`--markdown`, for a pull-request comment).
 
 use std::fmt::Write as _;
+use std::io;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
 use super::Plan;
+use super::spill::Spill;
 use crate::engine::EngineCheck;
 use crate::engine::FaultKind;
 use crate::printable::{printable, printable_lines};
@@ -57,8 +60,15 @@ pub struct Report {
     pub interrupted: bool,
     /// The counts.
     pub summary: Summary,
-    /// Every case played, in plan order.
+    /// Every case played, in plan order (for a gate run: in `spill`, and
+    /// this is empty; read them with [`Report::for_each`]).
     pub cases: Vec<Record>,
+    /// Where a gate run's records are.
+    #[serde(skip)]
+    pub(crate) spill: Option<Arc<Spill>>,
+    /// The ids the expectations file lists that the run did not play.
+    #[serde(skip)]
+    pub unplayed_expectations: Vec<String>,
 }
 
 /// The generated part of a run.
@@ -96,6 +106,42 @@ pub struct Summary {
     pub fixed: usize,
     /// Listed cases whose verdict changed to another than pass.
     pub changed: usize,
+    /// Of the changed ones, those that now fail, flake or err (what fails
+    /// the gate without `--strict`).
+    #[serde(skip)]
+    pub changed_bad: usize,
+}
+
+impl Summary {
+    /// Counts `c`.
+    pub fn add(&mut self, c: &Record) {
+        let count = |n: &mut usize| *n = n.saturating_add(1);
+        match c.outcome.kind() {
+            Kind::Pass => count(&mut self.passed),
+            Kind::Fail => count(&mut self.failed),
+            Kind::Flaky => count(&mut self.flaky),
+            Kind::Error => count(&mut self.errored),
+            Kind::Skip => count(&mut self.skipped),
+        }
+        match c.expectation {
+            Some(Expectation::Known) => count(&mut self.known),
+            Some(Expectation::Unexpected) => count(&mut self.unexpected),
+            Some(Expectation::Fixed) => count(&mut self.fixed),
+            Some(Expectation::Changed) => {
+                count(&mut self.changed);
+                if c.outcome.kind().bad() {
+                    count(&mut self.changed_bad);
+                }
+            }
+            None if c.outcome.kind().bad() => count(&mut self.unexpected),
+            None => {}
+        }
+    }
+
+    /// Cases played or skipped: one record each.
+    pub fn records(&self) -> usize {
+        self.passed + self.failed + self.flaky + self.errored + self.skipped
+    }
 }
 
 /// One case's result.
@@ -513,11 +559,43 @@ impl Report {
             interrupted,
             summary: Summary::default(),
             cases: records,
+            spill: None,
+            unplayed_expectations: Vec::new(),
         };
         r.summary.discarded = discarded;
         r.summary.not_run = not_run;
         r.recount();
         r
+    }
+
+    /// The report of a gate run whose records are in `spill`, counted in
+    /// `summary`.
+    pub(crate) fn spilled(mut self, spill: Spill, summary: Summary) -> Report {
+        self.cases = Vec::new();
+        self.spill = Some(Arc::new(spill));
+        self.summary = summary;
+        self
+    }
+
+    /// Calls `f` with every record, in plan order, wherever they are kept.
+    pub fn for_each(&self, f: &mut dyn FnMut(&Record) -> io::Result<()>) -> io::Result<()> {
+        match &self.spill {
+            None => self.cases.iter().try_for_each(f),
+            Some(spill) => {
+                spill.lines(&mut |json| f(&serde_json::from_str(json).map_err(io::Error::other)?))
+            }
+        }
+    }
+
+    /// Calls `f` with every record as compact JSON, in plan order.
+    fn for_each_json(&self, f: &mut dyn FnMut(&str) -> io::Result<()>) -> io::Result<()> {
+        match &self.spill {
+            None => self
+                .cases
+                .iter()
+                .try_for_each(|c| f(&serde_json::to_string(c).map_err(io::Error::other)?)),
+            Some(spill) => spill.lines(f),
+        }
     }
 
     /// Writes the JSON report: its header fields indented, then `cases`,
@@ -533,15 +611,13 @@ impl Report {
         let open = head.trim_end().strip_suffix('}').unwrap_or("{").trim_end();
         let comma = if open.ends_with('{') { "" } else { "," };
         write!(w, "{open}{comma}\n  \"cases\": [")?;
-        for (i, c) in self.cases.iter().enumerate() {
-            w.write_all(if i == 0 { b"\n    " } else { b",\n    " })?;
-            serde_json::to_writer(&mut *w, c).map_err(std::io::Error::other)?;
-        }
-        w.write_all(if self.cases.is_empty() {
-            b"]\n}\n"
-        } else {
-            b"\n  ]\n}\n"
-        })
+        let mut first = true;
+        self.for_each_json(&mut |json| {
+            w.write_all(if first { b"\n    " } else { b",\n    " })?;
+            first = false;
+            w.write_all(json.as_bytes())
+        })?;
+        w.write_all(if first { b"]\n}\n" } else { b"\n  ]\n}\n" })
     }
 
     /// The report without its cases.
@@ -561,30 +637,21 @@ impl Report {
             interrupted: self.interrupted,
             summary: self.summary,
             cases: Vec::new(),
+            spill: None,
+            unplayed_expectations: Vec::new(),
         }
     }
 
-    /// Recomputes the counts from the records.
+    /// Recomputes the counts from the records held in memory.
     pub fn recount(&mut self) {
-        let s = &mut self.summary;
-        (s.passed, s.failed, s.flaky, s.errored, s.skipped) = (0, 0, 0, 0, 0);
-        (s.known, s.unexpected, s.fixed, s.changed) = (0, 0, 0, 0);
+        let (discarded, not_run) = (self.summary.discarded, self.summary.not_run);
+        self.summary = Summary {
+            discarded,
+            not_run,
+            ..Summary::default()
+        };
         for c in &self.cases {
-            match c.outcome.kind() {
-                Kind::Pass => s.passed += 1,
-                Kind::Fail => s.failed += 1,
-                Kind::Flaky => s.flaky += 1,
-                Kind::Error => s.errored += 1,
-                Kind::Skip => s.skipped += 1,
-            }
-            match c.expectation {
-                Some(Expectation::Known) => s.known += 1,
-                Some(Expectation::Unexpected) => s.unexpected += 1,
-                Some(Expectation::Fixed) => s.fixed += 1,
-                Some(Expectation::Changed) => s.changed += 1,
-                None if c.outcome.kind().bad() => s.unexpected += 1,
-                None => {}
-            }
+            self.summary.add(c);
         }
     }
 
@@ -592,16 +659,8 @@ impl Report {
     /// list (or a listed case whose verdict changed to fail or error);
     /// under `strict`, also a listed case that passes or changed.
     pub fn gate_fails(&self, strict: bool) -> bool {
-        self.cases.iter().any(|c| {
-            let bad = c.outcome.kind().bad();
-            match c.expectation {
-                Some(Expectation::Known) => false,
-                Some(Expectation::Fixed) => strict,
-                Some(Expectation::Changed) => bad || strict,
-                Some(Expectation::Unexpected) => true,
-                None => bad,
-            }
-        })
+        let s = &self.summary;
+        s.unexpected > 0 || s.changed_bad > 0 || (strict && s.fixed + s.changed > 0)
     }
 
     /// The final line: `N passed, N failed, N errored, N skipped`, with
@@ -626,47 +685,51 @@ impl Report {
     /// (`strict`), and the counts line last.
     pub fn human(&self, strict: bool) -> String {
         let mut out = String::new();
+        // What changed of the listed cases comes after the failures.
+        let mut changes = String::new();
         // Generated failures can be many: the first ones, then a count.
         const GENERATED_SHOWN: usize = 20;
         let mut generated_shown = 0;
-        let mut generated_hidden = 0;
+        let mut generated_hidden = 0usize;
         // Cases never sent to an engine given up on: one line for all.
-        let not_sent = |c: &Record| matches!(&c.outcome, Outcome::Error { message, .. } if message.starts_with(NOT_SENT));
-        let unsent = self.cases.iter().filter(|c| not_sent(c)).count();
-        // Failures and errors first, then what changed of the listed cases;
-        // known failures are counted on the expectations line, not listed
+        let mut unsent = 0usize;
+        let mut first_unsent = None;
+        let mut reasons = Reasons::default();
+        // Known failures are counted on the expectations line, not listed
         // (nor do they use up the budget of generated lines).
-        for failures in [true, false] {
-            for c in &self.cases {
-                if not_sent(c) {
-                    continue;
-                }
-                let Some(label) = c.label() else {
-                    continue;
-                };
-                if matches!(label, "FAIL" | "FLAKY" | "ERROR") != failures {
-                    continue;
-                }
-                if failures && c.generated.is_some() {
-                    if generated_shown == GENERATED_SHOWN {
-                        generated_hidden += 1;
-                        continue;
-                    }
-                    generated_shown += 1;
-                }
-                c.human(label, &mut out);
+        let read = self.for_each(&mut |c| {
+            if let Outcome::Skip { reason } = &c.outcome {
+                reasons.add(step_free(reason));
             }
+            if matches!(&c.outcome, Outcome::Error { message, .. } if message.starts_with(NOT_SENT))
+            {
+                unsent += 1;
+                first_unsent.get_or_insert_with(|| c.outcome.summary());
+                return Ok(());
+            }
+            let Some(label) = c.label() else {
+                return Ok(());
+            };
+            let failure = matches!(label, "FAIL" | "FLAKY" | "ERROR");
+            if failure && c.generated.is_some() {
+                if generated_shown == GENERATED_SHOWN {
+                    generated_hidden += 1;
+                    return Ok(());
+                }
+                generated_shown += 1;
+            }
+            c.human(label, if failure { &mut out } else { &mut changes });
+            Ok(())
+        });
+        out.push_str(&changes);
+        if let Err(e) = read {
+            let _ = writeln!(out, "error: could not read the records back: {e}");
         }
         if unsent > 0 {
-            let first = self
-                .cases
-                .iter()
-                .find(|c| not_sent(c))
-                .map(|c| c.outcome.summary());
             let _ = writeln!(
                 out,
                 "ERROR {unsent} cases were not sent: {}",
-                printable(&first.unwrap_or_default())
+                printable(&first_unsent.unwrap_or_default())
             );
         }
         if generated_hidden > 0 {
@@ -675,14 +738,8 @@ impl Report {
                 "... and {generated_hidden} more generated failures and errors (see --json)"
             );
         }
-        let mut reasons: std::collections::BTreeMap<String, usize> = Default::default();
-        for c in &self.cases {
-            if let Outcome::Skip { reason } = &c.outcome {
-                *reasons.entry(step_free(reason)).or_default() += 1;
-            }
-        }
-        if !reasons.is_empty() {
-            let mut by_count: Vec<(String, usize)> = reasons.into_iter().collect();
+        if !reasons.counts.is_empty() {
+            let mut by_count: Vec<(String, usize)> = reasons.counts.into_iter().collect();
             by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
             let _ = writeln!(out, "skipped {}:", self.summary.skipped);
             for (reason, n) in by_count.iter().take(10) {
@@ -736,6 +793,45 @@ impl Report {
 
     /// A Markdown report for a pull-request comment.
     pub fn markdown(&self) -> String {
+        let mut out = Vec::new();
+        let _ = self.write_markdown(&mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    /// Writes the Markdown report (see [`Report::markdown`]).
+    pub fn write_markdown(&self, w: &mut dyn io::Write) -> io::Result<()> {
+        // The first failures, their shrunk rulings and the fixed cases
+        // (no more than the expectations file lists): read in one pass.
+        const ROWS: usize = 50;
+        const RULINGS: usize = 10;
+        let (mut bad, mut rows, mut rulings, mut fixed) =
+            (0usize, String::new(), String::new(), String::new());
+        self.for_each(&mut |c| {
+            if c.outcome.kind().bad() && c.expectation != Some(Expectation::Known) {
+                if bad < ROWS {
+                    let _ = writeln!(
+                        rows,
+                        "| `{}` | {} | {} | {} |",
+                        printable(&c.id),
+                        c.outcome.kind().name(),
+                        cell(&c.outcome.summary()),
+                        c.rules.join(", ")
+                    );
+                }
+                if let (true, Some(text)) = (bad < RULINGS, &c.ruling_text) {
+                    let _ = writeln!(
+                        rulings,
+                        "<details><summary>Shrunk ruling for <code>{}</code></summary>\n\n```yaml\n{}```\n</details>\n",
+                        c.id, text
+                    );
+                }
+                bad += 1;
+            }
+            if c.expectation == Some(Expectation::Fixed) {
+                let _ = writeln!(fixed, "- `{}`", c.id);
+            }
+            Ok(())
+        })?;
         let mut out = String::new();
         let s = &self.summary;
         let engine = self.engine.as_ref().map_or(
@@ -769,130 +865,178 @@ impl Report {
                 s.known, s.fixed, s.changed, s.unexpected
             );
         }
-        let bad: Vec<&Record> = self
-            .cases
-            .iter()
-            .filter(|c| c.outcome.kind().bad() && c.expectation != Some(Expectation::Known))
-            .collect();
-        if !bad.is_empty() {
+        if bad > 0 {
             let _ = writeln!(out, "### Failures and errors\n");
             let _ = writeln!(out, "| case | verdict | first difference | rules |");
             let _ = writeln!(out, "|---|---|---|---|");
-            for c in bad.iter().take(50) {
-                let _ = writeln!(
-                    out,
-                    "| `{}` | {} | {} | {} |",
-                    printable(&c.id),
-                    c.outcome.kind().name(),
-                    cell(&c.outcome.summary()),
-                    c.rules.join(", ")
-                );
-            }
-            if bad.len() > 50 {
-                let _ = writeln!(
-                    out,
-                    "\n… and {} more (see the JSON report).",
-                    bad.len() - 50
-                );
+            out.push_str(&rows);
+            if bad > ROWS {
+                let _ = writeln!(out, "\n… and {} more (see the JSON report).", bad - ROWS);
             }
             let _ = writeln!(out);
-            for c in bad.iter().take(10) {
-                let Some(text) = &c.ruling_text else {
-                    continue;
-                };
-                let _ = writeln!(
-                    out,
-                    "<details><summary>Shrunk ruling for <code>{}</code></summary>\n\n```yaml\n{}```\n</details>\n",
-                    c.id, text
-                );
-            }
+            out.push_str(&rulings);
         }
-        let fixed: Vec<&Record> = self
-            .cases
-            .iter()
-            .filter(|c| c.expectation == Some(Expectation::Fixed))
-            .collect();
         if !fixed.is_empty() {
             let _ = writeln!(out, "### Fixed (remove from the expectations file)\n");
-            for c in fixed {
-                let _ = writeln!(out, "- `{}`", c.id);
-            }
+            out.push_str(&fixed);
             let _ = writeln!(out);
         }
         let _ = writeln!(out, "`{}`", self.counts_line());
-        out
+        w.write_all(out.as_bytes())
     }
 
     /// The JUnit XML report: one test suite for the corpus, one for the
     /// generated cases; failures as `failure`, errors as `error`.
     pub fn junit(&self) -> String {
-        use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
+        let mut out = Vec::new();
+        if let Err(e) = self.write_junit(&mut out) {
+            return format!("<!-- could not write the JUnit report: {e} -->\n");
+        }
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    /// Writes the JUnit XML report (see [`Report::junit`]) one test case
+    /// after the other: the counts its header needs are taken in a first
+    /// pass over the records, the test cases written in a second.
+    pub fn write_junit(&self, w: &mut dyn io::Write) -> io::Result<()> {
+        use quick_junit::{TestCase, TestCaseStatus, TestSuite};
+        // Stands for a suite's test cases in the report made without them.
+        const PLACEHOLDER: &str = "ptoracle-test-cases-go-here";
         let name = self
             .engine
             .as_ref()
             .map_or("engine".to_string(), |e| printable(&e.name).into_owned());
+        let mut suites = [TestSuite::new("corpus"), TestSuite::new("generated")];
+        self.for_each(&mut |c| {
+            // Counted by quick-junit itself, then dropped.
+            let suite = &mut suites[usize::from(c.generated.is_some())];
+            suite.add_test_case(junit_case(c));
+            suite.test_cases.clear();
+            Ok(())
+        })?;
         let mut report = quick_junit::Report::new(format!("ptoracle gate: {name}"));
         report.set_time(Duration::from_millis(self.elapsed_ms));
-        let mut corpus = TestSuite::new("corpus");
-        let mut generated = TestSuite::new("generated");
-        for c in &self.cases {
-            let mut status = match &c.outcome {
-                Outcome::Pass => TestCaseStatus::success(),
-                Outcome::Skip { reason } => {
-                    let mut s = TestCaseStatus::skipped();
-                    s.set_message(printable(reason));
-                    s
-                }
-                Outcome::Fail { mismatches } | Outcome::Flaky { mismatches } => {
-                    let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
-                    s.set_message(printable(&c.outcome.summary()));
-                    s.set_type(if c.outcome.kind() == Kind::Flaky {
-                        "flaky"
-                    } else {
-                        "mismatch"
-                    });
-                    let detail: Vec<String> = mismatches.iter().map(|m| m.to_string()).collect();
-                    s.set_description(printable_lines(&format!(
-                        "{}\nrules: {}\nsource: {}",
-                        detail.join("\n"),
-                        c.rules.join(", "),
-                        c.source
-                    )));
-                    s
-                }
-                Outcome::Error { kind, message } => {
-                    let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
-                    s.set_message(printable(message));
-                    s.set_type(kind.as_str());
-                    s
-                }
-            };
-            if c.expectation == Some(Expectation::Known) {
-                if let TestCaseStatus::NonSuccess { .. } = status {
-                    let mut s = TestCaseStatus::skipped();
-                    s.set_message(printable(&format!("known: {}", c.outcome.summary())));
-                    status = s;
-                }
+        let mut filled = [false, false];
+        for (k, mut suite) in suites.into_iter().enumerate() {
+            if k == 1 && self.generated.is_none() {
+                continue;
             }
-            let mut t = TestCase::new(printable(&c.id), status);
-            t.set_classname(c.id.split('/').next().unwrap_or("ptoracle"));
-            t.set_time(Duration::from_millis(c.ms));
-            if !c.stderr.is_empty() {
-                t.set_system_err(printable_lines(&c.stderr));
+            if suite.tests > 0 {
+                suite
+                    .test_cases
+                    .push(TestCase::new(PLACEHOLDER, TestCaseStatus::success()));
+                filled[k] = true;
             }
-            if c.generated.is_some() {
-                generated.add_test_case(t);
+            report.add_test_suite(suite);
+        }
+        let skeleton = report.to_string().map_err(io::Error::other)?;
+        let mark = format!("\n        <testcase name=\"{PLACEHOLDER}\"/>");
+        let mut pieces = skeleton.split(mark.as_str());
+        w.write_all(pieces.next().unwrap_or_default().as_bytes())?;
+        for (k, generated) in [(0, false), (1, true)] {
+            if !filled[k] {
+                continue;
+            }
+            self.for_each(&mut |c| {
+                if c.generated.is_some() != generated {
+                    return Ok(());
+                }
+                w.write_all(junit_case_xml(junit_case(c))?.as_bytes())
+            })?;
+            w.write_all(pieces.next().unwrap_or_default().as_bytes())?;
+        }
+        Ok(())
+    }
+}
+
+/// Skip reasons and how many cases gave each: at most [`Reasons::KEPT`]
+/// different ones (an engine could give every case its own), the others
+/// counted as one.
+#[derive(Default)]
+struct Reasons {
+    counts: std::collections::BTreeMap<String, usize>,
+}
+
+impl Reasons {
+    /// Different reasons kept.
+    const KEPT: usize = 1000;
+
+    fn add(&mut self, reason: String) {
+        let key = if self.counts.len() < Self::KEPT || self.counts.contains_key(&reason) {
+            reason
+        } else {
+            "(other reasons)".to_string()
+        };
+        *self.counts.entry(key).or_default() += 1;
+    }
+}
+
+/// A record as a JUnit test case.
+fn junit_case(c: &Record) -> quick_junit::TestCase {
+    use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus};
+    let mut status = match &c.outcome {
+        Outcome::Pass => TestCaseStatus::success(),
+        Outcome::Skip { reason } => {
+            let mut s = TestCaseStatus::skipped();
+            s.set_message(printable(reason));
+            s
+        }
+        Outcome::Fail { mismatches } | Outcome::Flaky { mismatches } => {
+            let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            s.set_message(printable(&c.outcome.summary()));
+            s.set_type(if c.outcome.kind() == Kind::Flaky {
+                "flaky"
             } else {
-                corpus.add_test_case(t);
-            }
+                "mismatch"
+            });
+            let detail: Vec<String> = mismatches.iter().map(|m| m.to_string()).collect();
+            s.set_description(printable_lines(&format!(
+                "{}\nrules: {}\nsource: {}",
+                detail.join("\n"),
+                c.rules.join(", "),
+                c.source
+            )));
+            s
         }
-        report.add_test_suite(corpus);
-        if self.generated.is_some() {
-            report.add_test_suite(generated);
+        Outcome::Error { kind, message } => {
+            let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
+            s.set_message(printable(message));
+            s.set_type(kind.as_str());
+            s
         }
-        report
-            .to_string()
-            .unwrap_or_else(|e| format!("<!-- could not write the JUnit report: {e} -->\n"))
+    };
+    if c.expectation == Some(Expectation::Known) {
+        if let TestCaseStatus::NonSuccess { .. } = status {
+            let mut s = TestCaseStatus::skipped();
+            s.set_message(printable(&format!("known: {}", c.outcome.summary())));
+            status = s;
+        }
+    }
+    let mut t = TestCase::new(printable(&c.id), status);
+    t.set_classname(c.id.split('/').next().unwrap_or("ptoracle"));
+    t.set_time(Duration::from_millis(c.ms));
+    if !c.stderr.is_empty() {
+        t.set_system_err(printable_lines(&c.stderr));
+    }
+    t
+}
+
+/// A test case's XML as it stands inside a suite of a whole report (from
+/// the newline before it to its end), written by quick-junit itself.
+fn junit_case_xml(t: quick_junit::TestCase) -> io::Result<String> {
+    let mut suite = quick_junit::TestSuite::new("s");
+    suite.test_cases.push(t);
+    let mut report = quick_junit::Report::new("r");
+    report.add_test_suite(suite);
+    let text = report.to_string().map_err(io::Error::other)?;
+    // The suite's opening tag is this function's own, on one line.
+    let start = text
+        .find("<testsuite ")
+        .and_then(|i| text[i..].find('\n').map(|j| i + j));
+    let end = text.rfind("\n    </testsuite>");
+    match (start, end) {
+        (Some(s), Some(e)) if s <= e => Ok(text[s..e].to_string()),
+        _ => Err(io::Error::other("quick-junit wrote an unexpected layout")),
     }
 }
 

@@ -8,7 +8,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ExitStatus};
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The repository root (where `rulings/` is).
 pub fn root() -> PathBuf {
@@ -53,33 +53,93 @@ pub fn wait_within(child: Child, limit: Duration, what: &str) -> ExitStatus {
     }
 }
 
-/// Waits until `ready()` holds (an event another process makes happen),
-/// failing the test after `limit`. Checks often: the event is what is
-/// waited for, not the time.
-pub fn wait_until(what: &str, limit: Duration, mut ready: impl FnMut() -> bool) {
-    let start = Instant::now();
-    let mut pause = Duration::from_millis(1);
-    while !ready() {
-        assert!(start.elapsed() < limit, "{what} within {limit:?}");
-        std::thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(50));
-    }
-}
-
-/// Waits until `path` exists.
-pub fn wait_for_file(path: &Path, limit: Duration) {
-    wait_until(&format!("{} appears", path.display()), limit, || {
-        path.exists()
+/// Waits for `event` (a blocking wait for something another process
+/// does) on a thread of its own; fails the test if it has not happened
+/// within `limit` (a bound on a hang, far above any normal run: no test
+/// result depends on it).
+fn within<T: Send + 'static>(
+    what: &str,
+    limit: Duration,
+    event: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(event());
     });
+    rx.recv_timeout(limit)
+        .unwrap_or_else(|_| panic!("{what} within {limit:?}"))
 }
 
-/// Waits until the directory `dir` holds at least one entry.
-pub fn wait_for_entry(dir: &Path, limit: Duration) {
-    wait_until(
-        &format!("something appears in {}", dir.display()),
+/// A named pipe at `path`, for a process to write a mark to (see
+/// [`read_mark`]).
+#[cfg(unix)]
+pub fn mark_pipe(path: &Path) {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes()).expect("no NUL in the path");
+    // SAFETY: `c` is a NUL-terminated path that lives through the call.
+    let made = unsafe { libc::mkfifo(c.as_ptr(), 0o600) };
+    assert_eq!(made, 0, "mkfifo {}", path.display());
+}
+
+/// Blocks until a process has written its mark to the named pipe `path`
+/// (made by [`mark_pipe`]) and closed it; returns the mark.
+#[cfg(unix)]
+pub fn read_mark(path: &Path, limit: Duration) -> String {
+    let p = path.to_path_buf();
+    within(
+        &format!("a mark written to {}", path.display()),
         limit,
-        || std::fs::read_dir(dir).map_or(0, |d| d.count()) > 0,
-    );
+        move || std::fs::read_to_string(p).expect("the mark can be read"),
+    )
+}
+
+/// Watches a directory for files moved or written into it (inotify): made
+/// before the process that writes them starts, so that none is missed.
+#[cfg(target_os = "linux")]
+pub struct DirWatch {
+    fd: std::os::fd::OwnedFd,
+    dir: PathBuf,
+}
+
+#[cfg(target_os = "linux")]
+impl DirWatch {
+    /// Watches `dir` (made if missing).
+    pub fn new(dir: &Path) -> DirWatch {
+        use std::os::fd::FromRawFd;
+        use std::os::unix::ffi::OsStrExt;
+        std::fs::create_dir_all(dir).unwrap();
+        // SAFETY: plain system calls; the descriptor is owned from here on.
+        let fd = unsafe { libc::inotify_init1(libc::IN_CLOEXEC) };
+        assert!(fd >= 0, "inotify_init1");
+        let fd = unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) };
+        let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).expect("no NUL in the path");
+        let mask = libc::IN_MOVED_TO | libc::IN_CLOSE_WRITE;
+        // SAFETY: `fd` is an inotify descriptor and `c` a NUL-terminated path.
+        let w = unsafe {
+            libc::inotify_add_watch(std::os::fd::AsRawFd::as_raw_fd(&fd), c.as_ptr(), mask)
+        };
+        assert!(w >= 0, "inotify_add_watch {}", dir.display());
+        DirWatch {
+            fd,
+            dir: dir.to_path_buf(),
+        }
+    }
+
+    /// Blocks until the directory holds an entry (one there already, or
+    /// the next written or moved in).
+    pub fn wait_for_entry(self, limit: Duration) {
+        if std::fs::read_dir(&self.dir).map_or(0, |d| d.count()) > 0 {
+            return;
+        }
+        let what = format!("something written in {}", self.dir.display());
+        within(&what, limit, move || {
+            let mut f = std::fs::File::from(self.fd);
+            let mut event = [0u8; 4096];
+            // One read blocks until an event comes: what is waited for.
+            let n = std::io::Read::read(&mut f, &mut event).expect("inotify can be read");
+            assert!(n > 0, "an inotify event");
+        });
+    }
 }
 
 /// Reads `reader` line by line until a line contains `needle`; returns

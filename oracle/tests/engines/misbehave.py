@@ -40,6 +40,7 @@ in the way MODE says:
 """
 import json
 import os
+import stat
 import subprocess
 import sys
 import time
@@ -51,6 +52,7 @@ path = sys.argv[1]
 with open(path + ".part", "w") as f:
     f.write(str(os.getpid()))
 os.rename(path + ".part", path)
+os.close(int(sys.argv[2]))
 time.sleep(3600)
 """
 
@@ -83,11 +85,17 @@ def floats(v):
 
 
 def mark(path, pid):
-    """Writes `pid` to `path` at once (a rename: a reader never sees half)."""
-    if path:
-        with open(path + ".part", "w") as f:
+    """Writes `pid` to `path` at once: into it when it is a named pipe (the
+    test blocks reading it), else by a rename (a reader never sees half)."""
+    if not path:
+        return
+    if os.path.exists(path) and stat.S_ISFIFO(os.stat(path).st_mode):
+        with open(path, "w") as f:
             f.write(str(pid))
-        os.rename(path + ".part", path)
+        return
+    with open(path + ".part", "w") as f:
+        f.write(str(pid))
+    os.rename(path + ".part", path)
 
 
 def say(text):
@@ -152,13 +160,17 @@ for line in sys.stdin:
     elif mode == "orphan":
         # The child marks itself once it has left the session, so that the
         # engine exits only then.
+        # It says so by closing its end of a pipe: reading it blocks until
+        # then.
         path = os.environ["ORPHAN_MARK"]
+        done, marked = os.pipe()
         subprocess.Popen(
-            [sys.executable, "-c", ORPHAN, path],
+            [sys.executable, "-c", ORPHAN, path, str(marked)],
             stdin=subprocess.DEVNULL,
+            pass_fds=(marked,),
         )
-        while not os.path.exists(path):
-            time.sleep(0.01)
+        os.close(marked)
+        os.read(done, 1)
         os._exit(3)
     elif mode == "garbage":
         say("Exception in thread main: java.lang.NullPointerException\n")
