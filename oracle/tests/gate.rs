@@ -533,11 +533,13 @@ fn bad_arguments_exit_2() {
 /// what was done, the engine is killed, and the exit status is 130.
 /// Regression: SIGTERM and SIGHUP used to kill the gate with no report
 /// and leave the engine running; the Ctrl-C test slept a fixed time
-/// before the signal, and failed when the machine was slow.
+/// before the signal, and failed when the machine was slow. The same with
+/// several requests in flight (the engine hangs on the third).
 #[cfg(unix)]
 #[test]
 fn a_signal_writes_what_was_gathered_and_kills_the_engine() {
-    for sig in ["INT", "TERM", "HUP"] {
+    let runs = ["INT", "TERM", "HUP"].map(|s| (s, "")).into_iter();
+    for (sig, pipelined) in runs.chain([("INT", "1"), ("TERM", "1")]) {
         let dir = scratch("signal");
         let report = dir.join("report.json");
         let hanging = dir.join("hanging");
@@ -558,6 +560,7 @@ fn a_signal_writes_what_was_gathered_and_kills_the_engine() {
             .current_dir(root())
             .env("PTORACLE_BIN", BIN)
             .env("HANG_MARK", &hanging)
+            .env("MISBEHAVE_PIPELINE", pipelined)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
