@@ -1165,6 +1165,8 @@ fn pipelined_faults_are_charged_to_the_right_case() {
         ("hang", "timeout", "no answer within 2s", 0),
         ("drop", "timeout", "no answer within 2s", 0),
         ("garbage", "garbage", "NullPointerException", 0),
+        ("floats", "non-integer", "written as a float", 0),
+        ("omit", "protocol", "missing field `damage`", 0),
         ("wrong-seq", "protocol", "sequence number 99", 0),
         ("reply-twice", "protocol", "the engine wrote more", 0),
         ("reply-unsent", "protocol", "not sent yet", 1),

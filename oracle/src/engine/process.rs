@@ -670,7 +670,16 @@ impl ProcessEngine {
             running.progress = Instant::now();
             let reply = match protocol::decode_reply(&line, &running.caps.unobserved) {
                 Ok(r) => r,
-                Err(e) => return self.charge(running, e.into()),
+                Err(e) => {
+                    // A reply that cannot be read but names a request in
+                    // flight is that request's fault.
+                    let named = protocol::request_seq(&line)
+                        .and_then(|s| running.inflight.iter().position(|r| r.seq == s));
+                    if let Some(sent) = named.and_then(|i| running.inflight.remove(i)) {
+                        running.inflight.push_front(sent);
+                    }
+                    return self.charge(running, e.into());
+                }
             };
             let s = super::reply_seq(&reply);
             let at = match s {
