@@ -78,6 +78,7 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
         stop: Arc::clone(&stop),
         give_up_after: args.give_up_after,
         health: Arc::default(),
+        pipeline: args.pipeline,
     };
     let mut out = std::io::stdout().lock();
     // One handshake first: to know what the engine is before planning, and

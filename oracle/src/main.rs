@@ -294,6 +294,11 @@ struct GateArgs {
     /// time out or crash it; the remaining cases are not sent. 0: never.
     #[arg(long, value_name = "N", default_value_t = 5)]
     give_up_after: u32,
+    /// Keep up to N requests in flight per engine process, for an engine
+    /// whose hello accepts several (its `pipeline`); 1: one at a time.
+    #[arg(long, value_name = "N", default_value_t = ptoracle::engine::DEFAULT_PIPELINE,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pipeline: u32,
     /// The engine's known failures, errors and skips (YAML).
     #[arg(long, value_name = "FILE")]
     expectations: Option<PathBuf>,

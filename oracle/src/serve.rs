@@ -18,6 +18,11 @@ use crate::scenario::validate;
 /// answered with an error.
 pub const MAX_LINE: usize = 64 << 20;
 
+/// How many requests `serve` accepts in flight when ptoracle offers to
+/// pipeline: any number would do (it answers each in turn, in order), this
+/// bounds what a gate buffers.
+pub const PIPELINE: u32 = 256;
+
 /// Serves requests from `input` until `bye` or the end of input.
 ///
 /// ```
@@ -62,10 +67,13 @@ pub fn serve(
 
 /// The answer to one line, or `None` for `bye`.
 pub(crate) fn answer(line: &[u8], engine: &mut Reference) -> Option<Vec<u8>> {
-    let is_hello = serde_json::from_slice::<serde_json::Value>(line)
+    let hello = serde_json::from_slice::<serde_json::Value>(line)
         .ok()
-        .is_some_and(|v| v.get("type").and_then(|t| t.as_str()) == Some("hello"));
-    if is_hello {
+        .filter(|v| v.get("type").and_then(|t| t.as_str()) == Some("hello"));
+    if let Some(hello) = hello {
+        // Pipelining is declared only when offered: an older ptoracle
+        // would refuse a field it does not know.
+        let offered = hello.get("pipeline").is_some_and(|p| p.as_u64() > Some(1));
         // Answered whatever version ptoracle speaks: the side that reads
         // the hello compares the versions and names the mismatch.
         let hello = EngineHello {
@@ -78,6 +86,7 @@ pub(crate) fn answer(line: &[u8], engine: &mut Reference) -> Option<Vec<u8>> {
                 .collect(),
             editions: Edition::all().map(|e| e.id().to_string()).collect(),
             unobserved: Vec::new(),
+            pipeline: offered.then_some(PIPELINE),
         };
         return Some(protocol::encode(&hello));
     }

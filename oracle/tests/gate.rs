@@ -120,6 +120,28 @@ fn serve_passes_the_corpus_and_generated_cases() {
 
 /// Each misbehaviour gives its own error verdict on the second case, the
 /// engine is restarted, and every other case passes.
+/// The gate on the cases of [`FILTER`], one job, a 2 s timeout, against
+/// the misbehaving engine in `mode`, its JSON report written to `report`.
+fn misbehaving_gate(mode: &str, report: &Path, env: &[(&str, &str)]) -> Ran {
+    ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &misbehave(mode),
+            "--filter",
+            FILTER,
+            "--jobs",
+            "1",
+            "--timeout",
+            "2s",
+            "--json",
+            report.to_str().unwrap(),
+        ],
+        env,
+        Duration::from_secs(60),
+    )
+}
+
 #[test]
 fn misbehaving_engines_give_error_verdicts_and_the_gate_goes_on() {
     let cases = [
@@ -142,25 +164,8 @@ fn misbehaving_engines_give_error_verdicts_and_the_gate_goes_on() {
         ("engine-error", "engine-error", "NotImplementedError"),
     ];
     for (mode, kind, words) in cases {
-        let dir = scratch(mode);
-        let report = dir.join("report.json");
-        let r = ptoracle(
-            &[
-                "gate",
-                "--engine",
-                &misbehave(mode),
-                "--filter",
-                FILTER,
-                "--jobs",
-                "1",
-                "--timeout",
-                "2s",
-                "--json",
-                report.to_str().unwrap(),
-            ],
-            &[],
-            Duration::from_secs(60),
-        );
+        let report = scratch(mode).join("report.json");
+        let r = misbehaving_gate(mode, &report, &[]);
         assert_eq!(r.code, 1, "{mode}: {}\n{}", r.stdout, r.stderr);
         let v = json(&report);
         let cases = v["cases"].as_array().unwrap();
@@ -528,11 +533,13 @@ fn bad_arguments_exit_2() {
 /// what was done, the engine is killed, and the exit status is 130.
 /// Regression: SIGTERM and SIGHUP used to kill the gate with no report
 /// and leave the engine running; the Ctrl-C test slept a fixed time
-/// before the signal, and failed when the machine was slow.
+/// before the signal, and failed when the machine was slow. The same with
+/// several requests in flight (the engine hangs on the third).
 #[cfg(unix)]
 #[test]
 fn a_signal_writes_what_was_gathered_and_kills_the_engine() {
-    for sig in ["INT", "TERM", "HUP"] {
+    let runs = ["INT", "TERM", "HUP"].map(|s| (s, "")).into_iter();
+    for (sig, pipelined) in runs.chain([("INT", "1"), ("TERM", "1")]) {
         let dir = scratch("signal");
         let report = dir.join("report.json");
         let hanging = dir.join("hanging");
@@ -554,6 +561,7 @@ fn a_signal_writes_what_was_gathered_and_kills_the_engine() {
             .current_dir(root())
             .env("PTORACLE_BIN", BIN)
             .env("HANG_MARK", &hanging)
+            .env("MISBEHAVE_PIPELINE", pipelined)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -619,48 +627,52 @@ fn an_engine_that_exits_behind_an_orphan_is_a_crash_and_the_orphan_dies() {
 #[cfg(unix)]
 #[test]
 fn an_engine_that_always_times_out_is_given_up_on() {
-    let dir = scratch("give-up");
-    let report = dir.join("report.json");
-    let r = ptoracle(
-        &[
-            "gate",
-            "--engine",
-            &misbehave("always-hang"),
-            "--jobs",
-            "1",
-            "--timeout",
-            "200ms",
-            "--give-up-after",
-            "3",
-            "--json",
-            report.to_str().unwrap(),
-        ],
-        &[],
-        Duration::from_secs(300),
-    );
-    assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
-    assert!(
-        r.stdout.contains("was given up on") && r.stdout.contains("3 cases in a row"),
-        "{}",
-        r.stdout
-    );
-    assert!(
-        last_line(&r.stdout).ends_with(" skipped"),
-        "the counts line stays the last: {}",
-        r.stdout
-    );
-    let v = json(&report);
-    let verdicts: Vec<&str> = v["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["kind"].as_str().unwrap_or("none"))
-        .collect();
-    assert_eq!(verdicts[..3], ["timeout"; 3], "{verdicts:?}");
-    assert!(
-        verdicts[3..].iter().all(|v| *v == "unusable"),
-        "{verdicts:?}"
-    );
+    // With several requests in flight too: each hang costs one case and
+    // counts once; the requests lost with the process are sent again.
+    for env in [&[][..], &[("MISBEHAVE_PIPELINE", "1")][..]] {
+        let dir = scratch(&format!("give-up-{}", env.len()));
+        let report = dir.join("report.json");
+        let r = ptoracle(
+            &[
+                "gate",
+                "--engine",
+                &misbehave("always-hang"),
+                "--jobs",
+                "1",
+                "--timeout",
+                "200ms",
+                "--give-up-after",
+                "3",
+                "--json",
+                report.to_str().unwrap(),
+            ],
+            env,
+            Duration::from_secs(300),
+        );
+        assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
+        assert!(
+            r.stdout.contains("was given up on") && r.stdout.contains("3 cases in a row"),
+            "{}",
+            r.stdout
+        );
+        assert!(
+            last_line(&r.stdout).ends_with(" skipped"),
+            "the counts line stays the last: {}",
+            r.stdout
+        );
+        let v = json(&report);
+        let verdicts: Vec<&str> = v["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["kind"].as_str().unwrap_or("none"))
+            .collect();
+        assert_eq!(verdicts[..3], ["timeout"; 3], "{verdicts:?}");
+        assert!(
+            verdicts[3..].iter().all(|v| *v == "unusable"),
+            "{verdicts:?}"
+        );
+    }
 }
 
 /// The adoption ratchet: the current failures written as expectations make
@@ -1185,4 +1197,112 @@ fn phase_matches_its_expectations() {
         "{}",
         r.stdout
     );
+}
+
+/// The verdict of every case of a gate run, by case id.
+fn verdicts(report: &Path) -> Vec<(String, String)> {
+    json(report)["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let id = c["id"].as_str().unwrap().to_string();
+            (id, c["verdict"].as_str().unwrap().to_string())
+        })
+        .collect()
+}
+
+/// Several requests in flight (`serve` accepts them) change no verdict:
+/// on the corpus and on generated cases, `serve` passes and each mutant
+/// fails the same cases as when it is sent one request at a time.
+#[test]
+fn pipelined_verdicts_are_those_of_one_request_at_a_time() {
+    let engines = [
+        format!("{BIN} serve"),
+        format!("{BIN} serve --mutant counters-after-switch"),
+        format!("{BIN} serve --mutant lethal-is-greater"),
+    ];
+    for (n, engine) in engines.iter().enumerate() {
+        let mut runs = Vec::new();
+        for pipeline in ["1", "16"] {
+            let report = scratch(&format!("pipelined-{n}-{pipeline}")).join("report.json");
+            let r = ptoracle(
+                &[
+                    "gate",
+                    "--engine",
+                    engine,
+                    "--jobs",
+                    "1",
+                    "--generated",
+                    "200",
+                    "--seed",
+                    "7",
+                    "--pipeline",
+                    pipeline,
+                    "--json",
+                    report.to_str().unwrap(),
+                ],
+                &[],
+                Duration::from_secs(300),
+            );
+            assert_eq!(r.code, if n == 0 { 0 } else { 1 }, "{engine}: {}", r.stdout);
+            runs.push(verdicts(&report));
+        }
+        assert_eq!(runs[0], runs[1], "{engine}: the same verdicts");
+        let failed = runs[1].iter().filter(|(_, v)| v == "fail").count();
+        assert_eq!(failed > 0, n > 0, "{engine}: {failed} failed");
+    }
+}
+
+/// With several requests in flight, each misbehaviour is charged to the
+/// request the engine owed first: the one it misbehaved on (it names it in
+/// a file), or, for a reply to a request not yet sent, the oldest request
+/// then in flight (the one after). Every other case passes; an engine that
+/// answers out of order is fine.
+#[test]
+fn pipelined_faults_are_charged_to_the_right_case() {
+    let cases = [
+        ("crash", "crash", "exited with status 3", 0),
+        ("hang", "timeout", "no answer within 2s", 0),
+        ("drop", "timeout", "no answer within 2s", 0),
+        ("garbage", "garbage", "NullPointerException", 0),
+        ("floats", "non-integer", "written as a float", 0),
+        ("omit", "protocol", "missing field `damage`", 0),
+        ("wrong-seq", "protocol", "sequence number 99", 0),
+        ("reply-twice", "protocol", "the engine wrote more", 0),
+        ("reply-unsent", "protocol", "not sent yet", 1),
+        ("engine-error", "engine-error", "NotImplementedError", 0),
+        ("out-of-order", "", "", 0),
+    ];
+    for (mode, kind, words, after) in cases {
+        let dir = scratch(&format!("pipelined-{mode}"));
+        let (report, names) = (dir.join("report.json"), dir.join("names"));
+        let env = [
+            ("MISBEHAVE_PIPELINE", "1"),
+            ("MISBEHAVE_NAMES", names.to_str().unwrap()),
+        ];
+        let r = misbehaving_gate(mode, &report, &env);
+        let v = json(&report);
+        let cases = v["cases"].as_array().unwrap();
+        let errors: Vec<usize> = (0..cases.len())
+            .filter(|&i| cases[i]["verdict"] == "error")
+            .collect();
+        if kind.is_empty() {
+            assert_eq!(r.code, 0, "{mode}: {}\n{}", r.stdout, r.stderr);
+            assert!(errors.is_empty(), "{mode}: {}", r.stdout);
+            continue;
+        }
+        assert_eq!(r.code, 1, "{mode}: {}\n{}", r.stdout, r.stderr);
+        assert_eq!(errors.len(), 1, "{mode}: {}", r.stdout);
+        let error = &cases[errors[0]];
+        assert_eq!(error["kind"], kind, "{mode}: {error}");
+        let message = error["message"].as_str().unwrap();
+        assert!(message.contains(words), "{mode}: {message}");
+        // The case of request 3, as the engine named it.
+        let named = std::fs::read_to_string(&names).unwrap();
+        let third = cases.iter().position(|c| c["id"] == *named).unwrap();
+        assert_eq!(errors[0], third + after, "{mode}: {error}");
+        let passed = cases.iter().filter(|c| c["verdict"] == "pass").count();
+        assert_eq!(passed, cases.len() - 1, "{mode}: the others pass");
+    }
 }

@@ -211,3 +211,33 @@ fn the_protocol_document_lists_every_feature_and_field() {
         );
     }
 }
+
+/// `serve` declares pipelining only when ptoracle's hello offers it (an
+/// older ptoracle refuses a field it does not know), and a declaration of
+/// 0 is refused.
+#[test]
+fn serve_declares_pipelining_only_when_offered() {
+    use ptoracle::protocol::{decode_engine_hello, hello, hello_offering};
+    let answer = |h: ptoracle::protocol::Hello| {
+        let input = serde_json::to_string(&h).unwrap() + "\n";
+        let mut out = Vec::new();
+        ptoracle::serve::serve(input.as_bytes(), &mut out, None).unwrap();
+        out
+    };
+    let plain = answer(hello());
+    assert!(!String::from_utf8_lossy(&plain).contains("pipeline"));
+    assert_eq!(decode_engine_hello(plain.trim_ascii()).unwrap().pipeline, 0);
+    assert!(
+        !serde_json::to_string(&hello_offering(1))
+            .unwrap()
+            .contains("pipeline")
+    );
+    let offered = answer(hello_offering(16));
+    let caps = decode_engine_hello(offered.trim_ascii()).unwrap();
+    assert_eq!(caps.pipeline, ptoracle::serve::PIPELINE);
+    let zero = String::from_utf8(offered).unwrap().replace(
+        &format!("\"pipeline\":{}", ptoracle::serve::PIPELINE),
+        "\"pipeline\":0",
+    );
+    assert!(decode_engine_hello(zero.trim().as_bytes()).is_err());
+}

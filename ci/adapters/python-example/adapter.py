@@ -51,8 +51,8 @@ class Unsupported(Exception):
     """The case uses something this engine does not implement."""
 
 
-def hello():
-    return {
+def hello(offer):
+    reply = {
         "type": "hello",
         "protocol": PROTOCOL,
         "engine": {
@@ -63,6 +63,11 @@ def hello():
         "features": FEATURES,
         "editions": EDITIONS,
     }
+    # serve() answers each request in turn, so any number of requests may
+    # wait in stdin: accept the pipelining ptoracle offers (only then).
+    if "pipeline" in offer:
+        reply["pipeline"] = 64
+    return reply
 
 
 def check(case):
@@ -117,7 +122,7 @@ def answer(message):
     kind = message.get("type")
     seq = message.get("seq")
     if kind == "hello":
-        return hello()
+        return hello(message)
     if kind != "run":
         return {"type": "error", "seq": seq, "message": f"unknown message type {kind!r}"}
     if message.get("edition") not in EDITIONS:

@@ -60,6 +60,13 @@ pub struct Hello {
     pub protocol: u32,
     /// The version of ptoracle.
     pub ptoracle: String,
+    /// Offered when ptoracle can keep several requests in flight: the
+    /// most it will (at least 2). An engine that wants them declares its
+    /// own limit in its hello; one that ignores the field is sent one
+    /// request at a time. Added in protocol 1 without a version change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 2))]
+    pub pipeline: Option<u32>,
 }
 
 /// The tag of [`Hello`] and [`EngineHello`].
@@ -91,6 +98,13 @@ pub struct EngineHello {
     /// neither required in its replies nor compared.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unobserved: Vec<String>,
+    /// How many requests it accepts in flight at once, when ptoracle's
+    /// hello offered `pipeline`: ptoracle then writes up to the smaller of
+    /// the two before it reads a reply, and matches replies to requests
+    /// by `seq` (they may come in any order). Absent: one at a time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub pipeline: Option<u32>,
 }
 
 /// An engine's identity, as it states it in the handshake.
@@ -409,6 +423,9 @@ pub struct Capabilities {
     pub editions: Vec<String>,
     /// The observation fields it does not report.
     pub unobserved: BTreeSet<Observable>,
+    /// How many requests it accepts in flight (its hello's `pipeline`);
+    /// 0 when it did not declare it: one at a time.
+    pub pipeline: u32,
 }
 
 impl Capabilities {
@@ -420,6 +437,7 @@ impl Capabilities {
             unknown_features: Vec::new(),
             editions: Edition::all().map(|e| e.id().to_string()).collect(),
             unobserved: BTreeSet::new(),
+            pipeline: 0,
         }
     }
 
@@ -474,12 +492,19 @@ impl Capabilities {
                 }
             }
         }
+        if h.pipeline == Some(0) {
+            return Err(ProtocolError::new(
+                ErrorKind::Protocol,
+                "the handshake declares `pipeline: 0`; the least is 1 (one request at a time), or leave it out",
+            ));
+        }
         Ok(Capabilities {
             info: h.engine,
             features,
             unknown_features,
             editions: h.editions,
             unobserved,
+            pipeline: h.pipeline.unwrap_or(0),
         })
     }
 
@@ -854,6 +879,16 @@ pub fn hello() -> Hello {
         kind: HelloTag::Hello,
         protocol: VERSION,
         ptoracle: env!("CARGO_PKG_VERSION").to_string(),
+        pipeline: None,
+    }
+}
+
+/// The hello ptoracle sends when it may keep up to `pipeline` requests in
+/// flight: [`hello`], with the offer when `pipeline` is 2 or more.
+pub fn hello_offering(pipeline: u32) -> Hello {
+    Hello {
+        pipeline: (pipeline > 1).then_some(pipeline),
+        ..hello()
     }
 }
 

@@ -75,23 +75,12 @@ pub fn check_engine_given(
     caps: &Capabilities,
     known: Option<Run>,
 ) -> EngineCheck {
-    let skip = |why: String| EngineCheck {
-        verdict: Verdict::Skip(why),
-        reference: None,
-        got: None,
-    };
-    if let Some(range) = &case.editions {
-        if !range.contains(edition) {
-            return skip(format!("holds in editions {range}, not {edition}"));
-        }
-    }
-    let missing = caps.missing(case);
-    if !missing.is_empty() {
-        let names: Vec<&str> = missing.iter().map(|f| f.name()).collect();
-        return skip(format!(
-            "the engine does not implement {}",
-            names.join(", ")
-        ));
+    if let Some(why) = skipped(case, edition, caps) {
+        return EngineCheck {
+            verdict: Verdict::Skip(why),
+            reference: None,
+            got: None,
+        };
     }
     let mut reference = known;
     let answer = engine.run_alongside(case, edition, &mut || {
@@ -124,6 +113,25 @@ pub fn check_engine_given(
         reference: Some(reference),
         got,
     }
+}
+
+/// Why [`check_engine`] skips `case` without sending it, if it does: it
+/// holds in other editions, or needs a feature the engine does not declare.
+pub fn skipped(case: &Case, edition: Edition, caps: &Capabilities) -> Option<String> {
+    if let Some(range) = &case.editions {
+        if !range.contains(edition) {
+            return Some(format!("holds in editions {range}, not {edition}"));
+        }
+    }
+    let missing = caps.missing(case);
+    if !missing.is_empty() {
+        let names: Vec<&str> = missing.iter().map(|f| f.name()).collect();
+        return Some(format!(
+            "the engine does not implement {}",
+            names.join(", ")
+        ));
+    }
+    None
 }
 
 /// Gives the fields an engine does not report the reference's values, so

@@ -18,8 +18,8 @@ use crate::resolver::{self, Mutant, Options, Run, StepOutcome};
 use crate::scenario::Case;
 
 pub use crate::fault::{EngineFault, FaultKind};
-pub use check::{EngineCheck, check_engine, check_engine_given};
-pub use process::{Health, ProcessConfig, ProcessEngine, split_command};
+pub use check::{EngineCheck, check_engine, check_engine_given, skipped};
+pub use process::{DEFAULT_PIPELINE, Health, ProcessConfig, ProcessEngine, split_command};
 pub use served::Served;
 
 /// Something that plays cases.
@@ -43,18 +43,33 @@ pub trait Engine {
         self.run(case, edition)
     }
 
-    /// How many requests it has been sent: the `seq` of the last one (0
-    /// for an engine without requests).
+    /// How many answers to its requests it has given (a number that only
+    /// grows; 0 for an engine without requests): what [`Engine::strays`]
+    /// refers to.
     fn sent(&self) -> u64 {
         0
     }
 
-    /// Answers found wrong after they were given, each with the `seq` of
-    /// its request: the engine wrote more after an answer (a second reply,
-    /// or a reply before its request). Checks for that now, so that a
-    /// caller asks this before the verdict of the last answer is final.
+    /// Answers found wrong after they were given, each with its number
+    /// (the [`Engine::sent`] just after it was given): the engine wrote
+    /// more after an answer (a second reply, or a reply before its
+    /// request). Checks for that now, so that a caller asks this before
+    /// the verdict of the last answer is final.
     fn strays(&mut self) -> Vec<(u64, EngineFault)> {
         Vec::new()
+    }
+
+    /// How many requests it takes in flight at once (1: one at a time):
+    /// how far ahead a caller may [`Engine::send_ahead`].
+    fn pipeline(&mut self) -> usize {
+        1
+    }
+
+    /// Sends a request for `case` before it is asked, when the engine
+    /// takes several in flight and has room; the next [`Engine::run`] of
+    /// the same case gets its answer. Whether it was sent.
+    fn send_ahead(&mut self, _case: &Case, _edition: Edition) -> bool {
+        false
     }
 }
 
@@ -213,7 +228,7 @@ pub(crate) fn reply_seq(reply: &Reply) -> Option<u64> {
     }
 }
 
-fn wrong_seq(got: u64, want: u64) -> EngineFault {
+pub(crate) fn wrong_seq(got: u64, want: u64) -> EngineFault {
     EngineFault::new(
         FaultKind::Protocol,
         format!("the reply has sequence number {got}; the request had {want}"),

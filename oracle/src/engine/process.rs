@@ -30,6 +30,9 @@ const HANDSHAKE_ATTEMPTS: u32 = 3;
 const STDERR_TAIL: usize = 4096;
 /// How long, after a kill, the end of the engine's stderr is waited for.
 const STDERR_GRACE: Duration = Duration::from_secs(2);
+/// How many requests are kept in flight by default, for an engine that
+/// accepts as many (see [`ProcessConfig::pipeline`]).
+pub const DEFAULT_PIPELINE: u32 = 16;
 
 /// How to run an external engine.
 #[derive(Clone, Debug)]
@@ -54,6 +57,10 @@ pub struct ProcessConfig {
     /// Shared by every engine started from this configuration (and its
     /// clones): faults in a row, and whether the engine was given up on.
     pub health: Arc<Health>,
+    /// The most requests kept in flight at once, when the engine declares
+    /// it accepts several (`pipeline` in its hello; the smaller limit
+    /// holds). 1: one at a time, and the hello offers nothing.
+    pub pipeline: u32,
 }
 
 /// What the engines started from one configuration have shown so far:
@@ -110,7 +117,8 @@ impl Health {
 impl ProcessConfig {
     /// A configuration with the default limits: 10 s per case, 30 s for
     /// the handshake, 16 MiB per line, given up on after 5 cases in a row
-    /// that time out or crash.
+    /// that time out or crash, up to [`DEFAULT_PIPELINE`] requests in
+    /// flight for an engine that accepts them.
     pub fn new(command: Vec<String>) -> ProcessConfig {
         ProcessConfig {
             command,
@@ -121,6 +129,7 @@ impl ProcessConfig {
             stop: Arc::new(AtomicBool::new(false)),
             give_up_after: 5,
             health: Arc::new(Health::default()),
+            pipeline: DEFAULT_PIPELINE,
         }
     }
 }
@@ -154,9 +163,37 @@ pub struct ProcessEngine {
     caps: Option<Capabilities>,
     seq: u64,
     failed_handshakes: u32,
-    /// Faults of answers already given, by the `seq` of their request:
-    /// what the engine wrote after an answer, found later.
+    /// Faults of answers already given, by the number of the answer (see
+    /// [`Engine::sent`]): what the engine wrote after an answer, found later.
     strays: Vec<(u64, EngineFault)>,
+    /// Answers read (or faults charged) and not yet given, with their
+    /// request: replies to requests sent ahead.
+    ready: Vec<(Sent, Answer)>,
+    /// How many answers to requests have been given.
+    given: u64,
+    /// The `seq` of the last answer given, and its number.
+    last_given: Option<(u64, u64)>,
+    /// A fault found while no case was asked (output after the hello,
+    /// before any request): the next case's answer.
+    idle_fault: Option<EngineFault>,
+    /// Requests in flight when their process was stopped for another's
+    /// fault, oldest first: sent again before any other.
+    lost: VecDeque<Sent>,
+}
+
+/// A request sent and not yet answered.
+struct Sent {
+    seq: u64,
+    case: Case,
+    edition: Edition,
+    /// Where the engine's stderr stood when it was sent.
+    mark: u64,
+}
+
+impl Sent {
+    fn is(&self, case: &Case, edition: Edition) -> bool {
+        self.edition == edition && self.case == *case
+    }
 }
 
 struct Running {
@@ -166,8 +203,15 @@ struct Running {
     /// Ends (its sender is dropped) when stderr has been read to its end.
     drained: mpsc::Receiver<()>,
     caps: Capabilities,
-    /// The `seq` of its last answer.
+    /// The `seq` of the last reply it gave.
     answered: Option<u64>,
+    /// Requests sent to it and not answered, oldest first.
+    inflight: VecDeque<Sent>,
+    /// When it last showed progress: a reply was read, or a request sent
+    /// while none was in flight. A reply is owed within the timeout of it.
+    progress: Instant,
+    /// How many requests may be in flight (1: one at a time).
+    depth: usize,
 }
 
 /// Why a read or a write did not complete.
@@ -218,6 +262,11 @@ impl ProcessEngine {
             seq: 0,
             failed_handshakes: 0,
             strays: Vec::new(),
+            ready: Vec::new(),
+            given: 0,
+            last_given: None,
+            idle_fault: None,
+            lost: VecDeque::new(),
         }
     }
 
@@ -228,6 +277,10 @@ impl ProcessEngine {
     /// case about to be asked.
     fn check_strays(&mut self) -> Option<EngineFault> {
         let running = self.running.as_mut()?;
+        // With requests in flight, what it wrote are their replies.
+        if !running.inflight.is_empty() {
+            return None;
+        }
         let extra = running.pipes.pending()?;
         let answered = running.answered;
         if let Some(r) = self.running.take() {
@@ -242,9 +295,25 @@ impl ProcessEngine {
                 ),
             ));
         };
-        self.strays
-            .push((seq, stray(seq, &protocol::excerpt(&extra))));
+        self.blame_answered(seq, stray(seq, &protocol::excerpt(&extra)));
         None
+    }
+
+    /// Charges `fault` to the answer of request `seq`, already read: the
+    /// answer itself when it is not yet given, else the stray of the
+    /// answer given (the last one given, when it is no longer known).
+    fn blame_answered(&mut self, seq: u64, fault: EngineFault) {
+        if let Some((_, answer)) = self.ready.iter_mut().find(|(s, _)| s.seq == seq) {
+            if !matches!(answer, Answer::Fault(f) if f.kind != FaultKind::Reported) {
+                *answer = Answer::Fault(fault);
+            }
+            return;
+        }
+        let number = match self.last_given {
+            Some((s, n)) if s == seq => n,
+            _ => self.given,
+        };
+        self.strays.push((number, fault));
     }
 
     /// Why the engine was given up on, if it was (by this engine or by
@@ -345,8 +414,16 @@ impl ProcessEngine {
             drained,
             caps: Capabilities::default(),
             answered: None,
+            inflight: VecDeque::new(),
+            progress: Instant::now(),
+            depth: 1,
         };
-        let hello = protocol::encode(&protocol::hello());
+        let offer = if self.config.process_per_case {
+            1
+        } else {
+            self.config.pipeline
+        };
+        let hello = protocol::encode(&protocol::hello_offering(offer));
         let answer = self.exchange(
             &mut running,
             hello,
@@ -365,6 +442,7 @@ impl ProcessEngine {
         });
         match result {
             Ok(caps) => {
+                running.depth = offer.min(caps.pipeline).max(1) as usize;
                 running.caps = caps;
                 Ok(running)
             }
@@ -432,97 +510,300 @@ impl ProcessEngine {
         }
     }
 
+    /// The answer to `case`: the one already read for a request sent
+    /// ahead, else that of the request in flight for it (sent now if none
+    /// is), read with the replies to the others in flight. A request lost
+    /// when the engine was stopped for another's fault is sent again.
     fn ask(&mut self, case: &Case, edition: Edition, meanwhile: &mut dyn FnMut()) -> Answer {
+        let mut work = Some(meanwhile);
+        let mut work = || {
+            if let Some(m) = work.take() {
+                m();
+            }
+        };
+        let answer = loop {
+            if let Some(i) = self.ready.iter().position(|(s, _)| s.is(case, edition)) {
+                let (sent, answer) = self.ready.remove(i);
+                work();
+                break self.give(sent.seq, answer);
+            }
+            let flying = self
+                .running
+                .as_ref()
+                .and_then(|r| r.inflight.iter().find(|s| s.is(case, edition)))
+                .map(|s| s.seq);
+            let seq = match flying {
+                Some(seq) => seq,
+                None => match self.send(case, edition) {
+                    Ok(seq) => seq,
+                    Err(f) => {
+                        work();
+                        break Answer::Fault(f);
+                    }
+                },
+            };
+            // The engine works; so can the caller.
+            work();
+            self.collect(Some(seq));
+        };
+        if self.config.process_per_case {
+            self.shutdown();
+        }
+        answer
+    }
+
+    /// Gives the answer to request `seq`.
+    fn give(&mut self, seq: u64, answer: Answer) -> Answer {
+        self.given += 1;
+        self.last_given = Some((seq, self.given));
+        answer
+    }
+
+    /// Sends a request for `case`, once there is room in flight for it.
+    fn send(&mut self, case: &Case, edition: Edition) -> Result<u64, EngineFault> {
+        if self.config.stop.load(Ordering::Relaxed) {
+            return Err(EngineFault::new(
+                FaultKind::Interrupted,
+                "interrupted before the case was sent",
+            ));
+        }
+        if let Some(f) = self.idle_fault.take() {
+            return Err(f);
+        }
         if let Some(f) = self.check_strays() {
-            meanwhile();
-            return Answer::Fault(f);
+            return Err(f);
         }
-        if let Err(f) = self.ensure_running() {
-            meanwhile();
-            return Answer::Fault(f);
+        // Requests lost with a process go first, in their order, so that
+        // the oldest request in flight stays the one owed first.
+        while let Some(lost) = self.lost.pop_front() {
+            if let Err(f) = self.transmit(&lost.case, lost.edition) {
+                self.lost.push_front(lost);
+                return Err(f);
+            }
         }
-        let Some(mut running) = self.running.take() else {
-            meanwhile();
-            return Answer::Fault(EngineFault::new(
+        if let Some(s) = self.running.as_ref().and_then(|r| {
+            r.inflight
+                .iter()
+                .find(|s| s.is(case, edition))
+                .map(|s| s.seq)
+        }) {
+            return Ok(s);
+        }
+        self.transmit(case, edition)
+    }
+
+    /// Sends a request for `case` to the engine, started if need be, once
+    /// there is room in flight for it.
+    fn transmit(&mut self, case: &Case, edition: Edition) -> Result<u64, EngineFault> {
+        self.ensure_running()?;
+        while self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.inflight.len() >= r.depth)
+        {
+            self.collect(None);
+        }
+        // The collecting may have stopped it.
+        self.ensure_running()?;
+        let Some(running) = self.running.as_mut() else {
+            return Err(EngineFault::new(
                 FaultKind::Spawn,
                 "the engine is not running",
             ));
         };
         self.seq += 1;
         let seq = self.seq;
-        let mark = running.stderr.lock().map(|t| t.total).unwrap_or(0);
         let request = Request::Run {
             seq,
             edition: edition.id().to_string(),
             case: Box::new(protocol::without_expectations(case)),
         };
+        if running.inflight.is_empty() {
+            running.progress = Instant::now();
+        }
+        running.inflight.push_back(Sent {
+            seq,
+            case: case.clone(),
+            edition,
+            mark: running.stderr.lock().map(|t| t.total).unwrap_or(0),
+        });
         let deadline = Instant::now() + self.config.timeout;
         let sent = running
             .pipes
             .send(&protocol::encode(&request), deadline, &self.config.stop);
-        // The engine works; so can the caller.
-        meanwhile();
-        let mut late = false;
-        let reply = match sent {
-            Err(w) => Err(self.fault(&mut running, w, "the case")),
-            Ok(()) => loop {
-                let reply = running
-                    .pipes
-                    .line(deadline, &self.config.stop)
-                    .map_err(|w| self.fault(&mut running, w, "the case"))
-                    .and_then(|line| {
-                        protocol::decode_reply(&line, &running.caps.unobserved)
-                            .map_err(EngineFault::from)
-                    });
-                // A second reply to the request before, come late: its
-                // case's fault; this case's reply is still to come.
-                match reply.as_ref().ok().and_then(super::reply_seq) {
-                    Some(s) if !late && running.answered == Some(s) => {
-                        let what = format!("a reply to it, read as the answer to request {seq}");
-                        self.strays.push((s, stray(s, &what)));
-                        late = true;
-                    }
-                    _ => break reply,
-                }
-            },
-        };
-        running.answered = Some(seq);
-        let extra = reply.as_ref().ok().and_then(|_| running.pipes.pending());
-        let answer = match (reply, extra) {
-            (Ok(_), Some(extra)) => Answer::Fault(stray(seq, &protocol::excerpt(&extra))),
-            (Ok(r), None) => super::answer_from_reply(r, seq, case.steps.len()),
-            (Err(f), _) => Answer::Fault(f),
-        };
-        let keep = !late
-            && match &answer {
-                Answer::Ran(_) | Answer::Unsupported(_) => true,
-                Answer::Fault(f) => f.kind == FaultKind::Reported,
-            };
-        // An engine that is not kept is stopped first, so that its stderr
-        // ends and its last words are read to the end, not raced.
-        let closed = matches!(&answer, Answer::Fault(f) if f.kind == FaultKind::Crash);
-        let (tail, kept) = if keep {
-            (Arc::clone(&running.stderr), Some(running))
-        } else {
-            let exit_by = closed.then_some((deadline, &*self.config.stop));
-            (stop_and_drain(running, exit_by), None)
-        };
-        let answer = match answer {
-            Answer::Fault(mut f) => {
-                f.stderr = tail.lock().map(|t| t.since(mark)).unwrap_or_default();
-                Answer::Fault(f)
-            }
-            other => other,
-        };
-        self.config.health.count(&answer, self.config.give_up_after);
-        if let Some(running) = kept {
-            if self.config.process_per_case {
-                stop(running, true);
-            } else {
-                self.running = Some(running);
+        if let Err(w) = sent {
+            if let Some(mut running) = self.running.take() {
+                let f = self.fault(&mut running, w, "the case");
+                self.charge(running, f);
             }
         }
-        answer
+        Ok(seq)
+    }
+
+    /// Reads replies until request `want` is no longer in flight
+    /// (answered, charged with a fault, or lost with the process), or,
+    /// without one, until one fewer request is in flight.
+    fn collect(&mut self, want: Option<u64>) {
+        let Some(mut running) = self.running.take() else {
+            return;
+        };
+        let before = running.inflight.len();
+        // A second reply to the last answer given, read while waiting:
+        // that answer's fault; the engine is not kept after this one.
+        let mut late = false;
+        loop {
+            let done = match want {
+                Some(w) => !running.inflight.iter().any(|s| s.seq == w),
+                None => running.inflight.len() < before,
+            };
+            if done || running.inflight.is_empty() {
+                break;
+            }
+            let deadline = running.progress + self.config.timeout;
+            let line = match running.pipes.line(deadline, &self.config.stop) {
+                Ok(line) => line,
+                Err(w) => {
+                    let f = self.fault(&mut running, w, "the case");
+                    return self.charge(running, f);
+                }
+            };
+            running.progress = Instant::now();
+            let reply = match protocol::decode_reply(&line, &running.caps.unobserved) {
+                Ok(r) => r,
+                Err(e) => {
+                    // A reply that cannot be read but names a request in
+                    // flight is that request's fault.
+                    let named = protocol::request_seq(&line)
+                        .and_then(|s| running.inflight.iter().position(|r| r.seq == s));
+                    if let Some(sent) = named.and_then(|i| running.inflight.remove(i)) {
+                        running.inflight.push_front(sent);
+                    }
+                    return self.charge(running, e.into());
+                }
+            };
+            let s = super::reply_seq(&reply);
+            let at = match s {
+                None => Some(0),
+                Some(s) => running.inflight.iter().position(|r| r.seq == s),
+            };
+            let Some(at) = at else {
+                let s = s.unwrap_or(0);
+                let answered = self.ready.iter().any(|(r, _)| r.seq == s)
+                    || self.last_given.is_some_and(|(g, _)| g == s);
+                if answered && !late {
+                    let oldest = running.inflight.front().map_or(0, |r| r.seq);
+                    let what = format!("a reply to it, read while waiting for request {oldest}");
+                    self.blame_answered(s, stray(s, &what));
+                    late = true;
+                    continue;
+                }
+                let f = match running.inflight.front() {
+                    Some(oldest) if running.inflight.len() == 1 => super::wrong_seq(s, oldest.seq),
+                    Some(oldest) => EngineFault::new(
+                        FaultKind::Protocol,
+                        format!(
+                            "the reply has sequence number {s}, which is no request in flight ({}); the oldest request in flight is {}, and the engine owed its reply first",
+                            if s > self.seq {
+                                "not sent yet"
+                            } else {
+                                "answered already, or never sent"
+                            },
+                            oldest.seq
+                        ),
+                    ),
+                    None => super::wrong_seq(s, 0),
+                };
+                return self.charge(running, f);
+            };
+            let Some(sent) = running.inflight.remove(at) else {
+                break;
+            };
+            running.answered = Some(sent.seq);
+            let steps = sent.case.steps.len();
+            let mut answer = super::answer_from_reply(reply, sent.seq, steps);
+            // After the last reply owed, nothing more: a second reply, or a
+            // reply before its request, is this answer's fault.
+            if running.inflight.is_empty() && !matches!(answer, Answer::Fault(_)) {
+                if let Some(extra) = running.pipes.pending() {
+                    answer = Answer::Fault(stray(sent.seq, &protocol::excerpt(&extra)));
+                }
+            }
+            if let Answer::Fault(f) = &mut answer {
+                if f.kind != FaultKind::Reported {
+                    // Charged once the engine is stopped, so that its
+                    // stderr ends and its last words are read to the end.
+                    running.inflight.push_front(sent);
+                    let f = std::mem::replace(f, EngineFault::new(f.kind, ""));
+                    return self.charge(running, f);
+                }
+                f.stderr = running
+                    .stderr
+                    .lock()
+                    .map(|t| t.since(sent.mark))
+                    .unwrap_or_default();
+            }
+            self.config.health.count(&answer, self.config.give_up_after);
+            self.ready.push((sent, answer));
+        }
+        if late {
+            self.lost.extend(running.inflight.drain(..));
+            stop(running, false);
+        } else {
+            self.running = Some(running);
+        }
+    }
+
+    /// Charges `fault` to the oldest request in flight (the one the engine
+    /// owed a reply first) and stops the engine; the other requests in
+    /// flight are lost, and sent again when asked.
+    fn charge(&mut self, mut running: Running, mut fault: EngineFault) {
+        let oldest = running.inflight.pop_front();
+        self.lost.extend(running.inflight.drain(..));
+        let closed = fault.kind == FaultKind::Crash;
+        let deadline = running.progress + self.config.timeout;
+        let exit_by = closed.then_some((deadline, &*self.config.stop));
+        let tail = stop_and_drain(running, exit_by);
+        let Some(oldest) = oldest else {
+            return;
+        };
+        if fault.stderr.is_empty() {
+            fault.stderr = tail
+                .lock()
+                .map(|t| t.since(oldest.mark))
+                .unwrap_or_default();
+        }
+        let answer = Answer::Fault(fault);
+        self.config.health.count(&answer, self.config.give_up_after);
+        self.ready.push((oldest, answer));
+    }
+
+    /// How many requests to keep in flight: what the engine and the
+    /// configuration both allow (1 until a handshake succeeded).
+    fn depth(&self) -> usize {
+        match (&self.caps, self.config.process_per_case) {
+            (Some(c), false) => self.config.pipeline.min(c.pipeline).max(1) as usize,
+            _ => 1,
+        }
+    }
+
+    /// Sends a request for `case` now, if the engine accepts several in
+    /// flight and there is room; its answer is read when it is asked.
+    fn ahead(&mut self, case: &Case, edition: Edition) -> bool {
+        if self.depth() <= 1 || self.config.stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        if let Some(f) = self.check_strays() {
+            self.idle_fault = Some(f);
+            return false;
+        }
+        if self.ensure_running().is_err() {
+            return false;
+        }
+        let lost = self.lost.len();
+        let room = self.running.as_ref().is_some_and(|r| {
+            r.inflight.len() + lost < r.depth && !r.inflight.iter().any(|s| s.is(case, edition))
+        });
+        room && self.send(case, edition).is_ok()
     }
 
     /// Stops the engine: `bye`, then a short wait, then a kill.
@@ -557,7 +838,15 @@ impl Engine for ProcessEngine {
     }
 
     fn sent(&self) -> u64 {
-        self.seq
+        self.given
+    }
+
+    fn pipeline(&mut self) -> usize {
+        self.depth()
+    }
+
+    fn send_ahead(&mut self, case: &Case, edition: Edition) -> bool {
+        self.ahead(case, edition)
     }
 
     fn strays(&mut self) -> Vec<(u64, EngineFault)> {
@@ -699,7 +988,10 @@ impl Pipes {
     }
 
     /// Writes all of `bytes`. A closed pipe is not an error here: the
-    /// engine has exited, and reading its answer says so.
+    /// engine has exited, and reading its answer says so. While the pipe
+    /// is full, what the engine writes is read into the buffer: with
+    /// several requests in flight, an engine blocked on writing its
+    /// replies must not block this write.
     fn send(&mut self, bytes: &[u8], deadline: Instant, stop: &AtomicBool) -> Result<(), Wait> {
         let Some(stdin) = &mut self.stdin else {
             return Ok(());
@@ -709,7 +1001,14 @@ impl Pipes {
             match stdin.write(&bytes[done..]) {
                 Ok(n) => done += n,
                 Err(e) if e.kind() == ErrorKind::WouldBlock => {
-                    wait_for(stdin.as_raw_fd(), libc::POLLOUT, self.pid, deadline, stop)?;
+                    let out = (self.buf.len() <= self.max).then(|| self.stdout.as_raw_fd());
+                    wait_for_either(stdin.as_raw_fd(), out, self.pid, deadline, stop)?;
+                    if out.is_some() {
+                        let mut chunk = [0u8; 16 * 1024];
+                        if let Ok(n) = self.stdout.read(&mut chunk) {
+                            self.buf.extend_from_slice(&chunk[..n]);
+                        }
+                    }
                 }
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
                 Err(_) => return Ok(()),
@@ -795,11 +1094,50 @@ fn nonblocking(fd: RawFd) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Waits until `input` is ready for writing or `output` (if given) for
+/// reading, as [`wait_for`].
+fn wait_for_either(
+    input: RawFd,
+    output: Option<RawFd>,
+    pid: u32,
+    deadline: Instant,
+    stop: &AtomicBool,
+) -> Result<(), Wait> {
+    let mut fds = vec![libc::pollfd {
+        fd: input,
+        events: libc::POLLOUT,
+        revents: 0,
+    }];
+    if let Some(fd) = output {
+        fds.push(libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        });
+    }
+    wait_for_any(&mut fds, pid, deadline, stop)
+}
+
 /// Waits until `fd` is ready for `events`, the deadline passes, `stop` is
 /// set or the engine `pid` has exited (both checked every 100 ms).
 fn wait_for(
     fd: RawFd,
     events: libc::c_short,
+    pid: u32,
+    deadline: Instant,
+    stop: &AtomicBool,
+) -> Result<(), Wait> {
+    let mut p = [libc::pollfd {
+        fd,
+        events,
+        revents: 0,
+    }];
+    wait_for_any(&mut p, pid, deadline, stop)
+}
+
+/// [`wait_for`] on several descriptors: until any is ready.
+fn wait_for_any(
+    fds: &mut [libc::pollfd],
     pid: u32,
     deadline: Instant,
     stop: &AtomicBool,
@@ -813,13 +1151,12 @@ fn wait_for(
             return Err(Wait::TimedOut);
         }
         let ms = left.min(Duration::from_millis(100)).as_millis().max(1) as libc::c_int;
-        let mut p = libc::pollfd {
-            fd,
-            events,
-            revents: 0,
-        };
-        // SAFETY: poll(2) on one pollfd that lives on this stack frame.
-        let n = unsafe { libc::poll(&mut p, 1, ms) };
+        for p in fds.iter_mut() {
+            p.revents = 0;
+        }
+        // SAFETY: poll(2) on pollfds borrowed for the call, their count
+        // being the slice's length.
+        let n = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
         if n > 0 {
             // Ready, or hung up / in error: the next read or write says which.
             return Ok(());

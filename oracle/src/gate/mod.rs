@@ -16,7 +16,7 @@ pub mod offline;
 pub mod report;
 mod spill;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::ops::RangeInclusive;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use crate::corpus::Loaded;
 use crate::edition::Edition;
 use crate::engine::{Engine, EngineFault, FaultKind};
-use crate::engine::{EngineCheck, check_engine_given};
+use crate::engine::{EngineCheck, check_engine_given, skipped};
 use crate::explore::campaign::{expectations_where, fnv};
 use crate::explore::generate::Scope;
 use crate::explore::{case_within, playable, shape, shrink, shrink_case};
@@ -109,9 +109,12 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
                     shapes: &shapes,
                     kinds: &kinds,
                 };
-                // The last case played, and the requests its check sent.
+                // The last case played, and the answers its check got.
                 let mut pending: Option<(Record, RangeInclusive<u64>)> = None;
                 let mut part = spill::Part::new();
+                // Cases drawn and not yet played, their requests perhaps
+                // sent ahead (an engine that takes several in flight).
+                let mut ahead: VecDeque<(usize, Prepared)> = VecDeque::new();
                 let mut finish = |mut record: Record| {
                     live.done.fetch_add(1, Ordering::Relaxed);
                     match record.outcome.kind() {
@@ -135,10 +138,6 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= total {
-                        break;
-                    }
                     if worker.caps.is_none() {
                         if let Ok(c) = engine.capabilities() {
                             if let Ok(mut e) = engines.lock() {
@@ -147,11 +146,31 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
                             worker.caps = Some(c);
                         }
                     }
-                    let before = engine.sent();
-                    let Some(record) = worker.one(i, engine.as_mut()) else {
-                        discarded.fetch_add(1, Ordering::Relaxed);
-                        continue;
+                    let depth = match worker.caps {
+                        Some(_) => engine.pipeline(),
+                        None => 1,
                     };
+                    while ahead.len() < depth {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= total {
+                            break;
+                        }
+                        let Some(p) = worker.prepare(i) else {
+                            discarded.fetch_add(1, Ordering::Relaxed);
+                            continue;
+                        };
+                        if let Some(caps) = &worker.caps {
+                            if depth > 1 && skipped(&p.case, plan.edition, caps).is_none() {
+                                engine.send_ahead(&p.case, plan.edition);
+                            }
+                        }
+                        ahead.push_back((i, p));
+                    }
+                    let Some((i, p)) = ahead.pop_front() else {
+                        break;
+                    };
+                    let before = engine.sent();
+                    let record = worker.play(i, p, engine.as_mut());
                     if record.interrupted() {
                         break;
                     }
@@ -235,15 +254,30 @@ struct Worker<'a> {
     kinds: &'a Mutex<BTreeMap<String, usize>>,
 }
 
+/// A case of the plan drawn and ready to play.
+struct Prepared {
+    case: Case,
+    /// Where it comes from, for the report.
+    source: String,
+    /// The seed and index of a generated case.
+    generated: Option<(u64, u64)>,
+    /// The reference's run, when drawing the case needed it.
+    reference: Option<Run>,
+}
+
 impl Worker<'_> {
-    /// Plays item `i` of the plan: a corpus case, then generated ones.
-    /// `None` for a generated index that gives no playable case.
-    fn one(&self, i: usize, engine: &mut dyn Engine) -> Option<Record> {
-        let plan = self.plan;
-        let scope = self
-            .caps
+    /// What the engine may be asked: everything until it shook hands.
+    fn scope(&self) -> Scope {
+        self.caps
             .as_ref()
-            .map_or(Scope::ALL, |c| Scope::within(&c.features));
+            .map_or(Scope::ALL, |c| Scope::within(&c.features))
+    }
+
+    /// Draws item `i` of the plan: a corpus case, then generated ones.
+    /// `None` for a generated index that gives no playable case.
+    fn prepare(&self, i: usize) -> Option<Prepared> {
+        let plan = self.plan;
+        let scope = self.scope();
         let mut reference = None;
         let (case, source, generated) = match plan.corpus.get(i) {
             Some(l) => (l.case.clone(), format!("{}#{}", l.file, l.case.id), None),
@@ -261,6 +295,24 @@ impl Worker<'_> {
                 )
             }
         };
+        Some(Prepared {
+            case,
+            source,
+            generated,
+            reference,
+        })
+    }
+
+    /// Plays item `i` of the plan, drawn.
+    fn play(&self, i: usize, p: Prepared, engine: &mut dyn Engine) -> Record {
+        let plan = self.plan;
+        let scope = self.scope();
+        let Prepared {
+            case,
+            source,
+            generated,
+            reference,
+        } = p;
         let t = Instant::now();
         let checked = match &self.caps {
             // No handshake has succeeded: ask again, so that the fault (or
@@ -330,7 +382,7 @@ impl Worker<'_> {
             // reference applies at the step that differs.
             record.rules = rules_at(&case, plan.edition, record.first_step());
         }
-        Some(record)
+        record
     }
 
     /// Shrinks a generated failure against the engine and writes it.

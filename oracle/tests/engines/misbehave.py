@@ -37,6 +37,16 @@ in the way MODE says:
                   remembers it), then behaves
   version        answers the hello with protocol version 2
   ok             behaves
+
+With $MISBEHAVE_PIPELINE set it declares the pipeline `serve` declares
+(several requests in flight, when ptoracle's hello offers it; otherwise it
+declares none), writes the id of the case of request 3 to the file
+$MISBEHAVE_NAMES (if set) before it misbehaves, and has three more modes:
+
+  out-of-order   holds back its reply to request 3 and writes it after its
+                 reply to request 4 (the protocol allows this)
+  drop           never answers request 3, answers every other
+  reply-unsent   answers request 3, then request 1003 (not yet sent)
 """
 import json
 import os
@@ -57,6 +67,8 @@ time.sleep(3600)
 """
 
 mode = sys.argv[1]
+pipelined = bool(os.environ.get("MISBEHAVE_PIPELINE"))
+held = None
 serve = subprocess.Popen(
     [os.environ["PTORACLE_BIN"], "serve"],
     stdin=subprocess.PIPE,
@@ -119,6 +131,8 @@ for line in sys.stdin:
             reply["engine"]["name"] += "\x1b[2J\x00\nPASS everything"
         if mode == "version":
             reply["protocol"] = 2
+        if not pipelined:
+            reply.pop("pipeline", None)
         say(json.dumps(reply) + "\n")
         continue
     if message["type"] == "bye":
@@ -138,8 +152,24 @@ for line in sys.stdin:
     if mode == "reply-twice-always":
         say(answer + answer)
         continue
+    if held is not None:
+        say(answer + held)
+        held = None
+        continue
     if message.get("seq") != 3:
         say(answer)
+        continue
+    if pipelined:
+        mark(os.environ.get("MISBEHAVE_NAMES"), message["case"]["id"])
+    if mode == "out-of-order":
+        held = answer
+        continue
+    if mode == "drop":
+        continue
+    if mode == "reply-unsent":
+        early = json.loads(answer)
+        early["seq"] = 1003
+        say(answer + json.dumps(early) + "\n")
         continue
     if mode == "crash":
         sys.stderr.write("misbehave: crashing on purpose\n")
