@@ -162,13 +162,9 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
     };
     let make = |config: &ProcessConfig| -> Box<dyn Engine + Send> {
         match &dead {
-            Some(f) => Box::new(Unusable(EngineFault::new(
+            Some(f) => Box::new(Unusable(EngineFault::not_sent(
                 f.kind,
-                format!(
-                    "{} the engine cannot be used ({})",
-                    gate::report::NOT_SENT,
-                    f.message
-                ),
+                format_args!("the engine cannot be used ({})", f.message),
             ))),
             None => Box::new(ProcessEngine::new(config.clone())),
         }

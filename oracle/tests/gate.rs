@@ -672,6 +672,25 @@ fn an_engine_that_always_times_out_is_given_up_on() {
             verdicts[3..].iter().all(|v| *v == "unusable"),
             "{verdicts:?}"
         );
+        // Whether a case reached the engine is a field, not a prefix of
+        // its message: the cases after the give-up say so, the others not.
+        let not_sent: Vec<bool> = v["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["not_sent"].as_bool().unwrap_or(false))
+            .collect();
+        assert!(
+            not_sent[..3].iter().all(|n| !n) && not_sent[3..].iter().all(|n| *n),
+            "{not_sent:?}"
+        );
+        let unsent = verdicts.len() - 3;
+        assert!(
+            r.stdout
+                .contains(&format!("ERROR {unsent} cases were not sent")),
+            "{}",
+            r.stdout
+        );
     }
 }
 

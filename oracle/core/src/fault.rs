@@ -18,6 +18,10 @@ pub struct EngineFault {
     /// The end of what the engine wrote on stderr during the case.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub stderr: String,
+    /// Whether the case never reached the engine (it had been given up on,
+    /// or could not be started): such faults are reported together.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub not_sent: bool,
 }
 
 impl EngineFault {
@@ -27,6 +31,17 @@ impl EngineFault {
             kind,
             message: message.into(),
             stderr: String::new(),
+            not_sent: false,
+        }
+    }
+
+    /// A fault of `kind` for a case that was never sent to the engine:
+    /// its message says so (`not sent: …`) and [`EngineFault::not_sent`] is
+    /// set.
+    pub fn not_sent(kind: FaultKind, message: impl std::fmt::Display) -> EngineFault {
+        EngineFault {
+            not_sent: true,
+            ..EngineFault::new(kind, format!("not sent: {message}"))
         }
     }
 }

@@ -325,14 +325,10 @@ impl ProcessEngine {
     /// Starts the process and shakes hands, unless it is running.
     fn ensure_running(&mut self) -> Result<(), EngineFault> {
         if let Some(f) = self.given_up() {
-            return Err(EngineFault {
-                kind: FaultKind::Unusable,
-                message: format!(
-                    "{} the engine was given up on ({f})",
-                    crate::gate::report::NOT_SENT
-                ),
-                stderr: String::new(),
-            });
+            return Err(EngineFault::not_sent(
+                FaultKind::Unusable,
+                format_args!("the engine was given up on ({f})"),
+            ));
         }
         if self.running.is_some() {
             return Ok(());

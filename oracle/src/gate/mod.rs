@@ -234,6 +234,7 @@ fn settle(
             record.outcome = report::Outcome::Error {
                 kind: fault.kind.name().into(),
                 message: fault.message,
+                not_sent: fault.not_sent,
             };
             record.stderr = fault.stderr;
         }

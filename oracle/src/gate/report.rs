@@ -19,9 +19,6 @@ use crate::resolver::Run;
 use crate::scenario::Case;
 use crate::verdict::{Mismatch, Problem, Verdict};
 
-/// How the message of a case never sent to an engine starts.
-pub const NOT_SENT: &str = "not sent:";
-
 /// The version of the JSON report's layout (2: steps count from 1,
 /// sources read `FILE#ID`).
 pub const REPORT_VERSION: u32 = 2;
@@ -223,6 +220,10 @@ pub enum Outcome {
         kind: String,
         /// What happened.
         message: String,
+        /// Whether the case never reached the engine (see
+        /// [`EngineFault::not_sent`](crate::fault::EngineFault::not_sent)).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        not_sent: bool,
     },
     /// Not played.
     Skip {
@@ -300,7 +301,7 @@ impl Outcome {
                     shown.join("; ")
                 )
             }
-            Outcome::Error { kind, message } => format!("{kind}: {message}"),
+            Outcome::Error { kind, message, .. } => format!("{kind}: {message}"),
             Outcome::Skip { reason } => reason.clone(),
         }
     }
@@ -411,6 +412,7 @@ impl Record {
                 Outcome::Error {
                     kind: "case".into(),
                     message: e.to_string(),
+                    not_sent: false,
                 },
                 String::new(),
             ),
@@ -418,6 +420,7 @@ impl Record {
                 Outcome::Error {
                     kind: f.kind.name().into(),
                     message: f.message,
+                    not_sent: f.not_sent,
                 },
                 f.stderr,
             ),
@@ -701,8 +704,7 @@ impl Report {
             if let Outcome::Skip { reason } = &c.outcome {
                 reasons.add(step_free(reason));
             }
-            if matches!(&c.outcome, Outcome::Error { message, .. } if message.starts_with(NOT_SENT))
-            {
+            if matches!(&c.outcome, Outcome::Error { not_sent: true, .. }) {
                 unsent += 1;
                 first_unsent.get_or_insert_with(|| c.outcome.summary());
                 return Ok(());
@@ -998,7 +1000,7 @@ fn junit_case(c: &Record) -> quick_junit::TestCase {
             )));
             s
         }
-        Outcome::Error { kind, message } => {
+        Outcome::Error { kind, message, .. } => {
             let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
             s.set_message(printable(message));
             s.set_type(kind.as_str());
