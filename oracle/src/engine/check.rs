@@ -26,10 +26,13 @@ pub struct EngineCheck {
 
 /// Checks `engine` on `case`: its run must agree with the reference
 /// resolver's on every observation the engine reports (`caps.unobserved`
-/// are left out), and meet the case's expectations.
+/// are left out), and meet the case's expectations. `known` is the
+/// reference's run of `case` when the caller has it already (a replay, a
+/// shrink); `None` computes it while the engine plays.
 ///
-/// The one entry point of the gate, `serve`'s tests and the differential
-/// fuzz target. A case that needs a feature the engine does not declare is
+/// The one entry point of the gate (its replays and shrinking too),
+/// `ptoracle compare`, the in-process harness, `serve`'s tests and the
+/// differential fuzz target. A case that needs a feature the engine does not declare is
 /// skipped without being sent.
 ///
 /// ```
@@ -52,23 +55,12 @@ pub struct EngineCheck {
 /// let edition = ptoracle::Edition::current();
 /// let mut good = Reference::new(None);
 /// let caps = good.capabilities().unwrap();
-/// assert_eq!(check_engine(case, edition, &mut good, &caps).verdict, Verdict::Pass);
+/// assert_eq!(check_engine(case, edition, &mut good, &caps, None).verdict, Verdict::Pass);
 /// let mut bad = Reference::new(Some(Mutant::CountersAfterSwitch));
-/// let Verdict::Fail(m) = check_engine(case, edition, &mut bad, &caps).verdict else { panic!() };
+/// let Verdict::Fail(m) = check_engine(case, edition, &mut bad, &caps, None).verdict else { panic!() };
 /// assert_eq!(m[0].to_string(), "step 1: c.pt: expected 4/2, got 5/1");
 /// ```
 pub fn check_engine(
-    case: &Case,
-    edition: Edition,
-    engine: &mut dyn Engine,
-    caps: &Capabilities,
-) -> EngineCheck {
-    check_engine_given(case, edition, engine, caps, None)
-}
-
-/// [`check_engine`] with the reference's run of `case`, when the caller
-/// has it already.
-pub fn check_engine_given(
     case: &Case,
     edition: Edition,
     engine: &mut dyn Engine,

@@ -18,7 +18,7 @@ use crate::resolver::{self, Mutant, Options, Run, StepOutcome};
 use crate::scenario::Case;
 
 pub use crate::fault::{EngineFault, FaultKind};
-pub use check::{EngineCheck, check_engine, check_engine_given, skipped};
+pub use check::{EngineCheck, check_engine, skipped};
 pub use process::{DEFAULT_PIPELINE, Health, ProcessConfig, ProcessEngine, split_command};
 pub use served::Served;
 

@@ -23,7 +23,7 @@ use crate::scenario::Case;
 ///     .unwrap();
 /// let mut served = Served::new(None);
 /// let caps = served.capabilities().unwrap();
-/// let checked = check_engine(&case, ptoracle::Edition::current(), &mut served, &caps);
+/// let checked = check_engine(&case, ptoracle::Edition::current(), &mut served, &caps, None);
 /// assert_eq!(checked.verdict, Verdict::Pass);
 /// ```
 #[derive(Clone, Debug)]

@@ -423,7 +423,7 @@ fn differential_found(data: &[u8], engine: &mut dyn Engine) -> Found {
     let caps: Capabilities = engine
         .capabilities()
         .map_err(|f| (format!("the engine cannot start: {f}"), None))?;
-    let checked = crate::engine::check_engine_given(&case, edition, engine, &caps, Some(reference));
+    let checked = crate::engine::check_engine(&case, edition, engine, &caps, Some(reference));
     match checked.verdict {
         Verdict::Pass | Verdict::Skip(_) | Verdict::Error(Problem::Case(_)) => Ok(()),
         Verdict::Fail(mismatches) => {

@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use crate::corpus::Loaded;
 use crate::edition::Edition;
 use crate::engine::{Engine, EngineFault, FaultKind};
-use crate::engine::{EngineCheck, check_engine_given, skipped};
+use crate::engine::{EngineCheck, check_engine, skipped};
 use crate::explore::campaign::{expectations_where, fnv};
 use crate::explore::generate::Scope;
 use crate::explore::{case_within, playable, shape, shrink, shrink_case};
@@ -333,7 +333,7 @@ impl Worker<'_> {
                 }
             }
             Some(caps) => catch_unwind(AssertUnwindSafe(|| {
-                check_engine_given(&case, plan.edition, engine, caps, reference)
+                check_engine(&case, plan.edition, engine, caps, reference)
             }))
             .unwrap_or_else(|_| EngineCheck {
                 verdict: Verdict::Error(Problem::Engine(EngineFault::new(
@@ -354,7 +354,7 @@ impl Worker<'_> {
             {
                 let known = checked.reference.clone();
                 catch_unwind(AssertUnwindSafe(|| {
-                    check_engine_given(&case, plan.edition, engine, caps, known)
+                    check_engine(&case, plan.edition, engine, caps, known)
                 }))
                 .ok()
             }
@@ -512,7 +512,7 @@ pub(crate) fn shrink_to_ruling(
     let mut last: Option<(Case, Run, Run)> = None;
     let mut fails = |c: &Case| -> Option<Case> {
         let (c, run) = playable(c.clone(), edition)?;
-        let checked = check_engine_given(&c, edition, &mut *engine, caps, Some(run));
+        let checked = check_engine(&c, edition, &mut *engine, caps, Some(run));
         match (checked.verdict, checked.reference, checked.got) {
             (Verdict::Fail(_), Some(r), Some(g)) => {
                 last = Some((c.clone(), r, g));

@@ -96,7 +96,7 @@ pub fn compare(export_dir: &Path, replies: &Path) -> Result<Report, String> {
             }
         };
         engine.reply = lines.next().map(|l| (seq, l.to_vec()));
-        let checked = check_engine(&case, edition, &mut engine, &caps);
+        let checked = check_engine(&case, edition, &mut engine, &caps, None);
         let source = match files.get(&case.id.0) {
             Some(file) => format!("{file}#{}", case.id),
             None => format!("{}:{}", requests_path.display(), n + 1),
