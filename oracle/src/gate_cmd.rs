@@ -10,10 +10,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use ptoracle::corpus::Loaded;
-use ptoracle::engine::{
-    Engine, EngineFault, FaultKind, ProcessConfig, ProcessEngine, Unusable, reaper, split_command,
-};
+use ptoracle::engine::{ProcessConfig, reaper, split_command};
 use ptoracle::gate::expectations::Expectations;
+use ptoracle::gate::policy::{Conclusion, Probe};
 use ptoracle::gate::{self, Live, Plan, Report, baseline};
 use ptoracle::printable::printable;
 use ptoracle::protocol::{self, Capabilities};
@@ -83,40 +82,13 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
     let mut out = std::io::stdout().lock();
     // One handshake first: to know what the engine is before planning, and
     // to stop early, with every case in error, if it can't be used at all.
-    let mut probe = ProcessEngine::new(config.clone());
-    let mut failed_handshakes = Vec::new();
-    let first = loop {
-        match probe.capabilities() {
-            Ok(c) => break Ok(c),
-            Err(f) => match probe.given_up() {
-                Some(g) => break Err(g),
-                None if f.kind == FaultKind::Interrupted => break Err(f),
-                None => failed_handshakes.push(f),
-            },
-        }
-    };
-    drop(probe);
-    let dead: Option<EngineFault> = match &first {
-        Err(f) => Some(f.clone()),
-        // An engine written against an older catalog may name an edition by a
-        // date that is no longer an id (2017-07-14): it names the same rules.
-        Ok(c)
-            if !c
-                .editions
-                .iter()
-                .any(|e| ptoracle::Edition::parse(e) == Ok(edition)) =>
-        {
-            Some(EngineFault::new(
-                FaultKind::Unusable,
-                format!(
-                    "the engine implements editions [{}], not {edition} (choose one with --edition)",
-                    c.editions.join(", ")
-                ),
-            ))
-        }
-        Ok(_) => None,
-    };
-    match (&first, &dead) {
+    let probe = Probe::run(&config, edition);
+    let (first, failed_handshakes, dead) = (
+        &probe.capabilities,
+        &probe.failed_handshakes,
+        &probe.unusable,
+    );
+    match (first, dead) {
         (Ok(c), None) => header(&mut out, c, edition, (&corpus, &origin), &args),
         (_, Some(f)) => {
             let _ = writeln!(
@@ -132,7 +104,7 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
         _ => {}
     }
     if first.is_ok() {
-        for f in &failed_handshakes {
+        for f in failed_handshakes {
             let _ = writeln!(
                 out,
                 "note: a handshake failed before one succeeded: {}",
@@ -160,15 +132,6 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
         keep_shrunk: 20,
         expectations,
     };
-    let make = |config: &ProcessConfig| -> Box<dyn Engine + Send> {
-        match &dead {
-            Some(f) => Box::new(Unusable(EngineFault::not_sent(
-                f.kind,
-                format_args!("the engine cannot be used ({})", f.message),
-            ))),
-            None => Box::new(ProcessEngine::new(config.clone())),
-        }
-    };
     let live = Live::default();
     let done = AtomicBool::new(false);
     let total = plan.corpus.len() as u64 + plan.generated.map_or(0, |g| g.0);
@@ -176,7 +139,7 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
         if std::io::stderr().is_terminal() && dead.is_none() {
             scope.spawn(|| progress(total, &live, &done));
         }
-        let r = gate::run(&plan, &|| make(&config), &stop, &live);
+        let r = gate::run(&plan, &|| probe.engine(&config), &stop, &live);
         done.store(true, Ordering::SeqCst);
         r
     });
@@ -209,14 +172,11 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
     let _ = out.flush();
     drop(out);
     let wrote = write_reports(&args, &report, plan.expectations.as_ref());
-    let code = if report.interrupted {
-        INTERRUPTED
-    } else if dead.is_some() || given_up.is_some() {
-        UNUSABLE
-    } else if report.gate_fails(args.strict) {
-        FAIL
-    } else {
-        PASS
+    let code = match Conclusion::of(&report, dead.is_some() || given_up.is_some(), args.strict) {
+        Conclusion::Pass => PASS,
+        Conclusion::Fail => FAIL,
+        Conclusion::Unusable => UNUSABLE,
+        Conclusion::Interrupted => INTERRUPTED,
     };
     if !wrote {
         return Err(BAD_INPUT.max(code));

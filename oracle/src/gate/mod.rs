@@ -13,6 +13,7 @@
 pub mod baseline;
 pub mod expectations;
 pub mod offline;
+pub mod policy;
 pub mod report;
 mod spill;
 
