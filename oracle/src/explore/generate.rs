@@ -1307,30 +1307,7 @@ impl Gen<'_, '_> {
         let pick = self.index(self.actions.len())?;
         let code = self.actions[pick];
         let action = match code {
-            1 => {
-                let i = self.any_object()?;
-                let kind = if self.on(Switches::KEYWORD_COUNTERS)
-                    && (!self.on(Switches::COUNTERS) || self.one_in(3)?)
-                {
-                    CounterKind::Keyword(self.pick(&GRANTED)?)
-                } else if self.on(Switches::LEVELS) && self.one_in(4)? {
-                    CounterKind::named("level")
-                } else if self.on(Switches::ATTACH) && self.one_in(5)? {
-                    CounterKind::named("hone")
-                } else if self.on(Switches::PLANESWALKERS) && self.one_in(5)? {
-                    CounterKind::named("loyalty")
-                } else if self.on(Switches::SAGAS) && self.one_in(3)? {
-                    CounterKind::named("lore")
-                } else {
-                    self.pt_counter_kind()?
-                };
-                Action::PutCounters(CounterPut {
-                    on: object_handle(i),
-                    kind,
-                    count: Count(self.count()?),
-                    by: self.by()?,
-                })
-            }
+            1 => self.put_counters_step()?,
             2 => {
                 let i = self.any_object()?;
                 Action::RemoveCounters(CounterRemove {
@@ -1351,37 +1328,8 @@ impl Gen<'_, '_> {
                 })
             }
             4 => Action::Effect(Box::new(self.effect()?)),
-            5 => {
-                let from = self.any_object()?;
-                let to = self.target()?;
-                let amount = if self.on(Switches::LOCKED_X) && self.one_in(3)? {
-                    Quantity::Ref(Box::new(QuantityRef::PowerOf(object_handle(from))))
-                } else {
-                    Quantity::Fixed(if self.on(Switches::HUGE) && self.one_in(8)? {
-                        self.pick(&HUGE_VALUES)?
-                    } else {
-                        self.int(0, 5)?
-                    })
-                };
-                Action::Damage(Damage {
-                    from: object_handle(from),
-                    to,
-                    amount,
-                })
-            }
-            6 => {
-                let mut v = Vec::new();
-                for _ in 0..1 + self.index(2)? {
-                    let from = self.creature()?;
-                    let to = self.target()?;
-                    v.push(CombatAssignment {
-                        from: object_handle(from),
-                        to,
-                        amount: None,
-                    });
-                }
-                Action::CombatDamage(v)
-            }
+            5 => self.damage_step()?,
+            6 => self.combat_damage_step()?,
             7 => {
                 let i = self.any_object()?;
                 Action::AddMana(ManaAbility {
@@ -1392,61 +1340,10 @@ impl Gen<'_, '_> {
                     snow: false,
                 })
             }
-            8 => {
-                let i = self.creature()?;
-                let s = Scale {
-                    affects: object_handle(i),
-                    what: self.pick(&[ScaleWhat::Power, ScaleWhat::Toughness, ScaleWhat::Both])?,
-                    until: self.until()?,
-                    name: None,
-                    timestamp: self.timestamp()?,
-                };
-                if self.one_in(2)? {
-                    Action::Triple(s)
-                } else {
-                    Action::Double(s)
-                }
-            }
+            8 => self.scale_step()?,
             9 => Action::Regenerate(object_handle(self.any_object()?)),
             10 => Action::Destroy(object_handle(self.any_object()?)),
-            11 => {
-                let i = self.any_object()?;
-                let here = self.zones[i];
-                // 304.4: an instant put onto the battlefield stays where it
-                // is (a ruling pins that; generated cases need not).
-                let instant = self.objects[i] == Kind::Instant;
-                let choices: Vec<Zone> =
-                    [Zone::Battlefield, Zone::Graveyard, Zone::Exile, Zone::Hand]
-                        .into_iter()
-                        .filter(|z| *z != here && !(instant && *z == Zone::Battlefield))
-                        .collect();
-                let to = self.pick(&choices)?;
-                self.zones[i] = to;
-                let mut counters = BTreeMap::new();
-                let mut choose = None;
-                if to == Zone::Battlefield {
-                    if self.on(Switches::COUNTERS) && self.one_in(2)? {
-                        counters.insert(self.pt_counter_kind()?, Count(self.int(1, 3)?));
-                    }
-                    if !self.choices[i].is_empty() && self.one_in(2)? {
-                        let options = self.choices[i].clone();
-                        choose = Some(self.pick(&options)?);
-                    }
-                }
-                // 122.6a: `by` says who puts the counters it enters with.
-                let by = if counters.is_empty() {
-                    None
-                } else {
-                    self.by()?
-                };
-                Action::Move(MoveZone {
-                    object: object_handle(i),
-                    to,
-                    counters,
-                    choose,
-                    by,
-                })
-            }
+            11 => self.move_step()?,
             12 => match self.object_of(&[Kind::Equipment])? {
                 Some(e) => {
                     let c = self.creature()?;
@@ -1487,83 +1384,18 @@ impl Gen<'_, '_> {
                     by: None,
                 })
             }
-            16 => {
-                match self.object_where(|g, i| g.zones[i] == Zone::Hand && g.costs[i].is_some())? {
-                    Some(i) => {
-                        self.zones[i] = Zone::Stack;
-                        let x = match &self.costs[i] {
-                            Some(c) if c.has_x() => Some(Count(self.int(0, 5)?)),
-                            _ => None,
-                        };
-                        let by = if self.one_in(4)? {
-                            Some(handle("opponent"))
-                        } else {
-                            None
-                        };
-                        if self.one_in(2)? {
-                            self.resolve_next = Some(i);
-                        }
-                        Action::Cast(Cast {
-                            object: object_handle(i),
-                            x,
-                            by,
-                        })
-                    }
-                    None => Action::StateBasedActions,
-                }
-            }
+            16 => self.cast_step()?,
             17 => match self.object_where(|g, i| g.zones[i] == Zone::Stack)? {
                 Some(i) => self.resolve(i),
                 None => Action::StateBasedActions,
             },
-            18 => {
-                let from = self.any_object()?;
-                let to = self.creature()?;
-                let kinds = if self.one_in(3)? {
-                    vec![self.pt_counter_kind()?]
-                } else {
-                    Vec::new()
-                };
-                Action::PutCountersFrom(CountersFrom {
-                    from: object_handle(from),
-                    to: object_handle(to),
-                    kinds,
-                    by: self.by()?,
-                })
-            }
+            18 => self.counters_from_step()?,
             19 => Action::BeginTurn(self.player()?),
             20 => Action::GainControl(GainControl {
                 object: object_handle(self.any_object()?),
                 player: self.player()?,
             }),
-            21 => {
-                let spell = if self.on(Switches::SPELLS) && self.one_in(2)? {
-                    self.object_where(|g, i| g.costs[i].is_some())?
-                } else {
-                    None
-                };
-                let (cost, cost_of, x) = match spell {
-                    Some(i) => (None, Some(object_handle(i)), Count(0)),
-                    None => {
-                        let c = self.cost()?;
-                        let x = if c.has_x() { self.int(0, 3)? } else { 0 };
-                        (Some(c), None, Count(x))
-                    }
-                };
-                Action::PayCost(CostPayment {
-                    player: if self.one_in(3)? {
-                        Some(handle("opponent"))
-                    } else {
-                        None
-                    },
-                    cost,
-                    cost_of,
-                    x,
-                    // A payment that does not exist is an error: rarely.
-                    payment: Count(if self.one_in(4)? { 1 } else { 0 }),
-                    name: None,
-                })
-            }
+            21 => self.pay_cost_step()?,
             _ => Action::StateBasedActions,
         };
         let sba = !(self.on(Switches::SPLIT_SBA) && self.one_in(2)?);
@@ -1575,6 +1407,196 @@ impl Gen<'_, '_> {
             expect_error: None,
             note: None,
         })
+    }
+
+    /// Counters put on an object: P/T, keyword, level, hone, loyalty or lore counters.
+    fn put_counters_step(&mut self) -> Result<Action> {
+        let i = self.any_object()?;
+        let kind = if self.on(Switches::KEYWORD_COUNTERS)
+            && (!self.on(Switches::COUNTERS) || self.one_in(3)?)
+        {
+            CounterKind::Keyword(self.pick(&GRANTED)?)
+        } else if self.on(Switches::LEVELS) && self.one_in(4)? {
+            CounterKind::named("level")
+        } else if self.on(Switches::ATTACH) && self.one_in(5)? {
+            CounterKind::named("hone")
+        } else if self.on(Switches::PLANESWALKERS) && self.one_in(5)? {
+            CounterKind::named("loyalty")
+        } else if self.on(Switches::SAGAS) && self.one_in(3)? {
+            CounterKind::named("lore")
+        } else {
+            self.pt_counter_kind()?
+        };
+        Ok(Action::PutCounters(CounterPut {
+            on: object_handle(i),
+            kind,
+            count: Count(self.count()?),
+            by: self.by()?,
+        }))
+    }
+
+    /// Noncombat damage, of a fixed amount or of a source's power.
+    fn damage_step(&mut self) -> Result<Action> {
+        let from = self.any_object()?;
+        let to = self.target()?;
+        let amount = if self.on(Switches::LOCKED_X) && self.one_in(3)? {
+            Quantity::Ref(Box::new(QuantityRef::PowerOf(object_handle(from))))
+        } else {
+            Quantity::Fixed(if self.on(Switches::HUGE) && self.one_in(8)? {
+                self.pick(&HUGE_VALUES)?
+            } else {
+                self.int(0, 5)?
+            })
+        };
+        Ok(Action::Damage(Damage {
+            from: object_handle(from),
+            to,
+            amount,
+        }))
+    }
+
+    /// Combat damage from one or two creatures.
+    fn combat_damage_step(&mut self) -> Result<Action> {
+        let mut v = Vec::new();
+        for _ in 0..1 + self.index(2)? {
+            let from = self.creature()?;
+            let to = self.target()?;
+            v.push(CombatAssignment {
+                from: object_handle(from),
+                to,
+                amount: None,
+            });
+        }
+        Ok(Action::CombatDamage(v))
+    }
+
+    /// Doubling or tripling a creature's power, toughness or both.
+    fn scale_step(&mut self) -> Result<Action> {
+        let i = self.creature()?;
+        let s = Scale {
+            affects: object_handle(i),
+            what: self.pick(&[ScaleWhat::Power, ScaleWhat::Toughness, ScaleWhat::Both])?,
+            until: self.until()?,
+            name: None,
+            timestamp: self.timestamp()?,
+        };
+        Ok(if self.one_in(2)? {
+            Action::Triple(s)
+        } else {
+            Action::Double(s)
+        })
+    }
+
+    /// A zone change, with counters and a chosen P/T for what enters the battlefield.
+    fn move_step(&mut self) -> Result<Action> {
+        let i = self.any_object()?;
+        let here = self.zones[i];
+        // 304.4: an instant put onto the battlefield stays where it
+        // is (a ruling pins that; generated cases need not).
+        let instant = self.objects[i] == Kind::Instant;
+        let choices: Vec<Zone> = [Zone::Battlefield, Zone::Graveyard, Zone::Exile, Zone::Hand]
+            .into_iter()
+            .filter(|z| *z != here && !(instant && *z == Zone::Battlefield))
+            .collect();
+        let to = self.pick(&choices)?;
+        self.zones[i] = to;
+        let mut counters = BTreeMap::new();
+        let mut choose = None;
+        if to == Zone::Battlefield {
+            if self.on(Switches::COUNTERS) && self.one_in(2)? {
+                counters.insert(self.pt_counter_kind()?, Count(self.int(1, 3)?));
+            }
+            if !self.choices[i].is_empty() && self.one_in(2)? {
+                let options = self.choices[i].clone();
+                choose = Some(self.pick(&options)?);
+            }
+        }
+        // 122.6a: `by` says who puts the counters it enters with.
+        let by = if counters.is_empty() {
+            None
+        } else {
+            self.by()?
+        };
+        Ok(Action::Move(MoveZone {
+            object: object_handle(i),
+            to,
+            counters,
+            choose,
+            by,
+        }))
+    }
+
+    /// A spell cast from the hand, with its X; sometimes resolved next.
+    fn cast_step(&mut self) -> Result<Action> {
+        let Some(i) = self.object_where(|g, i| g.zones[i] == Zone::Hand && g.costs[i].is_some())?
+        else {
+            return Ok(Action::StateBasedActions);
+        };
+        self.zones[i] = Zone::Stack;
+        let x = match &self.costs[i] {
+            Some(c) if c.has_x() => Some(Count(self.int(0, 5)?)),
+            _ => None,
+        };
+        let by = if self.one_in(4)? {
+            Some(handle("opponent"))
+        } else {
+            None
+        };
+        if self.one_in(2)? {
+            self.resolve_next = Some(i);
+        }
+        Ok(Action::Cast(Cast {
+            object: object_handle(i),
+            x,
+            by,
+        }))
+    }
+
+    /// Counters put on a creature for those an object has or had.
+    fn counters_from_step(&mut self) -> Result<Action> {
+        let from = self.any_object()?;
+        let to = self.creature()?;
+        let kinds = if self.one_in(3)? {
+            vec![self.pt_counter_kind()?]
+        } else {
+            Vec::new()
+        };
+        Ok(Action::PutCountersFrom(CountersFrom {
+            from: object_handle(from),
+            to: object_handle(to),
+            kinds,
+            by: self.by()?,
+        }))
+    }
+
+    /// A cost paid: card text, or an object's mana cost.
+    fn pay_cost_step(&mut self) -> Result<Action> {
+        let spell = if self.on(Switches::SPELLS) && self.one_in(2)? {
+            self.object_where(|g, i| g.costs[i].is_some())?
+        } else {
+            None
+        };
+        let (cost, cost_of, x) = match spell {
+            Some(i) => (None, Some(object_handle(i)), Count(0)),
+            None => {
+                let c = self.cost()?;
+                let x = if c.has_x() { self.int(0, 3)? } else { 0 };
+                (Some(c), None, Count(x))
+            }
+        };
+        Ok(Action::PayCost(CostPayment {
+            player: if self.one_in(3)? {
+                Some(handle("opponent"))
+            } else {
+                None
+            },
+            cost,
+            cost_of,
+            x,
+            // A payment that does not exist is an error: rarely.
+            payment: Count(if self.one_in(4)? { 1 } else { 0 }),
+            name: None,
+        }))
     }
 
     fn effect(&mut self) -> Result<EffectSpec> {

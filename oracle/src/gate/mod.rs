@@ -79,10 +79,10 @@ pub type Factory<'a> = dyn Fn() -> Box<dyn Engine + Send> + Sync + 'a;
 /// as not run.
 ///
 /// The gate's memory does not grow with the number of cases: each record
-/// is written to a temporary file as it is finished (see [`spill`]), and
+/// is written to a temporary file as it is finished (see the `spill` module), and
 /// only the counts stay in memory. What else is kept grows with bounded
 /// things: the capabilities of each worker's engine, the shapes and kinds
-/// of shrunk failures (at most [`SHRINK_PER_KIND`] shrinks per kind, and
+/// of shrunk failures (at most `SHRINK_PER_KIND` shrinks per kind, and
 /// the kinds are the observation fields by step actions), and the ids of
 /// the expectations file that were played (bounded by that file's size).
 pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> Report {
