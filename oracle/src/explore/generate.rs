@@ -622,44 +622,7 @@ impl Gen<'_, '_> {
         let pick = self.index(self.kinds.len())?;
         let kind = self.kinds[pick];
         self.objects.push(kind);
-        let mut o = ObjectSpec {
-            id: object_handle(i),
-            name: None,
-            types: Vec::new(),
-            subtypes: Vec::new(),
-            colors: Vec::new(),
-            pt: None,
-            cda: None,
-            loyalty: None,
-            mana_value: Count(0),
-            zone: Zone::Battlefield,
-            controller: None,
-            timestamp: None,
-            counters: BTreeMap::new(),
-            damage: Count(0),
-            deathtouch_damage: false,
-            regeneration_shields: Count(0),
-            tapped: false,
-            keywords: Vec::new(),
-            abilities: Vec::new(),
-            level_up: Vec::new(),
-            crew: None,
-            attached_to: None,
-            max_counters: BTreeMap::new(),
-            chapters: Vec::new(),
-            counter_triggers: Vec::new(),
-            enters_as: Vec::new(),
-            mana_cost: None,
-            x: None,
-            x_is: None,
-            on_resolve: None,
-            enters_with: BTreeMap::new(),
-            choose: None,
-            sick: false,
-            cant_have_counters_put: false,
-            counters_put_by: None,
-            differs_from_card: Vec::new(),
-        };
+        let mut o = ObjectSpec::new(object_handle(i));
         if self.one_in(4)? {
             o.controller = Some(handle("opponent"));
         }
@@ -672,30 +635,7 @@ impl Gen<'_, '_> {
                 self.printed_pt(&mut o, i, earlier.len())?;
                 self.keywords(&mut o)?;
                 if self.on(Switches::LEVELS) && self.one_in(3)? {
-                    let a = self.int(1, 2)?;
-                    let b = self.int(a, a + 2)?;
-                    o.level_up = vec![
-                        LevelBand {
-                            min: Count(a),
-                            max: Some(Count(b)),
-                            pt: crate::number::Pt::new(self.value()?, self.value()?),
-                            keywords: Vec::new(),
-                            abilities: Vec::new(),
-                        },
-                        LevelBand {
-                            min: Count(b + 1),
-                            max: None,
-                            pt: crate::number::Pt::new(self.value()?, self.value()?),
-                            keywords: vec![Keyword::FirstStrike],
-                            abilities: if self.on(Switches::LEVEL_ABILITIES) && self.one_in(2)? {
-                                vec![self.lord()?]
-                            } else {
-                                Vec::new()
-                            },
-                        },
-                    ];
-                    o.counters
-                        .insert(CounterKind::named("level"), Count(self.int(0, 4)?));
+                    self.level_bands(&mut o)?;
                 }
                 if self.on(Switches::STATICS) && self.one_in(4)? {
                     o.abilities.push(self.lord()?);
@@ -718,31 +658,7 @@ impl Gen<'_, '_> {
                 o.loyalty = Some(Count(l));
                 o.counters.insert(CounterKind::named("loyalty"), Count(l));
             }
-            Kind::Equipment => {
-                o.types = vec![CardType::Artifact];
-                o.subtypes = vec!["Equipment".into()];
-                let creatures: Vec<usize> = (0..earlier.len())
-                    .filter(|&j| {
-                        self.objects[j] == Kind::Creature && earlier[j].zone == Zone::Battlefield
-                    })
-                    .collect();
-                if !creatures.is_empty() {
-                    let j = self.pick(&creatures)?;
-                    o.attached_to = Some(object_handle(j));
-                }
-                o.abilities.push(EffectSpec {
-                    affects: Affects::Attached,
-                    modify: Some(ModPt {
-                        power: self.change()?,
-                        toughness: self.change()?,
-                    }),
-                    ..EffectSpec::default()
-                });
-                if self.one_in(2)? {
-                    o.counters
-                        .insert(CounterKind::named("hone"), Count(self.int(1, 3)?));
-                }
-            }
+            Kind::Equipment => self.equipment(&mut o, earlier)?,
             Kind::Enchantment => {
                 o.types = vec![CardType::Enchantment];
                 o.abilities.push(self.static_ability()?);
@@ -762,6 +678,71 @@ impl Gen<'_, '_> {
                 o.zone = Zone::Hand;
             }
         }
+        self.state(&mut o, kind)?;
+        Ok(o)
+    }
+
+    /// A creature's level bands (711): two, the second with first strike,
+    /// and its level counters.
+    fn level_bands(&mut self, o: &mut ObjectSpec) -> Result<()> {
+        let a = self.int(1, 2)?;
+        let b = self.int(a, a + 2)?;
+        o.level_up = vec![
+            LevelBand {
+                min: Count(a),
+                max: Some(Count(b)),
+                pt: crate::number::Pt::new(self.value()?, self.value()?),
+                keywords: Vec::new(),
+                abilities: Vec::new(),
+            },
+            LevelBand {
+                min: Count(b + 1),
+                max: None,
+                pt: crate::number::Pt::new(self.value()?, self.value()?),
+                keywords: vec![Keyword::FirstStrike],
+                abilities: if self.on(Switches::LEVEL_ABILITIES) && self.one_in(2)? {
+                    vec![self.lord()?]
+                } else {
+                    Vec::new()
+                },
+            },
+        ];
+        o.counters
+            .insert(CounterKind::named("level"), Count(self.int(0, 4)?));
+        Ok(())
+    }
+
+    /// An Equipment: attached to a creature on the battlefield drawn
+    /// before it, if any, with a P/T bonus and maybe hone counters.
+    fn equipment(&mut self, o: &mut ObjectSpec, earlier: &[ObjectSpec]) -> Result<()> {
+        o.types = vec![CardType::Artifact];
+        o.subtypes = vec!["Equipment".into()];
+        let creatures: Vec<usize> = (0..earlier.len())
+            .filter(|&j| self.objects[j] == Kind::Creature && earlier[j].zone == Zone::Battlefield)
+            .collect();
+        if !creatures.is_empty() {
+            let j = self.pick(&creatures)?;
+            o.attached_to = Some(object_handle(j));
+        }
+        o.abilities.push(EffectSpec {
+            affects: Affects::Attached,
+            modify: Some(ModPt {
+                power: self.change()?,
+                toughness: self.change()?,
+            }),
+            ..EffectSpec::default()
+        });
+        if self.one_in(2)? {
+            o.counters
+                .insert(CounterKind::named("hone"), Count(self.int(1, 3)?));
+        }
+        Ok(())
+    }
+
+    /// What any object may have besides its kind: counters, caps, a zone,
+    /// how it entered, X on the stack, rules for counters put on it,
+    /// damage and regeneration shields.
+    fn state(&mut self, o: &mut ObjectSpec, kind: Kind) -> Result<()> {
         if self.on(Switches::COUNTERS) && self.one_in(2)? {
             for _ in 0..1 + self.index(2)? {
                 let kind = self.pt_counter_kind()?;
@@ -785,7 +766,7 @@ impl Gen<'_, '_> {
             o.zone = self.pick(&[Zone::Graveyard, Zone::Hand, Zone::Exile])?;
         }
         if kind == Kind::Creature {
-            self.entering(&mut o)?;
+            self.entering(o)?;
         }
         if kind == Kind::Instant && self.one_in(3)? {
             o.zone = Zone::Stack;
@@ -815,7 +796,7 @@ impl Gen<'_, '_> {
                 o.regeneration_shields = Count(self.int(1, 2)?);
             }
         }
-        Ok(o)
+        Ok(())
     }
 
     /// How a creature comes onto the battlefield: as a spell with a mana

@@ -437,6 +437,50 @@ fn yes() -> bool {
 }
 
 impl ObjectSpec {
+    /// An object with handle `id` and nothing else: no name, no types, no
+    /// P/T, on the battlefield, nothing on it; the generators fill in the
+    /// rest.
+    pub fn new(id: Handle) -> ObjectSpec {
+        ObjectSpec {
+            id,
+            name: None,
+            types: Vec::new(),
+            subtypes: Vec::new(),
+            colors: Vec::new(),
+            pt: None,
+            cda: None,
+            loyalty: None,
+            mana_value: Count(0),
+            zone: Zone::Battlefield,
+            controller: None,
+            timestamp: None,
+            counters: BTreeMap::new(),
+            damage: Count(0),
+            deathtouch_damage: false,
+            regeneration_shields: Count(0),
+            tapped: false,
+            keywords: Vec::new(),
+            abilities: Vec::new(),
+            level_up: Vec::new(),
+            crew: None,
+            attached_to: None,
+            max_counters: BTreeMap::new(),
+            chapters: Vec::new(),
+            counter_triggers: Vec::new(),
+            enters_as: Vec::new(),
+            mana_cost: None,
+            x: None,
+            x_is: None,
+            on_resolve: None,
+            enters_with: BTreeMap::new(),
+            choose: None,
+            sick: false,
+            cant_have_counters_put: false,
+            counters_put_by: None,
+            differs_from_card: Vec::new(),
+        }
+    }
+
     /// Its name: the given one, or its handle.
     pub fn display_name(&self) -> &str {
         self.name.as_deref().unwrap_or(&self.id.0)
