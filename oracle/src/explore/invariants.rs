@@ -690,8 +690,9 @@ pub static ALL: &[Invariant] = &[
         name: "edition-neutral",
         rules: &[
             "613.4c", "613.4d", "107.1b", "701.10c", "701.11c", "122.1b", "122.1j", "704.5q",
+            "702.15b",
         ],
-        statement: "where the rules digest calls an edition change neutral, both editions give the same run: the counter merge of 2020-04-17 (without keyword counters), 2017-07-07 and the current rules (without doubling, tripling, keyword or hone counters), 2025-06-06 and the current rules (without hone counters), 2018-04-27 and 2020-01-22 (no P/T rule changed), 2007-05 and 2009-07 (without setting effects or -1/-1 counters); where the sublayer plan changed, only without effects whose affected set tests P/T",
+        statement: "where the rules digest calls an edition change neutral, both editions give the same run: the counter merge of 2020-04-17 (without keyword counters), 2017-07-07 and the current rules (without doubling, tripling, keyword or hone counters), 2025-06-06 and the current rules (without hone counters), 2018-04-27 and 2020-01-22 (no P/T rule changed), 2007-05 and 2009-07 (without setting effects, -1/-1 counters or lifelink); where the sublayer plan changed, only without effects whose affected set tests P/T",
         caught_by: Mutant::CountersInFourthSublayer,
         sampling: (16, 1),
         closed_form: false,
@@ -1671,13 +1672,19 @@ struct EditionSensitive {
     /// objects they affect is decided in the sublayer they apply in (613.6),
     /// so moving counters to another sublayer can change it.
     pt_conditions: bool,
+    /// Lifelink, a triggered ability before Magic 2010 (2007-05 CR
+    /// 502.68a; D37) and static since (702.15b).
+    lifelink: bool,
 }
 
 impl EditionSensitive {
     fn of(case: &Case) -> EditionSensitive {
         let mut u = EditionSensitive::default();
         let kind = |u: &mut EditionSensitive, k: &CounterKind| match k {
-            CounterKind::Keyword(_) => u.keyword_counters = true,
+            CounterKind::Keyword(k) => {
+                u.keyword_counters = true;
+                u.lifelink |= *k == Keyword::Lifelink;
+            }
             CounterKind::Named(n) if n == "hone" => u.hone_counters = true,
             CounterKind::Pt { power, toughness } if *power < 0 || *toughness < 0 => {
                 u.minus_counters = true
@@ -1685,6 +1692,7 @@ impl EditionSensitive {
             _ => {}
         };
         let keywords = |u: &mut EditionSensitive, ks: &[Keyword]| {
+            u.lifelink |= ks.contains(&Keyword::Lifelink);
             if ks
                 .iter()
                 .any(|k| matches!(k, Keyword::Wither | Keyword::Infect | Keyword::Persist))
@@ -1706,6 +1714,9 @@ impl EditionSensitive {
                 effect(&mut u, a);
             }
             u.set |= !o.level_up.is_empty();
+            for band in &o.level_up {
+                keywords(&mut u, &band.keywords);
+            }
         }
         for action in case.actions() {
             match action {
@@ -1742,9 +1753,10 @@ const NEUTRAL: &[(&str, &str, Domain)] = &[
     // No rule of P/T changed between these two.
     ("2018-04-27", "2020-01-22", |_| true),
     // 613.4 (2009-07): 6b set and pumps in one order (both annihilate
-    // counters since 2006-10-01; -1/-1 counters are kept out all the same).
+    // counters since 2006-10-01; -1/-1 counters are kept out all the same);
+    // 702.15b (2009-07): lifelink became static, a trigger before (D37).
     ("2007-05", "2009-07", |u| {
-        !(u.set || u.minus_counters || u.pt_conditions)
+        !(u.set || u.minus_counters || u.pt_conditions || u.lifelink)
     }),
 ];
 
@@ -2084,4 +2096,38 @@ fn players_lose(s: &Subject<'_>) -> Option<Found> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Edition;
+    use crate::explore::{Exam, examine};
+
+    /// Found by `explore --seed 20261121` once lifelink became a trigger
+    /// before Magic 2010 (D37): 2007-05 and 2009-07 disagree on a creature
+    /// with lifelink that damages itself, and rightly so (702.15b).
+    #[test]
+    fn lifelink_keeps_a_case_out_of_the_magic_2010_edition_neutral_pair() {
+        let text = r#"
+id: x/lifelink-self-damage
+title: a creature with lifelink damages itself
+rules: ["702.15b"]
+setup:
+  players: [ { id: you, life: 3 }, { id: opponent } ]
+  objects:
+    - { id: o0, types: [Creature], pt: 2/2, keywords: [lifelink] }
+steps:
+  - do: { damage: { from: o0, to: o0, amount: 2 } }
+    sba: false
+"#;
+        let case = crate::corpus::parse_str("x.yaml", text)
+            .unwrap()
+            .remove(0)
+            .case;
+        let Exam::Checked { violations, .. } = examine(case, Edition::current(), None, 1) else {
+            panic!("the case is played");
+        };
+        let names: Vec<&str> = violations.iter().map(|v| v.invariant.name).collect();
+        assert!(!names.contains(&"edition-neutral"), "{names:?}");
+    }
 }
