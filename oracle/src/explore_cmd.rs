@@ -15,23 +15,7 @@ use crate::ExploreArgs;
 
 pub fn run(args: ExploreArgs) -> ExitCode {
     if args.list_invariants {
-        for inv in invariants::ALL {
-            let not_under: Vec<&str> = Edition::all()
-                .filter(|e| !(inv.holds_in)(e.rules()))
-                .map(|e| e.id())
-                .collect();
-            outln!(
-                "{:<28} [{}] {}{}",
-                inv.name,
-                inv.rules.join(", "),
-                inv.statement,
-                if not_under.is_empty() {
-                    String::new()
-                } else {
-                    format!(" (not checked under {})", not_under.join(", "))
-                }
-            );
-        }
+        list_invariants();
         return ExitCode::SUCCESS;
     }
     // Ctrl-C, SIGTERM and SIGHUP stop the campaign; what was found is
@@ -51,6 +35,54 @@ pub fn run(args: ExploreArgs) -> ExitCode {
         return bench(&config, &stop);
     }
     let mut out = std::io::stdout().lock();
+    header(&mut out, &config);
+    let live = Live::default();
+    let done = AtomicBool::new(false);
+    let report = std::thread::scope(|scope| {
+        if std::io::stderr().is_terminal() {
+            scope.spawn(|| progress(&config, &live, &done));
+        }
+        let r = explore::run(&config, &stop, &live);
+        done.store(true, Ordering::SeqCst);
+        r
+    });
+    let failed = summary(&mut out, &config, &report);
+    // Violations decide first: they are what the run is for. A clean run
+    // that was cut short has not shown the invariants hold.
+    if failed > 0 {
+        ExitCode::from(1)
+    } else if report.interrupted {
+        ExitCode::from(crate::interrupt::INTERRUPTED)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// `explore --list-invariants`: each invariant with its rules, and the
+/// editions it is not checked under.
+fn list_invariants() {
+    for inv in invariants::ALL {
+        let not_under: Vec<&str> = Edition::all()
+            .filter(|e| !(inv.holds_in)(e.rules()))
+            .map(|e| e.id())
+            .collect();
+        outln!(
+            "{:<28} [{}] {}{}",
+            inv.name,
+            inv.rules.join(", "),
+            inv.statement,
+            if not_under.is_empty() {
+                String::new()
+            } else {
+                format!(" (not checked under {})", not_under.join(", "))
+            }
+        );
+    }
+}
+
+/// The campaign's opening lines: what is run, and which invariants the
+/// edition leaves unchecked.
+fn header(out: &mut impl Write, config: &Config) {
     let _ = writeln!(
         out,
         "explore: seed {} · shard {} · edition {} · {} job{}{}{}",
@@ -80,16 +112,11 @@ pub fn run(args: ExploreArgs) -> ExitCode {
         );
     }
     let _ = out.flush();
-    let live = Live::default();
-    let done = AtomicBool::new(false);
-    let report = std::thread::scope(|scope| {
-        if std::io::stderr().is_terminal() {
-            scope.spawn(|| progress(&config, &live, &done));
-        }
-        let r = explore::run(&config, &stop, &live);
-        done.store(true, Ordering::SeqCst);
-        r
-    });
+}
+
+/// The closing lines: the rate, each violated invariant with its shrunk
+/// rulings, write errors and the count. Returns the number of violations.
+fn summary(out: &mut impl Write, config: &Config, report: &explore::CampaignReport) -> u64 {
     let _ = writeln!(
         out,
         "checked {} cases ({} discarded) in {:.1}s: {:.0} cases/s{}",
@@ -141,15 +168,7 @@ pub fn run(args: ExploreArgs) -> ExitCode {
         if failed == 1 { "" } else { "s" },
         config.seed
     );
-    // Violations decide first: they are what the run is for. A clean run
-    // that was cut short has not shown the invariants hold.
-    if failed > 0 {
-        ExitCode::from(1)
-    } else if report.interrupted {
-        ExitCode::from(crate::interrupt::INTERRUPTED)
-    } else {
-        ExitCode::SUCCESS
-    }
+    failed
 }
 
 fn config(args: &ExploreArgs) -> Result<Config, String> {

@@ -49,12 +49,7 @@ fn bad(msg: impl std::fmt::Display) -> u8 {
 
 fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
     let edition = cli::edition(args.edition.clone()).map_err(|_| BAD_INPUT)?;
-    let command = split_command(&args.engine).map_err(bad)?;
-    let timeout = cli::parse_duration(&args.timeout).map_err(bad)?;
-    let handshake_timeout = cli::parse_duration(&args.handshake_timeout).map_err(bad)?;
-    if timeout.is_zero() || handshake_timeout.is_zero() {
-        return Err(bad("a timeout must be longer than 0"));
-    }
+    let config = process_config(&args, &stop)?;
     if args.generated.is_some() && args.seed.is_none() {
         return Err(bad(
             "--generated needs --seed, so that the run can be reproduced",
@@ -68,60 +63,12 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
         })?),
         None => None,
     };
-    let config = ProcessConfig {
-        command,
-        timeout,
-        handshake_timeout,
-        max_line: args.max_line,
-        process_per_case: args.process_per_case,
-        stop: Arc::clone(&stop),
-        give_up_after: args.give_up_after,
-        health: Arc::default(),
-        pipeline: args.pipeline,
-    };
     let mut out = std::io::stdout().lock();
     // One handshake first: to know what the engine is before planning, and
     // to stop early, with every case in error, if it can't be used at all.
     let probe = Probe::run(&config, edition);
-    let (first, failed_handshakes, dead) = (
-        &probe.capabilities,
-        &probe.failed_handshakes,
-        &probe.unusable,
-    );
-    match (first, dead) {
-        (Ok(c), None) => header(&mut out, c, edition, (&corpus, &origin), &args),
-        (_, Some(f)) => {
-            let _ = writeln!(
-                out,
-                "gate: the engine `{}` cannot be used: {}",
-                args.engine,
-                printable(&f.to_string())
-            );
-            for line in f.stderr.lines().filter(|l| !l.trim().is_empty()).take(10) {
-                let _ = writeln!(out, "    stderr: {}", printable(line));
-            }
-        }
-        _ => {}
-    }
-    if first.is_ok() {
-        for f in failed_handshakes {
-            let _ = writeln!(
-                out,
-                "note: a handshake failed before one succeeded: {}",
-                printable(&f.to_string())
-            );
-        }
-    }
-    if let Ok(c) = &first {
-        if !c.unknown_features.is_empty() {
-            let _ = writeln!(
-                out,
-                "note: the engine declares features this ptoracle does not know (ignored): {}",
-                printable(&gate::report::first_few(&c.unknown_features, 10))
-            );
-        }
-    }
-    let _ = out.flush();
+    announce(&mut out, &probe, edition, (&corpus, &origin), &args);
+    let dead = &probe.unusable;
     let plan = Plan {
         corpus,
         generated: args.generated.map(|n| (n, args.seed.unwrap_or(0))),
@@ -143,16 +90,105 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
         done.store(true, Ordering::SeqCst);
         r
     });
-    let stale = std::mem::take(&mut report.unplayed_expectations);
     // Given up on during the run (faults in a row, failed handshakes):
     // the cases after that were not sent, so the run says nothing of them.
-    // Said before the summary, whose counts line stays the last line.
     let given_up = if dead.is_none() {
         config.health.given_up()
     } else {
         None
     };
-    if let Some(f) = &given_up {
+    summary(&mut out, &mut report, given_up.as_ref(), &args);
+    drop(out);
+    let wrote = write_reports(&args, &report, plan.expectations.as_ref());
+    let code = match Conclusion::of(&report, dead.is_some() || given_up.is_some(), args.strict) {
+        Conclusion::Pass => PASS,
+        Conclusion::Fail => FAIL,
+        Conclusion::Unusable => UNUSABLE,
+        Conclusion::Interrupted => INTERRUPTED,
+    };
+    if !wrote {
+        return Err(BAD_INPUT.max(code));
+    }
+    Ok(code)
+}
+
+/// How to run the engine: its command, timeouts and limits, from the
+/// arguments.
+fn process_config(args: &GateArgs, stop: &Arc<AtomicBool>) -> Result<ProcessConfig, u8> {
+    let command = split_command(&args.engine).map_err(bad)?;
+    let timeout = cli::parse_duration(&args.timeout).map_err(bad)?;
+    let handshake_timeout = cli::parse_duration(&args.handshake_timeout).map_err(bad)?;
+    if timeout.is_zero() || handshake_timeout.is_zero() {
+        return Err(bad("a timeout must be longer than 0"));
+    }
+    Ok(ProcessConfig {
+        command,
+        timeout,
+        handshake_timeout,
+        max_line: args.max_line,
+        process_per_case: args.process_per_case,
+        stop: Arc::clone(stop),
+        give_up_after: args.give_up_after,
+        health: Arc::default(),
+        pipeline: args.pipeline,
+    })
+}
+
+/// What the first handshake showed: the header of a usable engine, or why
+/// it cannot be used; handshakes that failed first; features it declares
+/// that this ptoracle does not know.
+fn announce(
+    out: &mut impl Write,
+    probe: &Probe,
+    edition: ptoracle::Edition,
+    corpus: (&[Loaded], &str),
+    args: &GateArgs,
+) {
+    match (&probe.capabilities, &probe.unusable) {
+        (Ok(c), None) => header(out, c, edition, corpus, args),
+        (_, Some(f)) => {
+            let _ = writeln!(
+                out,
+                "gate: the engine `{}` cannot be used: {}",
+                args.engine,
+                printable(&f.to_string())
+            );
+            for line in f.stderr.lines().filter(|l| !l.trim().is_empty()).take(10) {
+                let _ = writeln!(out, "    stderr: {}", printable(line));
+            }
+        }
+        _ => {}
+    }
+    if let Ok(c) = &probe.capabilities {
+        for f in &probe.failed_handshakes {
+            let _ = writeln!(
+                out,
+                "note: a handshake failed before one succeeded: {}",
+                printable(&f.to_string())
+            );
+        }
+        if !c.unknown_features.is_empty() {
+            let _ = writeln!(
+                out,
+                "note: the engine declares features this ptoracle does not know (ignored): {}",
+                printable(&gate::report::first_few(&c.unknown_features, 10))
+            );
+        }
+    }
+    let _ = out.flush();
+}
+
+/// The closing lines: why the engine was given up on (before the summary,
+/// whose counts line stays the last line), the summary, and expectations
+/// the run did not play.
+fn summary(
+    out: &mut impl Write,
+    report: &mut Report,
+    given_up: Option<&ptoracle::fault::EngineFault>,
+    args: &GateArgs,
+) {
+    let stale = std::mem::take(&mut report.unplayed_expectations);
+    if let Some(f) = given_up {
         let _ = writeln!(
             out,
             "gate: the engine `{}` was given up on: {}",
@@ -170,18 +206,6 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
         );
     }
     let _ = out.flush();
-    drop(out);
-    let wrote = write_reports(&args, &report, plan.expectations.as_ref());
-    let code = match Conclusion::of(&report, dead.is_some() || given_up.is_some(), args.strict) {
-        Conclusion::Pass => PASS,
-        Conclusion::Fail => FAIL,
-        Conclusion::Unusable => UNUSABLE,
-        Conclusion::Interrupted => INTERRUPTED,
-    };
-    if !wrote {
-        return Err(BAD_INPUT.max(code));
-    }
-    Ok(code)
 }
 
 /// The corpus cases to play, and where they come from (for the header).
