@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::{
     Bugs, Effect, Eval, Fault, Game, Log, Mutant, ObjRef, Pending, Res, Stack, Trigger, Who, add,
 };
-use crate::cost::{ManaCost, ManaKind, PAYMENT_LIMIT, Pool, Symbol};
+use crate::cost::{ManaCost, ManaKind, PAYMENT_LIMIT, Payment, Pool, Symbol};
 use crate::error::{NodePath, ScenarioError};
 use crate::number::{Amount, Change, ModPt, checked};
 use crate::observation::ObjectState;
@@ -1462,10 +1462,77 @@ impl<'c, B: Bugs> Game<'c, B> {
     /// ways to pay it are in [`crate::cost`]. Paying mana removes it from
     /// the pool (118.3a); paying life loses it (119.4).
     fn pay_cost(&mut self, pc: &CostPayment, path: &NodePath, log: &mut Log) -> Res<()> {
+        let (base, x, of) = self.cost_to_pay(pc, path)?;
+        let p = pc.player.as_ref().map_or(0, |h| self.player_index(h));
+        let (pool, life) = self.payer_resources(p);
+        let mutated;
+        let cost = if self.bug(Mutant::ColorlessAsGeneric) {
+            let symbols = base.symbols().iter().map(|s| match s {
+                Symbol::Colorless => Symbol::Generic(1),
+                s => *s,
+            });
+            mutated = ManaCost::from_symbols(symbols.collect()).unwrap_or_else(|_| base.clone());
+            &mutated
+        } else {
+            &base
+        };
+        let found = cost.payments(&pool, life, x, PAYMENT_LIMIT);
+        let count = i64::try_from(found.list.len()).unwrap_or(i64::MAX);
+        let who = self.players[p].handle.clone();
+        let what = self.cost_description(pc, &base, x, of);
+        self.players[p].payments = Some(count);
+        if let Some(why) = &found.why_not {
+            log.line(1, || {
+                format!("{who} can't pay {what}: {why}; nothing is paid [118.3]")
+            });
+            return Ok(());
+        }
+        let chosen = usize::try_from(pc.payment.0)
+            .ok()
+            .and_then(|i| found.list.get(i));
+        let Some(payment) = chosen else {
+            return Err(invalid(
+                path.key("payment"),
+                format!(
+                    "{what} has {count}{} distinct payments, numbered from 0; there is no payment {}",
+                    if found.capped { " or more" } else { "" },
+                    pc.payment.0
+                ),
+            ));
+        };
+        let more = if found.capped { " or more" } else { "" };
+        log.line(1, || {
+            format!(
+                "{what} can be paid in {count}{more} distinct way{} (by the mana of each kind spent and the life paid) [107.4]",
+                s(count)
+            )
+        });
+        self.spend(p, payment)?;
+        let life = if payment.life > 0 {
+            format!("; {who} pays {} life [107.4f, 119.4]", payment.life)
+        } else {
+            String::new()
+        };
+        log.line(1, || {
+            format!(
+                "{who} pays {what} (payment {}): {payment} [107.4, 118.3a]{life}",
+                pc.payment.0
+            )
+        });
+        Ok(())
+    }
+
+    /// The cost a payment step pays, its X, and the card whose mana cost
+    /// it is (`cost_of`).
+    fn cost_to_pay(
+        &self,
+        pc: &CostPayment,
+        path: &NodePath,
+    ) -> Res<(ManaCost, i64, Option<usize>)> {
         // 107.3h: an object's mana cost is paid with its X as a spell on the
         // stack, and with X = 0 anywhere else.
-        let (base, x, of) = match (&pc.cost, &pc.cost_of) {
-            (Some(cost), _) => (cost, pc.x.0, None),
+        match (&pc.cost, &pc.cost_of) {
+            (Some(cost), _) => Ok((cost.clone(), pc.x.0, None)),
             (None, Some(h)) => {
                 let c = self.card_index(h);
                 let Some(cost) = &self.cards[c].spec.mana_cost else {
@@ -1476,16 +1543,18 @@ impl<'c, B: Bugs> Game<'c, B> {
                 };
                 // 107.1b: an X its text defines as negative costs 0.
                 let x = Eval::new(self, false).x_of(c, true, None)?.max(0);
-                (cost, x, Some(c))
+                Ok((cost.clone(), x, Some(c)))
             }
-            (None, None) => {
-                return Err(invalid(
-                    path.clone(),
-                    "give the cost to pay: `cost` or `cost_of`".into(),
-                ));
-            }
-        };
-        let p = pc.player.as_ref().map_or(0, |h| self.player_index(h));
+            (None, None) => Err(invalid(
+                path.clone(),
+                "give the cost to pay: `cost` or `cost_of`".into(),
+            )),
+        }
+    }
+
+    /// What player `p` can pay with: the mana in their pool by kind (snow
+    /// apart) and their life.
+    fn payer_resources(&self, p: usize) -> (Pool, i64) {
         let player = &self.players[p];
         let mut pool = Pool::default();
         for (m, all) in &player.mana {
@@ -1514,20 +1583,17 @@ impl<'c, B: Bugs> Game<'c, B> {
         } else {
             player.life
         };
-        let mutated;
-        let cost = if self.bug(Mutant::ColorlessAsGeneric) {
-            let symbols = base.symbols().iter().map(|s| match s {
-                Symbol::Colorless => Symbol::Generic(1),
-                s => *s,
-            });
-            mutated = ManaCost::from_symbols(symbols.collect()).unwrap_or_else(|_| base.clone());
-            &mutated
-        } else {
-            base
-        };
-        let found = cost.payments(&pool, life, x, PAYMENT_LIMIT);
-        let count = i64::try_from(found.list.len()).unwrap_or(i64::MAX);
-        let (who, cost) = (player.handle.clone(), base);
+        (pool, life)
+    }
+
+    /// The cost as `explain` names it: its symbols, what it is for, and X.
+    fn cost_description(
+        &self,
+        pc: &CostPayment,
+        cost: &ManaCost,
+        x: i64,
+        of: Option<usize>,
+    ) -> String {
         let mut what = match (&pc.name, cost.has_x()) {
             (Some(n), true) => format!("{cost} for {n}, with X = {x}"),
             (Some(n), false) => format!("{cost} for {n}"),
@@ -1545,33 +1611,11 @@ impl<'c, B: Bugs> Game<'c, B> {
                 });
             }
         }
-        self.players[p].payments = Some(count);
-        if let Some(why) = &found.why_not {
-            log.line(1, || {
-                format!("{who} can't pay {what}: {why}; nothing is paid [118.3]")
-            });
-            return Ok(());
-        }
-        let chosen = usize::try_from(pc.payment.0)
-            .ok()
-            .and_then(|i| found.list.get(i));
-        let Some(payment) = chosen else {
-            return Err(invalid(
-                path.key("payment"),
-                format!(
-                    "{what} has {count}{} distinct payments, numbered from 0; there is no payment {}",
-                    if found.capped { " or more" } else { "" },
-                    pc.payment.0
-                ),
-            ));
-        };
-        let more = if found.capped { " or more" } else { "" };
-        log.line(1, || {
-            format!(
-                "{what} can be paid in {count}{more} distinct way{} (by the mana of each kind spent and the life paid) [107.4]",
-                s(count)
-            )
-        });
+        what
+    }
+
+    /// Takes a chosen payment's mana and life from player `p`.
+    fn spend(&mut self, p: usize, payment: &Payment) -> Res<()> {
         let player = &mut self.players[p];
         for (kind, n) in &payment.mana {
             let all = player.mana.entry(kind.mana).or_insert(0);
@@ -1583,20 +1627,10 @@ impl<'c, B: Bugs> Game<'c, B> {
         }
         player.mana.retain(|_, n| *n != 0);
         player.snow.retain(|_, n| *n != 0);
+        let who = &player.handle;
         player.life = crate::number::checked(player.life.checked_sub(payment.life), || {
             format!("the life total of {who}")
         })?;
-        let life = if payment.life > 0 {
-            format!("; {who} pays {} life [107.4f, 119.4]", payment.life)
-        } else {
-            String::new()
-        };
-        log.line(1, || {
-            format!(
-                "{who} pays {what} (payment {}): {payment} [107.4, 118.3a]{life}",
-                pc.payment.0
-            )
-        });
         Ok(())
     }
 
