@@ -438,8 +438,8 @@ class Game:
             raise RuntimeError(f"{h} is in no zone the engine knows")
         types = sorted(t.capitalize() for (c, t) in out["printed_type"] if c == h)
         creature = (h,) in out["creature"] or "Creature" in types
-        power = next((int(n) for (c, n) in out["power"] if c == h), None)
-        tough = next((int(n) for (c, n) in out["eff_toughness"] if c == h), None)
+        power = one(out["power"], h, "power")
+        tough = one(out["eff_toughness"], h, "toughness")
         if not creature or power is None or tough is None:
             power = tough = None
         counters = {}
@@ -475,6 +475,16 @@ class Game:
                           "lost": seat in lost}
         return {"objects": {h: self.observe_object(h, out) for h in self.handles},
                 "players": players}
+
+
+def one(rows, h, what):
+    """The value the engine derives for `h`, or None; two values are the
+    engine's answer too, and the adapter does not pick one."""
+    values = sorted({int(n) for (c, n) in rows if c == h})
+    if len(values) > 1:
+        raise RuntimeError(f"the engine derives {len(values)} values of {what} for {h}: "
+                           f"{', '.join(map(str, values))}")
+    return values[0] if values else None
 
 
 def run(case):
