@@ -376,7 +376,10 @@ class Game:
     def sba(self):
         d = self.e.driver
         out = self.e.run(self.s, d.OUTPUTS)
-        self.e.quietly(d._apply_outputs, self.s, out, SEATS[0])
+        loser = self.e.quietly(d._apply_outputs, self.s, out, SEATS[0])
+        if loser:
+            # As the engine's step does (env._advance_one): the game is over.
+            self.s["_loser"] = loser
 
     def play(self, step, where):
         action = step["do"]
@@ -464,8 +467,8 @@ class Game:
 
     def observe(self):
         out = self.e.run(self.s, ["power", "eff_toughness", "creature", "printed_type",
-                                  "printed_color", "has_keyword", "loses_game"])
-        lost = {p for (p,) in out["loses_game"]}
+                                  "printed_color", "has_keyword"])
+        lost = {self.s["_loser"]} if self.s.get("_loser") else set()
         life = dict(self.s["life"])
         poison = dict(self.s.get("poison", ()))
         players = {}
@@ -492,6 +495,10 @@ def run(case):
     game = Game(case)
     observations = []
     for k, step in enumerate(case["steps"]):
+        if game.s.get("_loser"):
+            # The engine's game is over once a player has lost (104.2a):
+            # it offers no more moves, while ptoracle's scenarios play on.
+            raise Unsupported(f"step {k + 1}: a player has lost the game, which python-mtg ends there")
         game.play(step, f"step {k + 1}")
         observations.append(game.observe())
     return observations, None
