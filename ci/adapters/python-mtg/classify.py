@@ -19,6 +19,7 @@ CLASSES = {
     "indestructible": "704.5f: an indestructible creature with toughness 0 or less stays",
     "graveyard": "400.7: counters or effects stay on the card in the graveyard",
     "annihilation": "704.5q: +1/+1 and -1/-1 counters are not removed",
+    "damage-target": "601.2c: a damage spell damages a creature of the engine's choosing",
     "damage-not-marked": "120.3e: noncombat damage is not marked (and does not add up)",
     "damage-kept": "damage written in the setup stays on a card off the battlefield (facts only)",
     "draw": "104.4a: two players at 0 life, only one loses",
@@ -40,6 +41,12 @@ def classify(case):
     if any(f.endswith(".lost") for f in fields):
         return "draw"
     objs = objects(case)
+    steps = case["scenario"].get("steps", [])
+    action = steps[step - 1]["do"] if step <= len(steps) else None
+    if isinstance(action, dict) and "damage" in action:
+        victim = action["damage"]["to"]
+        if any(f.rpartition(".")[0] not in (victim, "you", "opponent") for f in fields):
+            return "damage-target"
     for f, m in fields.items():
         handle, _, what = f.rpartition(".")
         o = objs.get(handle, {})
