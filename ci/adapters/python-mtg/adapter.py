@@ -218,7 +218,7 @@ def check(case):
         elif name == "damage":
             if fixed(body["amount"], where) < 0:
                 raise Unsupported(f"{where}: negative damage")
-            if not step.get("sba", True):
+            if not step.get("sba", True) and body["to"] not in handles:
                 raise Unsupported(
                     f"{where}: damage with state-based actions deferred (the engine destroys a "
                     "creature dealt lethal damage as the spell resolves)")
