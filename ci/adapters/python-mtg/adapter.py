@@ -31,6 +31,7 @@ computes a rules result itself. Only protocol messages go to stdout.
 import contextlib
 import io
 import json
+import os
 import re
 import sys
 import traceback
@@ -236,6 +237,14 @@ class Engine:
     from a copy of its position with the cards taken out."""
 
     def __init__(self):
+        # The engine's in-process backend loads each set of facts as a
+        # difference from the one it evaluated before (its "delta" path),
+        # and that gives results the same facts loaded whole do not (a
+        # creature with lethal damage marked was not derived to die after a
+        # spell had resolved; docs/engines/python-mtg.md). MTG_NO_DELTA=1,
+        # the engine's own switch, loads every set whole: its rules, not its
+        # cache, are what the gate compares. Read as the engine is imported.
+        os.environ["MTG_NO_DELTA"] = "1"
         quiet = io.StringIO()
         with contextlib.redirect_stdout(quiet):
             import mtg
@@ -268,10 +277,9 @@ class Game:
     def __init__(self, case):
         self.e = engine()
         d = self.e.driver
-        # The engine's in-process backend evaluates each fact set as a
-        # difference from the one before; `clear_cache` is its documented
-        # seam between independent scenarios (a case played without it
-        # resolved a spell of the case before).
+        # `clear_cache` is the engine's documented seam between independent
+        # scenarios: it forgets the results it memoized (by set of facts)
+        # and the facts its backend holds, so memory stays bounded.
         self.e.quietly(d.clear_cache)
         s = d.clone_state(self.e.base)
         setup = case.get("setup", {})
