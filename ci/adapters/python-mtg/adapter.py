@@ -103,7 +103,7 @@ def hello(offer):
         "engine": {
             "name": "python-mtg",
             "version": engine_version(),
-            "issues": "https://pypi.org/project/python-mtg/",
+            "issues": "https://github.com/yevbar/witchcraft/issues",
         },
         "features": FEATURES,
         "editions": EDITIONS,
