@@ -50,6 +50,7 @@ FEATURES = [
     "switch",
     "damage",
     "indestructible",
+    "destroy",
     "deferred-sba",
 ]
 # Not exposed by the engine: base P/T (no output relation), deathtouch
@@ -216,6 +217,9 @@ def check(case):
                 parse_pt(body["modify"], where, x, signed=True)
             if not any(k in body for k in ("set", "modify", "switch")):
                 raise Unsupported(f"{where}: an effect that changes no P/T")
+        elif name == "destroy":
+            if body in handles:
+                raise Unsupported(f"{where}: destroying a player")
         elif name == "damage":
             if fixed(body["amount"], where) < 0:
                 raise Unsupported(f"{where}: negative damage")
@@ -413,6 +417,11 @@ class Game:
                     self.cast(SEATS[0], tgt, row=("modify_pt", f"{p}/{t}", "any"))
                 if body.get("switch"):
                     self.cast(SEATS[0], tgt, row=("switchpt", "-", "any"))
+        elif name == "destroy":
+            # "Destroy target creature": a spell of the engine's (its driver's
+            # `destroy` verb honours indestructible and regeneration).
+            tgt = self.creature_target(body, where)
+            self.cast(SEATS[0], tgt, row=("destroy", "-", "any"))
         elif name == "damage":
             self.damage(body, where)
         if step.get("sba", True):
