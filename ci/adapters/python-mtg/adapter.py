@@ -51,12 +51,13 @@ FEATURES = [
     "damage",
     "indestructible",
     "destroy",
+    "regeneration",
     "deferred-sba",
 ]
 # Not exposed by the engine: base P/T (no output relation), deathtouch
-# damage, regeneration shields and last known information are not
-# derived outputs of its program.
-UNOBSERVED = ["base_power", "deathtouch_damage", "regeneration_shields", "lki"]
+# damage and last known information are not derived outputs of its
+# program.
+UNOBSERVED = ["base_power", "deathtouch_damage", "lki"]
 
 # The keywords the engine knows (its `engine_keyword`), by ptoracle's name.
 KEYWORDS = {
@@ -80,7 +81,7 @@ CARD_RELATIONS = [
     "mana_generic", "mana_pip", "spell_type", "mana_pool", "mana_available", "counter",
     "tapped", "_sick", "card_type", "card_power", "card_toughness", "card_keyword",
     "card_color", "card_subtype", "card_ability", "card_effect", "ability_trigger",
-    "_land_played", "marked", "spell_target", "poison",
+    "_land_played", "marked", "spell_target", "poison", "_regen_shield",
 ]
 ZONES = [("on_battlefield", "battlefield"), ("graveyard", "graveyard"), ("exile", "exile"),
          ("in_hand", "hand"), ("in_library", "library")]
@@ -163,7 +164,7 @@ def check(case):
         if o.get("zone", "battlefield") != "battlefield":
             raise Unsupported(f"{where}: objects outside the battlefield")
         for key in ("cda", "abilities", "level_up", "crew", "attached_to", "max_counters",
-                    "loyalty", "regeneration_shields", "timestamp", "sick", "enters_with",
+                    "loyalty", "timestamp", "sick", "enters_with",
                     "chapters", "counter_triggers", "mana_cost", "x", "x_is", "on_resolve",
                     "choose", "enters_as", "cant_have_counters_put", "counters_put_by", "snow"):
             if o.get(key) not in (None, False, [], {}):
@@ -181,6 +182,9 @@ def check(case):
             if k not in KEYWORDS:
                 raise Unsupported(f"{where}: the keyword {k}")
         fixed(o.get("damage", 0), where)
+        if fixed(o.get("regeneration_shields", 0), where) > 1:
+            raise Unsupported(f"{where}: more than one regeneration shield (the engine keeps "
+                              "one per creature at most: a set of creatures)")
         if o.get("deathtouch_damage"):
             raise Unsupported(f"{where}: deathtouch damage in the setup")
     for i, step in enumerate(case.get("steps", [])):
@@ -217,9 +221,9 @@ def check(case):
                 parse_pt(body["modify"], where, x, signed=True)
             if not any(k in body for k in ("set", "modify", "switch")):
                 raise Unsupported(f"{where}: an effect that changes no P/T")
-        elif name == "destroy":
+        elif name in ("destroy", "regenerate"):
             if body in handles:
-                raise Unsupported(f"{where}: destroying a player")
+                raise Unsupported(f"{where}: `{name}` on a player")
         elif name == "damage":
             if fixed(body["amount"], where) < 0:
                 raise Unsupported(f"{where}: negative damage")
@@ -332,6 +336,8 @@ class Game:
             s["marked"].add((h, o["damage"]))
         if o.get("tapped"):
             s["tapped"].add((h,))
+        if o.get("regeneration_shields"):
+            s["_regen_shield"].add((h,))
 
     # ---- steps --------------------------------------------------------------
 
@@ -422,6 +428,10 @@ class Game:
             # `destroy` verb honours indestructible and regeneration).
             tgt = self.creature_target(body, where)
             self.cast(SEATS[0], tgt, row=("destroy", "-", "any"))
+        elif name == "regenerate":
+            # "Regenerate target creature": a spell of the engine's.
+            tgt = self.creature_target(body, where)
+            self.cast(SEATS[0], tgt, row=("regenerate", "-", "any"))
         elif name == "damage":
             self.damage(body, where)
         if step.get("sba", True):
@@ -478,6 +488,7 @@ class Game:
             "keywords": sorted(KEYWORD_NAMES.get(k, k.replace("_", " "))
                                for (c, k) in out["has_keyword"] if c == h),
             "tapped": (h,) in s.get("tapped", ()),
+            "regeneration_shields": 1 if (h,) in s.get("_regen_shield", ()) else 0,
             "attached_to": None,
         }
 

@@ -18,11 +18,13 @@ import sys
 CLASSES = {
     "two-pts": "613.7: two setting effects, two derived P/Ts (error)",
     "indestructible": "704.5f: an indestructible creature with toughness 0 or less stays",
-    "graveyard": "400.7: counters or effects stay on the card in the graveyard",
+    "graveyard": "400.7: counters, effects or tapped status stay on the card in the graveyard",
     "annihilation": "704.5q: +1/+1 and -1/-1 counters are not removed",
     "damage-target": "601.2c: a damage spell damages a creature of the engine's choosing",
     "damage-not-marked": "120.3e: noncombat damage is not marked (and does not add up)",
     "damage-kept": "adapter limitation: damage written in the setup stays on a card off the battlefield",
+    "regeneration-zero": "704.5f: a regeneration shield keeps a creature with toughness 0 or less",
+    "shields": "701.19a: two regeneration shields are one",
     "draw": "104.4a: two players at 0 life, only one loses",
 }
 
@@ -42,6 +44,8 @@ def classify(case):
         return "draw"
     objs = objects(case)
     steps = case["scenario"].get("steps", [])
+    if any(f.endswith(".regeneration_shields") for f in fields):
+        return "shields"
     action = steps[step - 1]["do"] if step <= len(steps) else None
     if isinstance(action, dict) and "damage" in action:
         victim = action["damage"]["to"]
@@ -53,6 +57,8 @@ def classify(case):
         if what == "zone" and m["expected"] == "graveyard" and m["got"] == "battlefield":
             if "indestructible" in o.get("keywords", []):
                 return "indestructible"
+            if o.get("regeneration_shields") or {"regenerate": handle} in [s["do"] for s in steps]:
+                return "regeneration-zero"
             return "damage-not-marked"
         if what == "counters" and "+1/+1" in m["got"] and "-1/-1" in m["got"]:
             return "annihilation"
@@ -62,6 +68,8 @@ def classify(case):
         handle, _, what = f.rpartition(".")
         o = objs.get(handle, {})
         if what in ("pt", "counters") and (m["expected"] == o.get("pt") or m["expected"] == "{}"):
+            return "graveyard"
+        if what == "tapped" and m["expected"] == "false":
             return "graveyard"
     return "other"
 
