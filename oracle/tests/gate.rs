@@ -405,6 +405,41 @@ fn unsupported_is_a_skip() {
     );
 }
 
+/// The skip summary counts a generated case's reason once whatever object
+/// it names (`oN`), as it does whatever step: an adapter that names the
+/// object it cannot map ("setup object o3: ...") had its skips split into
+/// one line per handle.
+#[test]
+fn generated_skip_reasons_are_one_line_whatever_object_they_name() {
+    let r = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &misbehave("unsupported-objects"),
+            "--filter",
+            FILTER,
+            "--generated",
+            "60",
+            "--seed",
+            "1",
+            "--jobs",
+            "1",
+        ],
+        &[],
+        Duration::from_secs(120),
+    );
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    // Every generated case is skipped with that reason: one line, no other.
+    let skipped = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("skipped "))
+        .unwrap();
+    let count = skipped["skipped ".len()..].trim_end_matches(':');
+    let line = format!("{count:>7}  unsupported: setup object oN: no such counters");
+    assert!(r.stdout.lines().any(|l| l == line), "{}", r.stdout);
+}
+
 #[test]
 fn an_engine_that_cannot_shake_hands_errs_every_case_and_exits_3() {
     for (mode, kind, words) in [
