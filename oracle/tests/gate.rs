@@ -405,6 +405,41 @@ fn unsupported_is_a_skip() {
     );
 }
 
+/// The skip summary counts a generated case's reason once whatever object
+/// it names (`oN`), as it does whatever step: an adapter that names the
+/// object it cannot map ("setup object o3: ...") had its skips split into
+/// one line per handle.
+#[test]
+fn generated_skip_reasons_are_one_line_whatever_object_they_name() {
+    let r = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &misbehave("unsupported-objects"),
+            "--filter",
+            FILTER,
+            "--generated",
+            "60",
+            "--seed",
+            "1",
+            "--jobs",
+            "1",
+        ],
+        &[],
+        Duration::from_secs(120),
+    );
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    // Every generated case is skipped with that reason: one line, no other.
+    let skipped = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("skipped "))
+        .unwrap();
+    let count = skipped["skipped ".len()..].trim_end_matches(':');
+    let line = format!("{count:>7}  unsupported: setup object oN: no such counters");
+    assert!(r.stdout.lines().any(|l| l == line), "{}", r.stdout);
+}
+
 #[test]
 fn an_engine_that_cannot_shake_hands_errs_every_case_and_exits_3() {
     for (mode, kind, words) in [
@@ -1184,38 +1219,69 @@ fn the_github_action_caches_the_binary_by_version() {
 /// installs it and sets `PTORACLE_REQUIRE_PHASE=1`, so CI never skips.
 #[test]
 fn phase_matches_its_expectations() {
-    let python = root().join("ci/adapters/phase/.venv/bin/python");
+    adapter_matches_its_expectations(
+        "phase_matches_its_expectations",
+        "phase",
+        "phase-python",
+        "PTORACLE_REQUIRE_PHASE",
+        " passed, 4 failed, 0 errored, ",
+    );
+}
+
+/// python-mtg, a real engine, through `ci/adapters/python-mtg/`, as
+/// phase.rs above: its corpus run and its confirmed bugs must match the
+/// committed expectations exactly. `.ci/run` installs it and sets
+/// `PTORACLE_REQUIRE_PYTHON_MTG=1`.
+#[test]
+fn python_mtg_matches_its_expectations() {
+    adapter_matches_its_expectations(
+        "python_mtg_matches_its_expectations",
+        "python-mtg",
+        "python-mtg",
+        "PTORACLE_REQUIRE_PYTHON_MTG",
+        " passed, 10 failed, 1 errored, ",
+    );
+}
+
+/// Runs the Python adapter `ci/adapters/DIR/` (its venv made by its
+/// `setup.sh`) against the corpus and its `findings/` with its committed
+/// expectations (`--strict`), and checks the counts line. Skips, saying
+/// so, when the venv is missing, unless the variable `require` is set.
+fn adapter_matches_its_expectations(
+    test: &str,
+    dir: &str,
+    package: &str,
+    require: &str,
+    counts: &str,
+) {
+    let python = root().join(format!("ci/adapters/{dir}/.venv/bin/python"));
     if !python.exists() {
         assert!(
-            std::env::var_os("PTORACLE_REQUIRE_PHASE").is_none(),
-            "PTORACLE_REQUIRE_PHASE is set but phase-python is not installed: run ci/adapters/phase/setup.sh"
+            std::env::var_os(require).is_none(),
+            "{require} is set but {package} is not installed: run ci/adapters/{dir}/setup.sh"
         );
-        eprintln!(
-            "SKIPPED phase_matches_its_expectations: phase-python is not installed (run ci/adapters/phase/setup.sh)"
-        );
+        eprintln!("SKIPPED {test}: {package} is not installed (run ci/adapters/{dir}/setup.sh)");
         return;
     }
-    let engine = format!("{} ci/adapters/phase/adapter.py", python.display());
+    let engine = format!("{} ci/adapters/{dir}/adapter.py", python.display());
+    let expectations = format!("ci/adapters/{dir}/expectations.yaml");
+    let findings = format!("ci/adapters/{dir}/findings");
     let r = ptoracle(
         &[
             "gate",
             "--engine",
             &engine,
             "--expectations",
-            "ci/adapters/phase/expectations.yaml",
+            &expectations,
             "--strict",
             "rulings",
-            "ci/adapters/phase/findings",
+            &findings,
         ],
         &[],
         Duration::from_secs(300),
     );
     assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
-    assert!(
-        last_line(&r.stdout).contains(" passed, 4 failed, 0 errored, "),
-        "{}",
-        r.stdout
-    );
+    assert!(last_line(&r.stdout).contains(counts), "{}", r.stdout);
 }
 
 /// The verdict of every case of a gate run, by case id.

@@ -32,6 +32,9 @@ in the way MODE says:
   huge-line      writes 100 MB on one line
   engine-error   answers {"type": "error"} with a message
   unsupported    answers {"type": "unsupported"}
+  unsupported-objects answers every generated case {"type": "unsupported"},
+                 naming the case's last object in its reason (as an
+                 adapter does: "setup object o3: ..."), and the others well
   handshake-exit exits as soon as it reads the hello
   handshake-flaky exits on its first hello only (the file $FLAKY_MARK
                   remembers it), then behaves
@@ -148,6 +151,11 @@ for line in sys.stdin:
                     if obj["power"] is not None:
                         obj["power"] += 1
         say(json.dumps(reply) + "\n")
+        continue
+    if mode == "unsupported-objects" and message["case"]["id"].startswith("generated/"):
+        last = message["case"]["setup"]["objects"][-1]["id"]
+        reason = f"setup object {last}: no such counters"
+        say(json.dumps({"type": "unsupported", "seq": message["seq"], "reason": reason}) + "\n")
         continue
     if mode == "reply-twice-always":
         say(answer + answer)
