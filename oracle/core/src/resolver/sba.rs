@@ -22,6 +22,10 @@ enum Leave {
     Destroy(String),
 }
 
+/// Counters removed by a state-based action: the card, the kind, how many
+/// and why (704.5q, 704.5r).
+type Removal = (usize, CounterKind, i64, String);
+
 impl<'c, B: Bugs> Game<'c, B> {
     /// Performs state-based actions and resolves the triggers they cause,
     /// until nothing more happens.
@@ -79,138 +83,21 @@ impl<'c, B: Bugs> Game<'c, B> {
     fn sba_batch(&mut self, again: bool, log: &mut Log) -> Res<bool> {
         let eval = Eval::new(self, false);
         let mut leaving: Vec<(usize, Leave)> = Vec::new();
-        let mut removals: Vec<(usize, CounterKind, i64, String)> = Vec::new();
+        let mut removals: Vec<Removal> = Vec::new();
         for (c, card) in self.cards.iter().enumerate() {
             if !card.on_battlefield() {
                 continue;
             }
-            let name = card.name();
-            let mut leaves = None;
-            if let Some(info) = eval.pt(c)? {
-                let t = info.pt.toughness;
-                if t <= 0 && self.bug(Mutant::ZeroToughnessIsDestruction) {
-                    leaves = Some(Leave::Destroy(format!("{name} has toughness {t}")));
-                } else if t <= 0 {
-                    leaves = Some(Leave::Graveyard(format!(
-                        "{name} has toughness {t}, 0 or less: it is put into its owner's graveyard; this is not destruction, so neither regeneration nor indestructible helps [704.5f]"
-                    )));
-                } else if card.damage >= t
-                    && !(self.bug(Mutant::LethalIsGreater) && card.damage == t)
-                {
-                    leaves = Some(Leave::Destroy(format!(
-                        "{name} has {} damage marked and toughness {t}: lethal damage, it is destroyed [704.5g, 120.6]",
-                        card.damage
-                    )));
-                } else if card.deathtouch && !self.bug(Mutant::DeathtouchIgnored) {
-                    leaves = Some(Leave::Destroy(format!(
-                        "{name} was dealt damage by a source with deathtouch since the last check: it is destroyed [704.5h, 702.2b]"
-                    )));
-                }
-            }
-            if leaves.is_none()
-                && eval.has_type(c, CardType::Planeswalker)
-                && card.count(&CounterKind::named("loyalty")) == 0
-            {
-                leaves = Some(Leave::Graveyard(format!(
-                    "{name} is a planeswalker with 0 loyalty: it is put into its owner's graveyard [704.5i]"
-                )));
-            }
-            // 704.5s: a Saga whose lore counters reached its final chapter
-            // is sacrificed, unless one of its chapter abilities has
-            // triggered and not yet left the stack.
-            if leaves.is_none() {
-                if let Some(last) = card.final_chapter() {
-                    let lore = card.count(&CounterKind::named("lore"));
-                    let waiting = self
-                        .pending
-                        .iter()
-                        .any(|p| p.chapter && p.card == c && p.object == card.object);
-                    if lore >= last && !waiting {
-                        leaves = Some(Leave::Graveyard(format!(
-                            "{name} is a Saga with {lore} lore counter{} and final chapter {last}, and no chapter ability of it waits to resolve: it is sacrificed [704.5s, 714.4]",
-                            if lore == 1 { "" } else { "s" }
-                        )));
-                    } else if lore >= last {
-                        log.line(2, || format!("{name} has reached its final chapter, but a chapter ability of it has yet to resolve: it stays [704.5s]"));
-                    }
-                }
-            }
-            if let Some(l) = leaves {
+            if let Some(l) = self.leaves_battlefield(&eval, c, log)? {
                 leaving.push((c, l));
             }
-            // 704.5q and 704.5r happen in the same event; when both remove
-            // counters of one kind, the larger removal is performed (see
-            // DECISIONS.md).
-            let mut remove: BTreeMap<CounterKind, (i64, Vec<String>)> = BTreeMap::new();
-            if self.rules.counter_annihilation && !self.bug(Mutant::NoAnnihilation) {
-                let (p, m) = (
-                    card.count(&CounterKind::PLUS_ONE),
-                    card.count(&CounterKind::MINUS_ONE),
-                );
-                let n = p.min(m);
-                if n > 0 {
-                    remove.entry(CounterKind::PLUS_ONE).or_default().0 = n;
-                    let minus = if self.bug(Mutant::LopsidedAnnihilation) {
-                        m
-                    } else {
-                        n
-                    };
-                    remove.entry(CounterKind::MINUS_ONE).or_default().0 = minus;
-                    remove.entry(CounterKind::PLUS_ONE).or_default().1.push(format!(
-                        "{name} has {p} +1/+1 and {m} -1/-1 counters: {n} of each are removed [704.5q, 122.3]"
-                    ));
-                }
-            }
-            let caps = if self.rules.counter_caps {
-                card.spec.max_counters.iter()
-            } else {
-                Default::default()
-            };
-            for (kind, max) in caps {
-                let have = card.count(kind);
-                if have > max.0 {
-                    let entry = remove.entry(kind.clone()).or_insert((0, Vec::new()));
-                    entry.0 = entry.0.max(have - max.0);
-                    entry.1.push(format!(
-                        "{name} can't have more than {} {kind} counters and has {have}: all but {} are removed [704.5r, 122.4]",
-                        max.0, max.0
-                    ));
-                }
-            }
-            for (kind, (n, why)) in remove {
+            for (kind, (n, why)) in self.counter_removals(c) {
                 removals.push((c, kind, n, why.join("; ")));
             }
         }
-        // 704.8: the last known information of what leaves is the state
-        // before this batch.
-        let mut snapshots = Vec::new();
-        for (c, _) in &leaving {
-            snapshots.push((
-                eval.object_state(*c)?,
-                eval.has_keyword(*c, Keyword::Indestructible),
-            ));
-        }
+        let snapshots = self.last_known(&eval, &leaving, &removals)?;
         drop(eval);
-        if self.bug(Mutant::LkiAfterAnnihilation) {
-            for ((c, _), (lki, _)) in leaving.iter().zip(snapshots.iter_mut()) {
-                for (rc, kind, n, _) in &removals {
-                    if rc == c {
-                        if let Some(count) = lki.counters.get_mut(kind) {
-                            *count -= (*n).min(*count);
-                        }
-                        lki.counters.retain(|_, n| *n > 0);
-                    }
-                }
-            }
-        }
-
-        let anything = !leaving.is_empty()
-            || !removals.is_empty()
-            || self
-                .players
-                .iter()
-                .any(|p| !p.lost && (p.life <= 0 || self.poisoned(p.poison)));
-        if anything {
+        if self.anything_applies(&leaving, &removals) {
             log.line(1, || {
                 if again {
                     "state-based actions are checked again; these happen at the same time [704.3]:"
@@ -228,11 +115,160 @@ impl<'c, B: Bugs> Game<'c, B> {
         Ok(changed)
     }
 
+    /// Whether card `c`, on the battlefield, leaves it in this batch, and
+    /// how: toughness 0 or less (704.5f), lethal damage (704.5g),
+    /// deathtouch damage (704.5h), a planeswalker without loyalty (704.5i)
+    /// or a Saga past its final chapter (704.5s).
+    fn leaves_battlefield(
+        &self,
+        eval: &Eval<'_, 'c, B>,
+        c: usize,
+        log: &mut Log,
+    ) -> Res<Option<Leave>> {
+        let card = &self.cards[c];
+        let name = card.name();
+        if let Some(info) = eval.pt(c)? {
+            let t = info.pt.toughness;
+            if t <= 0 && self.bug(Mutant::ZeroToughnessIsDestruction) {
+                return Ok(Some(Leave::Destroy(format!("{name} has toughness {t}"))));
+            } else if t <= 0 {
+                return Ok(Some(Leave::Graveyard(format!(
+                    "{name} has toughness {t}, 0 or less: it is put into its owner's graveyard; this is not destruction, so neither regeneration nor indestructible helps [704.5f]"
+                ))));
+            } else if card.damage >= t && !(self.bug(Mutant::LethalIsGreater) && card.damage == t) {
+                return Ok(Some(Leave::Destroy(format!(
+                    "{name} has {} damage marked and toughness {t}: lethal damage, it is destroyed [704.5g, 120.6]",
+                    card.damage
+                ))));
+            } else if card.deathtouch && !self.bug(Mutant::DeathtouchIgnored) {
+                return Ok(Some(Leave::Destroy(format!(
+                    "{name} was dealt damage by a source with deathtouch since the last check: it is destroyed [704.5h, 702.2b]"
+                ))));
+            }
+        }
+        if eval.has_type(c, CardType::Planeswalker)
+            && card.count(&CounterKind::named("loyalty")) == 0
+        {
+            return Ok(Some(Leave::Graveyard(format!(
+                "{name} is a planeswalker with 0 loyalty: it is put into its owner's graveyard [704.5i]"
+            ))));
+        }
+        // 704.5s: a Saga whose lore counters reached its final chapter
+        // is sacrificed, unless one of its chapter abilities has
+        // triggered and not yet left the stack.
+        if let Some(last) = card.final_chapter() {
+            let lore = card.count(&CounterKind::named("lore"));
+            let waiting = self
+                .pending
+                .iter()
+                .any(|p| p.chapter && p.card == c && p.object == card.object);
+            if lore >= last && !waiting {
+                return Ok(Some(Leave::Graveyard(format!(
+                    "{name} is a Saga with {lore} lore counter{} and final chapter {last}, and no chapter ability of it waits to resolve: it is sacrificed [704.5s, 714.4]",
+                    if lore == 1 { "" } else { "s" }
+                ))));
+            } else if lore >= last {
+                log.line(2, || format!("{name} has reached its final chapter, but a chapter ability of it has yet to resolve: it stays [704.5s]"));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The counters removed from card `c` in this batch, by kind, with the
+    /// reasons: +1/+1 and -1/-1 counters annihilate (704.5q), counters
+    /// beyond a cap go (704.5r).
+    fn counter_removals(&self, c: usize) -> BTreeMap<CounterKind, (i64, Vec<String>)> {
+        let card = &self.cards[c];
+        let name = card.name();
+        // 704.5q and 704.5r happen in the same event; when both remove
+        // counters of one kind, the larger removal is performed (see
+        // DECISIONS.md).
+        let mut remove: BTreeMap<CounterKind, (i64, Vec<String>)> = BTreeMap::new();
+        if self.rules.counter_annihilation && !self.bug(Mutant::NoAnnihilation) {
+            let (p, m) = (
+                card.count(&CounterKind::PLUS_ONE),
+                card.count(&CounterKind::MINUS_ONE),
+            );
+            let n = p.min(m);
+            if n > 0 {
+                remove.entry(CounterKind::PLUS_ONE).or_default().0 = n;
+                let minus = if self.bug(Mutant::LopsidedAnnihilation) {
+                    m
+                } else {
+                    n
+                };
+                remove.entry(CounterKind::MINUS_ONE).or_default().0 = minus;
+                remove.entry(CounterKind::PLUS_ONE).or_default().1.push(format!(
+                    "{name} has {p} +1/+1 and {m} -1/-1 counters: {n} of each are removed [704.5q, 122.3]"
+                ));
+            }
+        }
+        let caps = if self.rules.counter_caps {
+            card.spec.max_counters.iter()
+        } else {
+            Default::default()
+        };
+        for (kind, max) in caps {
+            let have = card.count(kind);
+            if have > max.0 {
+                let entry = remove.entry(kind.clone()).or_insert((0, Vec::new()));
+                entry.0 = entry.0.max(have - max.0);
+                entry.1.push(format!(
+                    "{name} can't have more than {} {kind} counters and has {have}: all but {} are removed [704.5r, 122.4]",
+                    max.0, max.0
+                ));
+            }
+        }
+        remove
+    }
+
+    /// 704.8: the last known information of what leaves is the state
+    /// before this batch, and whether it was indestructible then.
+    fn last_known(
+        &self,
+        eval: &Eval<'_, 'c, B>,
+        leaving: &[(usize, Leave)],
+        removals: &[Removal],
+    ) -> Res<Vec<(crate::observation::ObjectState, bool)>> {
+        let mut snapshots = Vec::new();
+        for (c, _) in leaving {
+            snapshots.push((
+                eval.object_state(*c)?,
+                eval.has_keyword(*c, Keyword::Indestructible),
+            ));
+        }
+        if self.bug(Mutant::LkiAfterAnnihilation) {
+            for ((c, _), (lki, _)) in leaving.iter().zip(snapshots.iter_mut()) {
+                for (rc, kind, n, _) in removals {
+                    if rc == c {
+                        if let Some(count) = lki.counters.get_mut(kind) {
+                            *count -= (*n).min(*count);
+                        }
+                        lki.counters.retain(|_, n| *n > 0);
+                    }
+                }
+            }
+        }
+        Ok(snapshots)
+    }
+
+    /// Whether this batch does anything: something leaves, counters go, or
+    /// a player still in the game has 0 or less life or too much poison
+    /// (704.5a, 704.5c).
+    fn anything_applies(&self, leaving: &[(usize, Leave)], removals: &[Removal]) -> bool {
+        !leaving.is_empty()
+            || !removals.is_empty()
+            || self
+                .players
+                .iter()
+                .any(|p| !p.lost && (p.life <= 0 || self.poisoned(p.poison)))
+    }
+
     fn perform_batch(
         &mut self,
         leaving: Vec<(usize, Leave)>,
         snapshots: Vec<(crate::observation::ObjectState, bool)>,
-        removals: Vec<(usize, CounterKind, i64, String)>,
+        removals: Vec<Removal>,
         log: &mut Log,
     ) -> Res<bool> {
         let mut changed = false;
