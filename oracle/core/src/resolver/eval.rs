@@ -1149,42 +1149,8 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
         who: &dyn Fn() -> String,
         describe: bool,
     ) -> Result<(Wide, String), Overflow> {
-        let card = &self.g.cards[c];
         match entry {
-            PtEntry::Cda => {
-                let Some(cda) = &card.spec.cda else {
-                    return Ok((pt, String::new()));
-                };
-                let Some(printed) = card.spec.pt else {
-                    return Ok((pt, String::new()));
-                };
-                let mut next = pt;
-                let mut said = Vec::new();
-                if let Some(q) = &cda.power {
-                    let star = self.live_quantity(q, c)?;
-                    next.power = checked(printed.power.value(star), || {
-                        format!("the power of {}", who())
-                    })?
-                    .into();
-                    if describe {
-                        said.push(format!("power * = {} = {star}", self.g.describe(q)));
-                    }
-                }
-                if let Some(q) = &cda.toughness {
-                    let star = self.live_quantity(q, c)?;
-                    next.toughness = checked(printed.toughness.value(star), || {
-                        format!("the toughness of {}", who())
-                    })?
-                    .into();
-                    if describe {
-                        said.push(format!("toughness * = {} = {star}", self.g.describe(q)));
-                    }
-                }
-                Ok((
-                    next,
-                    format!("characteristic-defining ability: {}", said.join(", ")),
-                ))
-            }
+            PtEntry::Cda => self.cda_step(c, pt, who, describe),
             PtEntry::Set(a) => {
                 let act = &self.actives[a];
                 let Some(set) = act.spec.set else {
@@ -1203,37 +1169,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                 };
                 Ok((next, text))
             }
-            PtEntry::Modify(a) => {
-                let act = &self.actives[a];
-                let Some(m) = act.spec.modify else {
-                    return Ok((pt, String::new()));
-                };
-                let x = match act.x {
-                    XVal::Locked { modify, .. } => modify,
-                    XVal::Live(q) if m.uses_x() => {
-                        let raw = self.live_quantity(q, c)?;
-                        if self.g.rules.clamp_negative_modification {
-                            raw.max(0)
-                        } else {
-                            raw
-                        }
-                    }
-                    _ => 0,
-                };
-                let dp = checked(m.power.value(x), || {
-                    format!("the power change of {}", self.label(a))
-                })?;
-                let dt = checked(m.toughness.value(x), || {
-                    format!("the toughness change of {}", self.label(a))
-                })?;
-                let next = pt.add(dp.into(), dt.into(), who)?;
-                let text = if describe {
-                    self.effect_text(a, &show_change(m, x))
-                } else {
-                    String::new()
-                };
-                Ok((next, text))
-            }
+            PtEntry::Modify(a) => self.modify_step(c, a, pt, who, describe),
             PtEntry::Switch(a) => {
                 let text = if describe {
                     self.effect_text(a, "switch")
@@ -1254,34 +1190,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                 count,
                 ts,
                 ..
-            } => {
-                if self.g.bug(Mutant::WrappingCounters) {
-                    let wrap = |v: i128, d: i64| {
-                        i128::from((v as i64).wrapping_add(d.wrapping_mul(count)))
-                    };
-                    let next = Wide {
-                        power: wrap(pt.power, power),
-                        toughness: wrap(pt.toughness, toughness),
-                    };
-                    return Ok((next, String::new()));
-                }
-                // Both factors fit in 64 bits, so the product fits in 128.
-                let dp = i128::from(power) * i128::from(count);
-                let dt = i128::from(toughness) * i128::from(count);
-                let next = pt.add(dp, dt, who)?;
-                if !describe {
-                    return Ok((next, String::new()));
-                }
-                let kind = CounterKind::Pt { power, toughness };
-                Ok((
-                    next,
-                    format!(
-                        "{} from {count} {kind} counter{} (t={ts})",
-                        fmt_change(dp, dt),
-                        plural(count)
-                    ),
-                ))
-            }
+            } => self.counter_step((power, toughness), count, ts, pt, who, describe),
             PtEntry::Hone {
                 equipment,
                 count,
@@ -1302,6 +1211,127 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                 ))
             }
         }
+    }
+
+    /// 604.3, 613.4a: the characteristic-defining ability's values for `*`.
+    fn cda_step(
+        &self,
+        c: usize,
+        pt: Wide,
+        who: &dyn Fn() -> String,
+        describe: bool,
+    ) -> Result<(Wide, String), Overflow> {
+        let card = &self.g.cards[c];
+        let Some(cda) = &card.spec.cda else {
+            return Ok((pt, String::new()));
+        };
+        let Some(printed) = card.spec.pt else {
+            return Ok((pt, String::new()));
+        };
+        let mut next = pt;
+        let mut said = Vec::new();
+        if let Some(q) = &cda.power {
+            let star = self.live_quantity(q, c)?;
+            next.power = checked(printed.power.value(star), || {
+                format!("the power of {}", who())
+            })?
+            .into();
+            if describe {
+                said.push(format!("power * = {} = {star}", self.g.describe(q)));
+            }
+        }
+        if let Some(q) = &cda.toughness {
+            let star = self.live_quantity(q, c)?;
+            next.toughness = checked(printed.toughness.value(star), || {
+                format!("the toughness of {}", who())
+            })?
+            .into();
+            if describe {
+                said.push(format!("toughness * = {} = {star}", self.g.describe(q)));
+            }
+        }
+        Ok((
+            next,
+            format!("characteristic-defining ability: {}", said.join(", ")),
+        ))
+    }
+
+    /// 613.4c: an effect that raises or lowers P/T, X read as the effect
+    /// says.
+    fn modify_step(
+        &self,
+        c: usize,
+        a: usize,
+        pt: Wide,
+        who: &dyn Fn() -> String,
+        describe: bool,
+    ) -> Result<(Wide, String), Overflow> {
+        let act = &self.actives[a];
+        let Some(m) = act.spec.modify else {
+            return Ok((pt, String::new()));
+        };
+        let x = match act.x {
+            XVal::Locked { modify, .. } => modify,
+            XVal::Live(q) if m.uses_x() => {
+                let raw = self.live_quantity(q, c)?;
+                if self.g.rules.clamp_negative_modification {
+                    raw.max(0)
+                } else {
+                    raw
+                }
+            }
+            _ => 0,
+        };
+        let dp = checked(m.power.value(x), || {
+            format!("the power change of {}", self.label(a))
+        })?;
+        let dt = checked(m.toughness.value(x), || {
+            format!("the toughness change of {}", self.label(a))
+        })?;
+        let next = pt.add(dp.into(), dt.into(), who)?;
+        let text = if describe {
+            self.effect_text(a, &show_change(m, x))
+        } else {
+            String::new()
+        };
+        Ok((next, text))
+    }
+
+    /// 613.4c, 122.1a: P/T counters of one kind change P/T by their count times
+    /// their values.
+    fn counter_step(
+        &self,
+        (power, toughness): (i64, i64),
+        count: i64,
+        ts: i64,
+        pt: Wide,
+        who: &dyn Fn() -> String,
+        describe: bool,
+    ) -> Result<(Wide, String), Overflow> {
+        if self.g.bug(Mutant::WrappingCounters) {
+            let wrap = |v: i128, d: i64| i128::from((v as i64).wrapping_add(d.wrapping_mul(count)));
+            let next = Wide {
+                power: wrap(pt.power, power),
+                toughness: wrap(pt.toughness, toughness),
+            };
+            return Ok((next, String::new()));
+        }
+        // Both factors fit in 64 bits, so the product fits in 128.
+        let dp = i128::from(power) * i128::from(count);
+        let dt = i128::from(toughness) * i128::from(count);
+        let next = pt.add(dp, dt, who)?;
+        if !describe {
+            return Ok((next, String::new()));
+        }
+        let kind = CounterKind::Pt { power, toughness };
+        Ok((
+            next,
+            format!(
+                "{} from {count} {kind} counter{} (t={ts})",
+                fmt_change(dp, dt),
+                plural(count)
+            ),
+        ))
     }
 
     fn effect_text(&self, a: usize, what: &str) -> String {
