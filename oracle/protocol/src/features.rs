@@ -88,7 +88,7 @@ features! {
     Undying => "undying", "undying (702.93)";
     Persist => "persist", "persist (702.79)";
     Planeswalkers => "planeswalkers", "planeswalkers, loyalty and damage to them (306, 704.5i)";
-    Battles => "battles", "battles and defense counters (310, 120.3h)";
+    Battles => "battles", "battles: printed `defense`, defense counters, damage to them, the Siege ability and the state-based action of 704.5v (310, 120.3h)";
     Costs => "costs", "the pay_cost step, snow mana and the payments of a cost (107.4, 119.4)";
     ChoosePt => "choose-pt", "cards whose power and toughness are chosen as they enter the battlefield, `enters_as` (208.2b)";
     SummoningSickness => "summoning-sickness", "permanents that came under their controller's control this turn (`sick`), the begin_turn step, and the `summoning_sick` observation (302.6, 702.10)";
@@ -239,6 +239,9 @@ fn object(o: &ObjectSpec, f: &mut BTreeSet<Feature>) {
     }
     if o.loyalty.is_some() {
         f.insert(Feature::Planeswalkers);
+    }
+    if o.defense.is_some() {
+        f.insert(Feature::Battles);
     }
     if o.timestamp.is_some() {
         f.insert(Feature::Timestamps);

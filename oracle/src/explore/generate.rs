@@ -103,6 +103,9 @@ switches! {
     LEVEL_ABILITIES = 42, "abilities of level bands";
     COSTS = 43, "paying costs";
     INERT_KEYWORDS = 44, "inert keywords";
+    // 45 and 46 are left for the next switches of issue 15; 47 is the
+    // last bit the `later` draw gives.
+    BATTLES = 47, "battles";
 }
 
 impl Switches {
@@ -176,6 +179,7 @@ impl Switches {
             ),
             (Switches::COSTS, &[P::Costs, P::Mana]),
             (Switches::INERT_KEYWORDS, &[P::InertKeywords]),
+            (Switches::BATTLES, &[P::Battles]),
         ];
         needs
             .iter()
@@ -279,6 +283,7 @@ enum Kind {
     Land,
     Vehicle,
     Planeswalker,
+    Battle,
     Equipment,
     Enchantment,
     Saga,
@@ -603,6 +608,9 @@ impl Gen<'_, '_> {
         if self.on(Switches::PLANESWALKERS) {
             k.push(Kind::Planeswalker);
         }
+        if self.on(Switches::BATTLES) {
+            k.push(Kind::Battle);
+        }
         if self.on(Switches::ATTACH) {
             k.push(Kind::Equipment);
         }
@@ -657,6 +665,19 @@ impl Gen<'_, '_> {
                 let l = self.int(1, 5)?;
                 o.loyalty = Some(Count(l));
                 o.counters.insert(CounterKind::named("loyalty"), Count(l));
+            }
+            Kind::Battle => {
+                // 310.11a: a Siege's protector is an opponent.
+                o.types = vec![CardType::Battle];
+                o.controller = Some(handle("opponent"));
+                if !self.one_in(3)? {
+                    o.subtypes = vec!["Siege".into()];
+                }
+                let d = self.int(0, 5)?;
+                o.defense = Some(Count(d));
+                if d > 0 {
+                    o.counters.insert(CounterKind::named("defense"), Count(d));
+                }
             }
             Kind::Equipment => self.equipment(&mut o, earlier)?,
             Kind::Enchantment => {
@@ -1390,7 +1411,7 @@ impl Gen<'_, '_> {
         })
     }
 
-    /// Counters put on an object: P/T, keyword, level, hone, loyalty or lore counters.
+    /// Counters put on an object: P/T, keyword, level, hone, loyalty, lore or defense counters.
     fn put_counters_step(&mut self) -> Result<Action> {
         let i = self.any_object()?;
         let kind = if self.on(Switches::KEYWORD_COUNTERS)
@@ -1405,6 +1426,8 @@ impl Gen<'_, '_> {
             CounterKind::named("loyalty")
         } else if self.on(Switches::SAGAS) && self.one_in(3)? {
             CounterKind::named("lore")
+        } else if self.on(Switches::BATTLES) && self.one_in(4)? {
+            CounterKind::named("defense")
         } else {
             self.pt_counter_kind()?
         };

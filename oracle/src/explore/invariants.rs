@@ -358,7 +358,7 @@ impl Subject<'_> {
 
     /// Whether some object can act inside a step: a triggered ability
     /// other than undying and persist (a Saga's chapters, an Nth-counter
-    /// trigger), what a spell does as a step resolves it, or counters it
+    /// trigger, a Siege's, 310.11b), what a spell does as a step resolves it, or counters it
     /// enters with by its own replacement effect as a step moves it onto
     /// the battlefield or resolves it, or undying or persist returns it.
     fn objects_act(&self) -> bool {
@@ -395,6 +395,7 @@ impl Subject<'_> {
         self.case.setup.objects.iter().any(|o| {
             !o.chapters.is_empty()
                 || !o.counter_triggers.is_empty()
+                || is_siege(o)
                 || (o.on_resolve.is_some() && resolves(&o.id))
                 || (!o.enters_with.is_empty() && (enters(&o.id) || may_return))
         })
@@ -480,6 +481,11 @@ fn source_keywords(before: &Observation, h: &Handle) -> Vec<Keyword> {
         Some(o) => o.keywords.clone(),
         None => Vec::new(),
     }
+}
+
+/// A Siege: a battle with the intrinsic ability of 310.11b.
+fn is_siege(o: &ObjectSpec) -> bool {
+    o.types.contains(&CardType::Battle) && o.subtypes.iter().any(|t| t == "Siege")
 }
 
 fn is_creature(o: &ObjectState) -> bool {
@@ -668,7 +674,7 @@ pub static ALL: &[Invariant] = &[
     },
     Invariant {
         name: "zone-change-new-object",
-        rules: &["400.7", "122.2"],
+        rules: &["400.7", "122.2", "306.5b", "310.4b"],
         statement: "an object that changes zones has no counters, damage, shields or tapped state but what it enters with",
         caught_by: Mutant::CountersSurviveZoneChange,
         sampling: EVERY,
@@ -778,6 +784,16 @@ pub static ALL: &[Invariant] = &[
         closed_form: false,
         holds_in: EVERY_EDITION,
         check: players_lose,
+    },
+    Invariant {
+        name: "defeated-battles",
+        rules: &["704.5v", "310.7", "310.11b", "120.3h"],
+        statement: "after state-based actions no battle on the battlefield has defense 0; a noncreature Siege that loses its last defense counter to damage or to a removal is exiled by its own ability, never put into the graveyard (unless an effect removes its abilities or its battle type)",
+        caught_by: Mutant::SiegeToGraveyard,
+        sampling: EVERY,
+        closed_form: false,
+        holds_in: EVERY_EDITION,
+        check: defeated_battles,
     },
 ];
 
@@ -977,6 +993,70 @@ fn no_zero_toughness(s: &Subject<'_>) -> Option<Found> {
     None
 }
 
+fn defeated_battles(s: &Subject<'_>) -> Option<Found> {
+    let defense = CounterKind::named("defense");
+    // 613.1f, 613.1d: without its abilities or its battle type a Siege has
+    // no ability to trigger, and 704.5v puts it into the graveyard.
+    let silenced = s.case.actions().any(|a| {
+        matches!(a, Action::Effect(e) if e.remove_all_abilities || e.remove_types.contains(&CardType::Battle))
+    }) || s.case.setup.objects.iter().flat_map(|o| o.static_abilities()).any(|a| {
+        a.remove_all_abilities || a.remove_types.contains(&CardType::Battle)
+    });
+    for (k, step) in s.steps() {
+        if !s.checked(k) {
+            continue;
+        }
+        let (before, after) = (s.before(k)?, s.after(k)?);
+        for (h, a) in &after.objects {
+            if !a.types.contains(&CardType::Battle) {
+                continue;
+            }
+            if on_bf(a) && count(a, &defense) == 0 {
+                return Some(found(
+                    k,
+                    format!(
+                        "{h} is a battle on the battlefield with defense 0 after state-based actions"
+                    ),
+                ));
+            }
+            let removes = match &step.action {
+                Action::Damage(d) => d.to == *h,
+                Action::CombatDamage(v) => v.iter().any(|d| d.to == *h),
+                Action::RemoveCounters(r) => r.from == *h,
+                Action::MoveCounters(m) => m.from == *h,
+                _ => false,
+            };
+            let Some(b) = before.objects.get(h) else {
+                continue;
+            };
+            if removes
+                && !silenced
+                && s.spec(h).is_some_and(is_siege)
+                && on_bf(b)
+                && !is_creature(b)
+                && b.types.contains(&CardType::Battle)
+                && count(b, &defense) > 0
+                && a.zone == Zone::Graveyard
+            {
+                return Some(
+                    found(
+                        k,
+                        format!("{h}, a Siege, lost its last defense counter and was put into the graveyard instead of being exiled by its own ability"),
+                    )
+                    .expect(
+                        h,
+                        Expect {
+                            zone: Some(Zone::Exile),
+                            ..Expect::default()
+                        },
+                    ),
+                );
+            }
+        }
+    }
+    None
+}
+
 fn no_lethal_damage(s: &Subject<'_>) -> Option<Found> {
     for (k, _) in s.steps() {
         if !s.checked(k) {
@@ -1110,6 +1190,11 @@ fn combat_damage(s: &Subject<'_>) -> Option<Found> {
         let Action::CombatDamage(v) = &step.action else {
             continue;
         };
+        // Before Magic 2010 a lifelink trigger of an earlier step with
+        // `sba: false` may resolve in this one (D37).
+        if !s.edition.rules().lifelink_static && (0..k).any(|j| !s.checked(j)) {
+            return None;
+        }
         let (before, after) = (s.before(k)?, s.after(k)?);
         let mut life: BTreeMap<Handle, i128> = BTreeMap::new();
         let mut poison: BTreeMap<Handle, i128> = BTreeMap::new();
@@ -1148,8 +1233,12 @@ fn combat_damage(s: &Subject<'_>) -> Option<Found> {
                     .clone()
                     .unwrap_or_else(|| s.case.setup.players[0].id.clone());
                 // Before Magic 2010 the life comes from a trigger, which a
-                // player who lost first never sees resolve (D37).
-                if !s.edition.rules().lifelink_static && after.players.get(&controller)?.lost {
+                // player who lost first never sees resolve, and which waits
+                // for the state-based actions a step with `sba: false`
+                // leaves out (D37).
+                if !s.edition.rules().lifelink_static
+                    && (after.players.get(&controller)?.lost || !s.checked(k))
+                {
                     return None;
                 }
                 *life.entry(controller).or_default() += amount;
@@ -1602,6 +1691,10 @@ fn zone_change(s: &Subject<'_>) -> Option<Found> {
             }
             if let (Some(l), true) = (spec.loyalty, spec.types.contains(&CardType::Planeswalker)) {
                 *want.entry(CounterKind::named("loyalty")).or_insert(0) += l.0;
+            }
+            // 310.4b: a battle enters with its printed defense.
+            if let (Some(d), true) = (spec.defense, spec.types.contains(&CardType::Battle)) {
+                *want.entry(CounterKind::named("defense")).or_insert(0) += d.0;
             }
             want.retain(|_, n| *n > 0);
         }

@@ -4,7 +4,8 @@
 use std::collections::BTreeMap;
 
 use super::{
-    Bugs, Effect, Eval, Fault, Game, Log, Mutant, ObjRef, Pending, Res, Stack, Trigger, Who, add,
+    Bugs, Effect, Eval, Fault, Game, Log, Mutant, ObjRef, Pending, Res, Resolution, Stack, Trigger,
+    Who, add,
 };
 use crate::cost::{ManaCost, ManaKind, PAYMENT_LIMIT, Payment, Pool, Symbol};
 use crate::error::{NodePath, ScenarioError};
@@ -374,7 +375,7 @@ impl<'c, B: Bugs> Game<'c, B> {
         self.move_card(c, Zone::Graveyard, Arrival::default(), None, log)
     }
 
-    fn lki_if_leaving(&self, c: usize) -> Res<Option<ObjectState>> {
+    pub(super) fn lki_if_leaving(&self, c: usize) -> Res<Option<ObjectState>> {
         if !self.cards[c].on_battlefield() {
             return Ok(None);
         }
@@ -500,7 +501,7 @@ impl<'c, B: Bugs> Game<'c, B> {
                             rule: "107.15a",
                             controller: card.controller,
                             chapter: true,
-                            action: &ch.action,
+                            effect: Resolution::Perform(&ch.action),
                             path: path.key("chapters").index(ci).key("do"),
                         },
                     ));
@@ -524,7 +525,7 @@ impl<'c, B: Bugs> Game<'c, B> {
                         rule: "122.7",
                         controller: card.controller,
                         chapter: false,
-                        action: &t.action,
+                        effect: Resolution::Perform(&t.action),
                         path: path.key("counter_triggers").index(ti).key("do"),
                     },
                 ));
@@ -544,8 +545,41 @@ impl<'c, B: Bugs> Game<'c, B> {
         stack.count -= taken;
         if stack.count == 0 {
             card.counters.remove(kind);
+            if taken > 0 && kind.is_named("defense") {
+                self.last_defense_counter_removed(c);
+            }
         }
         taken
+    }
+
+    /// 310.11b: a Siege's intrinsic ability triggers when its last defense
+    /// counter is removed (by damage, 120.3h, or any other way).
+    fn last_defense_counter_removed(&mut self, c: usize) {
+        let card = &self.cards[c];
+        if !card.on_battlefield() || !card.spec.subtypes.iter().any(|t| t == "Siege") {
+            return;
+        }
+        let eval = Eval::new(self, false);
+        // 613.1f: a battle that lost all abilities has no such ability; a
+        // permanent that is no longer a battle is no Siege.
+        if !eval.early[c].abilities || !eval.has_type(c, CardType::Battle) {
+            return;
+        }
+        drop(eval);
+        let card = &self.cards[c];
+        self.pending.push(Pending {
+            card: c,
+            object: card.object,
+            label: format!(
+                "{}'s Siege ability (its last defense counter was removed)",
+                card.name()
+            ),
+            rule: "310.11b",
+            controller: card.controller,
+            chapter: false,
+            effect: Resolution::ExileSiege,
+            path: self.spec_path(c),
+        });
     }
 
     fn remove_counters(&mut self, r: &CounterRemove, log: &mut Log) -> Res<()> {
@@ -1293,6 +1327,21 @@ impl<'c, B: Bugs> Game<'c, B> {
                 if spec.types.contains(&CardType::Planeswalker) {
                     let loyalty = CounterKind::named("loyalty");
                     self.put_counters(c, &loyalty, l.0, controller, Some((ts, seq)), log)?;
+                }
+            }
+            // 310.4b: a battle's intrinsic replacement effect gives it
+            // its printed defense in defense counters as it enters.
+            if let Some(d) = spec.defense {
+                if spec.types.contains(&CardType::Battle) {
+                    let defense = CounterKind::named("defense");
+                    let put =
+                        self.put_counters(c, &defense, d.0, controller, Some((ts, seq)), log)?;
+                    log.line(1, || {
+                        format!(
+                            "{name} enters with {put} defense counter{} [310.4b]",
+                            s(put)
+                        )
+                    });
                 }
             }
         }

@@ -408,9 +408,19 @@ pub(crate) struct Pending<'c> {
     /// A chapter ability keeps its Saga on the battlefield until it has
     /// left the stack (704.5s).
     pub chapter: bool,
-    pub action: &'c crate::scenario::Action,
+    pub effect: Resolution<'c>,
     /// Where the ability is written, for locating bad input.
     pub path: NodePath,
+}
+
+/// What a waiting triggered ability does as it resolves.
+#[derive(Clone, Copy)]
+pub(crate) enum Resolution<'c> {
+    /// An action the scenario writes.
+    Perform(&'c crate::scenario::Action),
+    /// 310.11b: a Siege's intrinsic "exile it, then you may cast it
+    /// transformed without paying its mana cost" (DECISIONS.md D45).
+    ExileSiege,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -689,6 +699,9 @@ impl<'c, B: Bugs> Game<'c, B> {
         }
         if let Some(pt) = spec.pt {
             text.push_str(&format!(", printed {pt}"));
+        }
+        if let Some(d) = spec.defense {
+            text.push_str(&format!(", printed defense {}", d.0));
         }
         if let Some(ch) = c.chosen() {
             text.push_str(&format!(", entered as {}", entry_label(ch)));

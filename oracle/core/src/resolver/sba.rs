@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use super::actions::Arrival;
-use super::{Bugs, Eval, Fault, Game, Log, Mutant, Res};
+use super::{Bugs, Eval, Fault, Game, Log, Mutant, Res, Resolution};
 use crate::terms::{CardType, CounterKind, Keyword, Zone};
 
 /// More rounds than any real scenario needs; past this, SBAs and triggers
@@ -152,6 +152,21 @@ impl<'c, B: Bugs> Game<'c, B> {
             return Ok(Some(Leave::Graveyard(format!(
                 "{name} is a planeswalker with 0 loyalty: it is put into its owner's graveyard [704.5i]"
             ))));
+        }
+        // 704.5v: a battle with defense 0 is put into its owner's
+        // graveyard, unless it is the source of an ability that has
+        // triggered and not yet left the stack (a Siege's, 310.11b).
+        if eval.has_type(c, CardType::Battle) && card.count(&CounterKind::named("defense")) == 0 {
+            let waiting = self
+                .pending
+                .iter()
+                .any(|p| p.card == c && p.object == card.object);
+            if !waiting || self.bug(Mutant::SiegeToGraveyard) {
+                return Ok(Some(Leave::Graveyard(format!(
+                    "{name} is a battle with defense 0: it is put into its owner's graveyard [704.5v]"
+                ))));
+            }
+            log.line(2, || format!("{name} is a battle with defense 0, but an ability it is the source of has yet to resolve: it stays [704.5v]"));
         }
         // 704.5s: a Saga whose lore counters reached its final chapter
         // is sacrificed, unless one of its chapter abilities has
@@ -380,10 +395,32 @@ impl<'c, B: Bugs> Game<'c, B> {
         let pending = std::mem::take(&mut self.pending);
         for p in pending {
             log.line(1, || format!("{} resolves [{}, 603.3]", p.label, p.rule));
-            // 603.3a: the ability's controller acts for it (D31).
-            self.perform(p.action, &p.path, p.controller, log)?;
+            match p.effect {
+                // 603.3a: the ability's controller acts for it (D31).
+                Resolution::Perform(action) => self.perform(action, &p.path, p.controller, log)?,
+                Resolution::ExileSiege => self.exile_siege(p.card, p.object, log)?,
+            }
         }
         Ok(())
+    }
+
+    /// 310.11b: "exile it, then you may cast it transformed without paying
+    /// its mana cost". The scenario has no back faces: its controller
+    /// declines to cast it, and it stays in exile (D45). If it has already
+    /// left the battlefield, it is a new object that "it" no longer finds
+    /// (400.7).
+    fn exile_siege(&mut self, c: usize, object: u64, log: &mut Log) -> Res<()> {
+        let card = &self.cards[c];
+        let name = card.name().to_string();
+        if card.object != object || !card.on_battlefield() {
+            log.line(2, || {
+                format!("{name} has left the battlefield: the ability does nothing [400.7]")
+            });
+            return Ok(());
+        }
+        log.line(2, || format!("{name} is exiled; its back face is not modelled, so its controller does not cast it [310.11b]"));
+        let lki = self.lki_if_leaving(c)?;
+        self.move_card(c, Zone::Exile, Default::default(), lki, log)
     }
 }
 

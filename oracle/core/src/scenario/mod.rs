@@ -198,6 +198,10 @@ pub struct ObjectSpec {
     /// Printed loyalty of a planeswalker (306.5b).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loyalty: Option<Count>,
+    /// Printed defense of a battle (310.4a): it enters with that many
+    /// defense counters (310.4b).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defense: Option<Count>,
     /// Mana value (202.3), for an object without a `mana_cost`.
     #[serde(default, skip_serializing_if = "Count::is_zero")]
     pub mana_value: Count,
@@ -450,6 +454,7 @@ impl ObjectSpec {
             pt: None,
             cda: None,
             loyalty: None,
+            defense: None,
             mana_value: Count(0),
             zone: Zone::Battlefield,
             controller: None,

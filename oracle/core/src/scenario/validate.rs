@@ -386,6 +386,23 @@ impl<'a> Validator<'a> {
         self.kind_of(h, Some(Kind::Player), path);
     }
 
+    /// 310.4a: a printed defense belongs to a battle, and is a count.
+    fn defense(&mut self, o: &ObjectSpec, path: &NodePath) {
+        let Some(d) = o.defense else { return };
+        if !o.types.contains(&CardType::Battle) {
+            self.err(
+                path.key("defense"),
+                "only a battle has a printed defense (310.4a): add `Battle` to `types:` or remove `defense:`",
+            );
+        }
+        if d.0 < 0 {
+            self.err(
+                path.key("defense"),
+                format!("a printed defense is 0 or more, not {}", d.0),
+            );
+        }
+    }
+
     fn object(&mut self, o: &ObjectSpec, path: &NodePath) {
         if let Some(c) = &o.controller {
             self.player_ref(c, &path.key("controller"));
@@ -412,6 +429,7 @@ impl<'a> Validator<'a> {
             }
             self.action(&t.action, &at.key("do").key(t.action.key()));
         }
+        self.defense(o, path);
         if let Some(a) = &o.attached_to {
             self.object_ref(a, &path.key("attached_to"));
             if a == &o.id {
