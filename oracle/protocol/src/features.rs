@@ -88,6 +88,7 @@ features! {
     Undying => "undying", "undying (702.93)";
     Persist => "persist", "persist (702.79)";
     Planeswalkers => "planeswalkers", "planeswalkers, loyalty and damage to them (306, 704.5i)";
+    ShieldCounters => "shield-counters", "shield counters: the damage they prevent and the destruction they replace (122.1c, 615.6)";
     Battles => "battles", "battles: printed `defense`, defense counters, damage to them, the Siege ability and the state-based action of 704.5v (310, 120.3h)";
     Costs => "costs", "the pay_cost step, snow mana and the payments of a cost (107.4, 119.4)";
     ChoosePt => "choose-pt", "cards whose power and toughness are chosen as they enter the battlefield, `enters_as` (208.2b)";
@@ -190,6 +191,7 @@ fn counter_kind(k: &CounterKind, f: &mut BTreeSet<Feature>) {
             f.insert(match n.as_str() {
                 "loyalty" => Feature::Planeswalkers,
                 "defense" => Feature::Battles,
+                "shield" => Feature::ShieldCounters,
                 "level" => Feature::LevelUp,
                 "hone" => Feature::Attachments,
                 "lore" => Feature::Sagas,

@@ -103,8 +103,9 @@ switches! {
     LEVEL_ABILITIES = 42, "abilities of level bands";
     COSTS = 43, "paying costs";
     INERT_KEYWORDS = 44, "inert keywords";
-    // 45 and 46 are left for the next switches of issue 15; 47 is the
-    // last bit the `later` draw gives.
+    // 45 is left for the next switch of issue 15; 47 is the last bit the
+    // `later` draw gives.
+    SHIELDS = 46, "shield counters";
     BATTLES = 47, "battles";
 }
 
@@ -179,6 +180,7 @@ impl Switches {
             ),
             (Switches::COSTS, &[P::Costs, P::Mana]),
             (Switches::INERT_KEYWORDS, &[P::InertKeywords]),
+            (Switches::SHIELDS, &[P::ShieldCounters]),
             (Switches::BATTLES, &[P::Battles]),
         ];
         needs
@@ -269,6 +271,7 @@ pub fn generate_within(u: &mut Unstructured<'_>, scope: &Scope) -> Result<Case> 
         costs: Vec::new(),
         choices: Vec::new(),
         resolve_next: None,
+        shielded: Vec::new(),
         steps_made: 0,
         next_ts: 1,
     };
@@ -306,6 +309,8 @@ struct Gen<'u, 'a> {
     choices: Vec<Vec<Pt>>,
     /// A spell cast by the last step, to resolve next.
     resolve_next: Option<usize>,
+    /// The objects set up with shield counters (122.1c).
+    shielded: Vec<usize>,
     /// How many steps have been drawn so far.
     steps_made: i64,
     /// About where the automatic timestamps have got ([`next_timestamp`]).
@@ -700,6 +705,9 @@ impl Gen<'_, '_> {
             }
         }
         self.state(&mut o, kind)?;
+        if o.counters.contains_key(&CounterKind::named("shield")) {
+            self.shielded.push(i);
+        }
         Ok(o)
     }
 
@@ -774,6 +782,10 @@ impl Gen<'_, '_> {
         if self.on(Switches::KEYWORD_COUNTERS) && self.one_in(3)? {
             let k = self.pick(&GRANTED)?;
             o.counters.insert(CounterKind::Keyword(k), Count(1));
+        }
+        if self.on(Switches::SHIELDS) && self.one_in(2)? {
+            o.counters
+                .insert(CounterKind::named("shield"), Count(self.int(1, 2)?));
         }
         if self.on(Switches::CAPS) && self.one_in(3)? {
             o.max_counters
@@ -1411,7 +1423,7 @@ impl Gen<'_, '_> {
         })
     }
 
-    /// Counters put on an object: P/T, keyword, level, hone, loyalty, lore or defense counters.
+    /// Counters put on an object: P/T, keyword, level, hone, loyalty, lore, defense or shield counters.
     fn put_counters_step(&mut self) -> Result<Action> {
         let i = self.any_object()?;
         let kind = if self.on(Switches::KEYWORD_COUNTERS)
@@ -1428,6 +1440,8 @@ impl Gen<'_, '_> {
             CounterKind::named("lore")
         } else if self.on(Switches::BATTLES) && self.one_in(4)? {
             CounterKind::named("defense")
+        } else if self.on(Switches::SHIELDS) && self.one_in(4)? {
+            CounterKind::named("shield")
         } else {
             self.pt_counter_kind()?
         };
@@ -1461,7 +1475,25 @@ impl Gen<'_, '_> {
 
     /// Combat damage from one or two creatures.
     fn combat_damage_step(&mut self) -> Result<Action> {
-        let mut v = Vec::new();
+        let mut v: Vec<CombatAssignment> = Vec::new();
+        // Two blockers on one attacker: what a shield counter's single
+        // prevention effect is about (122.1c).
+        if self.on(Switches::SHIELDS) && self.one_in(2)? {
+            let to = if self.shielded.is_empty() {
+                object_handle(self.creature()?)
+            } else {
+                object_handle(self.pick(&self.shielded.clone())?)
+            };
+            for _ in 0..2 {
+                let from = self.creature()?;
+                v.push(CombatAssignment {
+                    from: object_handle(from),
+                    to: to.clone(),
+                    amount: None,
+                });
+            }
+            return Ok(Action::CombatDamage(v));
+        }
         for _ in 0..1 + self.index(2)? {
             let from = self.creature()?;
             let to = self.target()?;

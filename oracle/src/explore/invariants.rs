@@ -488,6 +488,15 @@ fn is_siege(o: &ObjectSpec) -> bool {
     o.types.contains(&CardType::Battle) && o.subtypes.iter().any(|t| t == "Siege")
 }
 
+/// Whether damage to `h` in the step after `before` is prevented by a
+/// shield counter (122.1c): then it is not dealt and has no results.
+fn shielded(before: &Observation, h: &Handle) -> bool {
+    before
+        .objects
+        .get(h)
+        .is_some_and(|o| on_bf(o) && count(o, &CounterKind::named("shield")) > 0)
+}
+
 fn is_creature(o: &ObjectState) -> bool {
     o.types.contains(&CardType::Creature)
 }
@@ -786,6 +795,16 @@ pub static ALL: &[Invariant] = &[
         check: players_lose,
     },
     Invariant {
+        name: "shield-counters",
+        rules: &["122.1c", "615.6", "120.4b"],
+        statement: "a damage step deals no damage to a permanent that had a shield counter, however many sources damage it at once: if it is still on the battlefield its marked damage has not grown, and it has lost at most one shield counter",
+        caught_by: Mutant::ShieldPerSource,
+        sampling: EVERY,
+        closed_form: true,
+        holds_in: EVERY_EDITION,
+        check: shield_counters,
+    },
+    Invariant {
         name: "defeated-battles",
         rules: &["704.5v", "310.7", "310.11b", "120.3h"],
         statement: "after state-based actions no battle on the battlefield has defense 0; a noncreature Siege that loses its last defense counter to damage or to a removal is exiled by its own ability, never put into the graveyard (unless an effect removes its abilities or its battle type)",
@@ -993,6 +1012,96 @@ fn no_zero_toughness(s: &Subject<'_>) -> Option<Found> {
     None
 }
 
+fn shield_counters(s: &Subject<'_>) -> Option<Found> {
+    let shield = CounterKind::named("shield");
+    for (k, step) in s.steps() {
+        let mut targets: Vec<&Handle> = match &step.action {
+            Action::Damage(d) => vec![&d.to],
+            Action::CombatDamage(v) => v.iter().map(|a| &a.to).collect(),
+            _ => continue,
+        };
+        targets.sort();
+        targets.dedup();
+        let (before, after) = (s.before(k)?, s.after(k)?);
+        for h in targets {
+            if !shielded(before, h) {
+                continue;
+            }
+            let (Some(b), Some(a)) = (before.objects.get(h), after.objects.get(h)) else {
+                continue;
+            };
+            // Undying and persist may return it as a new object, without
+            // its counters (400.7).
+            let returns = [Keyword::Undying, Keyword::Persist]
+                .iter()
+                .any(|kw| b.keywords.contains(kw) || a.keywords.contains(kw));
+            if returns {
+                continue;
+            }
+            if !on_bf(a) {
+                // Nothing but the damage it was spared could take a creature
+                // that was alive and undamaged enough, while nothing else
+                // changes its P/T or who is in the game.
+                let stable = !s.global_pt_sources()
+                    && !s.case.actions().any(
+                        |x| matches!(x, Action::Effect(e) if e.until == Some(Until::SourceLeaves)),
+                    )
+                    && !after.players.values().any(|p| p.lost);
+                let alive =
+                    b.pt.is_some_and(|p| p.toughness > 0 && b.damage < p.toughness)
+                        && !b.deathtouch_damage
+                        && on_bf(b);
+                if stable && alive {
+                    return Some(
+                        found(
+                            k,
+                            format!("{h} had {} shield counter(s), yet it left the battlefield in a damage step", count(b, &shield)),
+                        )
+                        .expect(
+                            h,
+                            Expect {
+                                zone: Some(Zone::Battlefield),
+                                ..Expect::default()
+                            },
+                        ),
+                    );
+                }
+                continue;
+            }
+            let lost = count(b, &shield) - count(a, &shield);
+            if a.damage > b.damage {
+                return Some(
+                    found(
+                        k,
+                        format!(
+                            "{h} had {} shield counter(s), yet its marked damage went from {} to {}",
+                            count(b, &shield),
+                            b.damage,
+                            a.damage
+                        ),
+                    )
+                    .expect(
+                        h,
+                        Expect {
+                            damage: Some(b.damage),
+                            ..Expect::default()
+                        },
+                    ),
+                );
+            }
+            if lost > 1 {
+                return Some(found(
+                    k,
+                    format!(
+                        "{h} lost {lost} shield counters to one damage step; one prevents all of it"
+                    ),
+                ));
+            }
+        }
+    }
+    None
+}
+
 fn defeated_battles(s: &Subject<'_>) -> Option<Found> {
     let defense = CounterKind::named("defense");
     // 613.1f, 613.1d: without its abilities or its battle type a Siege has
@@ -1152,6 +1261,7 @@ fn deathtouch_destroys(s: &Subject<'_>) -> Option<Found> {
         for (from, to, amount) in hits {
             if amount.is_some_and(|a| a > 0)
                 && source_keywords(before, &from).contains(&Keyword::Deathtouch)
+                && !shielded(before, &to)
             {
                 touched.push(to);
             }
@@ -1216,6 +1326,7 @@ fn combat_damage(s: &Subject<'_>) -> Option<Found> {
             } else {
                 let t = before.objects.get(&a.to)?;
                 on_bf(t)
+                    && !shielded(before, &a.to)
                     && (is_creature(t)
                         || t.types.contains(&CardType::Planeswalker)
                         || t.types.contains(&CardType::Battle))

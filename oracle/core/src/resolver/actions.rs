@@ -162,6 +162,18 @@ impl<'c, B: Bugs> Game<'c, B> {
         let indestructible = eval.has_keyword(c, Keyword::Indestructible);
         let lki = eval.object_state(c)?;
         drop(eval);
+        // 122.1c: "if this permanent would be destroyed as the result of
+        // an effect, instead remove a shield counter from it". Not by a
+        // state-based action (704.5g, 704.5h). An indestructible permanent
+        // would not be destroyed, so its counter stays; before a
+        // regeneration shield, its controller uses the counter (D46).
+        let shield = CounterKind::named("shield");
+        if !indestructible && self.cards[c].count(&shield) > 0 {
+            self.take_counters(c, &shield, 1);
+            let name = self.cards[c].name().to_string();
+            log.line(1, || format!("{name} would be destroyed [701.8]; instead a shield counter is removed from it [122.1c, 614.1a]"));
+            return Ok(());
+        }
         self.destroy(c, indestructible, lki, "is destroyed [701.8]", log)
     }
 
@@ -1008,7 +1020,12 @@ impl<'c, B: Bugs> Game<'c, B> {
         let to = self.recipient(&eval, &d.to, &path.key("to"))?;
         let amount = self.amount_at_resolution(&eval, &d.amount, "the damage", log)?;
         drop(eval);
-        self.deal_damage(&src, &to, amount, log)
+        let mut plan = vec![(src, to, amount)];
+        self.prevent_damage(&mut plan, log);
+        for (src, to, amount) in &plan {
+            self.deal_damage(src, to, *amount, log)?;
+        }
+        Ok(())
     }
 
     fn combat_damage(
@@ -1064,10 +1081,46 @@ impl<'c, B: Bugs> Game<'c, B> {
         }
         drop(eval);
         log.line(1, || "combat damage is dealt simultaneously [510.2]".into());
+        self.prevent_damage(&mut plan, log);
         for (src, to, amount) in &plan {
             self.deal_damage(src, to, *amount, log)?;
         }
         Ok(())
+    }
+
+    /// 120.4b, 122.1c, 615.6: the damage of one event that would be dealt
+    /// to a permanent with shield counters is prevented, all of it, and one
+    /// shield counter is removed (however many sources and counters; the
+    /// single effect of the text of 2023-11-17, D46). Prevented damage is
+    /// never dealt, so it has no results: it leaves the plan.
+    fn prevent_damage(&mut self, plan: &mut Vec<(Source, Recipient, i64)>, log: &mut Log) {
+        let shield = CounterKind::named("shield");
+        let mut spent: Vec<usize> = Vec::new();
+        plan.retain(|(src, to, amount)| {
+            let Recipient::Permanent { card, .. } = *to else {
+                return true;
+            };
+            let per_source = self.bug(Mutant::ShieldPerSource);
+            let used = spent.iter().filter(|&&c| c == card).count() as i64;
+            let left = self.cards[card].count(&shield) - if per_source { used } else { 0 };
+            // 120.8: 0 damage is not dealt, so there is nothing to prevent.
+            if *amount <= 0 || left <= 0 {
+                return true;
+            }
+            let (name, tn) = (&src.name, self.cards[card].name());
+            log.line(1, || format!("{name} would deal {amount} damage to {tn}: prevented by its shield counter [122.1c, 615.6]"));
+            if per_source || !spent.contains(&card) {
+                spent.push(card);
+            }
+            false
+        });
+        for card in spent {
+            self.take_counters(card, &shield, 1);
+            let name = self.cards[card].name().to_string();
+            log.line(1, || {
+                format!("a shield counter is removed from {name} [122.1c]")
+            });
+        }
     }
 
     /// The results of damage (120.3), once its amount is known.
