@@ -80,6 +80,7 @@ features! {
     Cleanup => "cleanup", "the cleanup step (514.2)";
     DeferredSba => "deferred-sba", "steps after which state-based actions are not checked (`sba: false`)";
     Mana => "mana", "mana pools and the add_mana step (106.4, 107.1b)";
+    DoubleCounters => "double-counters", "the double_counters step: as many more counters of a kind as an object or player has (701.10e)";
     Double => "double", "the double step (701.10)";
     Triple => "triple", "the triple step (701.11)";
     LevelUp => "level-up", "level up bands and level counters (107.8, 711)";
@@ -433,6 +434,7 @@ fn step(s: &Step, f: &mut BTreeSet<Feature>) {
 fn action(a: &Action, f: &mut BTreeSet<Feature>) {
     let by = match a {
         Action::PutCounters(p) => p.by.is_some(),
+        Action::DoubleCounters(d) => d.by.is_some(),
         Action::MoveCounters(m) => m.by.is_some(),
         Action::PutCountersFrom(p) => p.by.is_some(),
         Action::Move(m) => m.by.is_some(),
@@ -444,6 +446,10 @@ fn action(a: &Action, f: &mut BTreeSet<Feature>) {
     match a {
         Action::PutCounters(p) => counter_kind(&p.kind, f),
         Action::RemoveCounters(r) => counter_kind(&r.kind, f),
+        Action::DoubleCounters(d) => {
+            f.insert(Feature::DoubleCounters);
+            counter_kind(&d.kind, f);
+        }
         Action::MoveCounters(m) => {
             f.insert(Feature::MoveCounters);
             counter_kind(&m.kind, f);

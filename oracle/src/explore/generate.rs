@@ -21,10 +21,10 @@ use crate::cost::ManaCost;
 use crate::number::{Amount, Change, ModPt, Printed, PrintedPt, Pt, SetPt};
 use crate::scenario::{
     Action, Affects, Attach, Case, CaseId, Cast, Cda, Chapter, CombatAssignment, CostPayment,
-    Count, CounterMove, CounterPut, CounterRemove, CounterScale, CounterTrigger, CountersFrom,
-    CountersOn, CountersPutBy, Crew, Damage, EffectSpec, EntryChoice, Filter, GainControl, Handle,
-    LevelBand, ManaAbility, ManaPool, MoveZone, ObjectSpec, PlayerSpec, Quantity, QuantityRef,
-    RuleRef, Scale, ScaleWhat, Setup, Step, Timestamp, Until,
+    Count, CounterDouble, CounterMove, CounterPut, CounterRemove, CounterScale, CounterTrigger,
+    CountersFrom, CountersOn, CountersPutBy, Crew, Damage, EffectSpec, EntryChoice, Filter,
+    GainControl, Handle, LevelBand, ManaAbility, ManaPool, MoveZone, ObjectSpec, PlayerSpec,
+    Quantity, QuantityRef, RuleRef, Scale, ScaleWhat, Setup, Step, Timestamp, Until,
 };
 use crate::terms::{CardType, CounterKind, Keyword, Mana, Zone};
 
@@ -103,9 +103,10 @@ switches! {
     LEVEL_ABILITIES = 42, "abilities of level bands";
     COSTS = 43, "paying costs";
     INERT_KEYWORDS = 44, "inert keywords";
-    // 45 is left for the next switch of issue 15; 47 is the last bit the
-    // `later` draw gives.
+    DOUBLE_COUNTERS = 45, "doubling counters";
     SHIELDS = 46, "shield counters";
+    // 47 is the last bit the `later` draw gives: a further switch needs
+    // another draw.
     BATTLES = 47, "battles";
 }
 
@@ -180,6 +181,7 @@ impl Switches {
             ),
             (Switches::COSTS, &[P::Costs, P::Mana]),
             (Switches::INERT_KEYWORDS, &[P::InertKeywords]),
+            (Switches::DOUBLE_COUNTERS, &[P::DoubleCounters, P::Counters]),
             (Switches::SHIELDS, &[P::ShieldCounters]),
             (Switches::BATTLES, &[P::Battles]),
         ];
@@ -272,6 +274,7 @@ pub fn generate_within(u: &mut Unstructured<'_>, scope: &Scope) -> Result<Case> 
         choices: Vec::new(),
         resolve_next: None,
         shielded: Vec::new(),
+        sealed: Vec::new(),
         steps_made: 0,
         next_ts: 1,
     };
@@ -311,6 +314,9 @@ struct Gen<'u, 'a> {
     resolve_next: Option<usize>,
     /// The objects set up with shield counters (122.1c).
     shielded: Vec<usize>,
+    /// The objects set up with counters that can't have more put on them,
+    /// with a kind of counter each has.
+    sealed: Vec<(usize, CounterKind)>,
     /// How many steps have been drawn so far.
     steps_made: i64,
     /// About where the automatic timestamps have got ([`next_timestamp`]).
@@ -348,6 +354,7 @@ fn next_timestamp(objects: &[ObjectSpec], steps: &[Step]) -> i64 {
         match &s.action {
             Action::Effect(e) => take(e.timestamp),
             Action::PutCounters(_)
+            | Action::DoubleCounters(_)
             | Action::MoveCounters(_)
             | Action::Move(_)
             | Action::Attach(_)
@@ -707,6 +714,9 @@ impl Gen<'_, '_> {
         self.state(&mut o, kind)?;
         if o.counters.contains_key(&CounterKind::named("shield")) {
             self.shielded.push(i);
+        }
+        if let (true, Some(kind)) = (o.cant_have_counters_put, o.counters.keys().next()) {
+            self.sealed.push((i, kind.clone()));
         }
         Ok(o)
     }
@@ -1302,6 +1312,8 @@ impl Gen<'_, '_> {
         add(&mut a, self.on(Switches::SICKNESS), 19);
         add(&mut a, self.on(Switches::CONTROL), 20);
         add(&mut a, self.on(Switches::COSTS), 21);
+        add(&mut a, self.on(Switches::DOUBLE_COUNTERS), 22);
+        add(&mut a, self.on(Switches::DOUBLE_COUNTERS), 22);
         a
     }
 
@@ -1410,6 +1422,7 @@ impl Gen<'_, '_> {
                 player: self.player()?,
             }),
             21 => self.pay_cost_step()?,
+            22 => self.double_counters_step()?,
             _ => Action::StateBasedActions,
         };
         let sba = !(self.on(Switches::SPLIT_SBA) && self.one_in(2)?);
@@ -1449,6 +1462,37 @@ impl Gen<'_, '_> {
             on: object_handle(i),
             kind,
             count: Count(self.count()?),
+            by: self.by()?,
+        }))
+    }
+
+    /// Doubling the counters of a kind on an object (701.10e): mostly P/T
+    /// counters, sometimes the kinds other switches put.
+    fn double_counters_step(&mut self) -> Result<Action> {
+        // Often a permanent with counters that can't have more put on it:
+        // doubling is putting (701.10e, 122.1).
+        if !self.sealed.is_empty() && self.one_in(2)? {
+            let j = self.index(self.sealed.len())?;
+            let (i, kind) = self.sealed[j].clone();
+            return Ok(Action::DoubleCounters(CounterDouble {
+                on: object_handle(i),
+                kind,
+                by: self.by()?,
+            }));
+        }
+        let i = self.any_object()?;
+        let kind = if self.on(Switches::KEYWORD_COUNTERS) && self.one_in(4)? {
+            CounterKind::Keyword(self.pick(&GRANTED)?)
+        } else if self.on(Switches::SAGAS) && self.one_in(4)? {
+            CounterKind::named("lore")
+        } else if self.on(Switches::SHIELDS) && self.one_in(4)? {
+            CounterKind::named("shield")
+        } else {
+            self.pt_counter_kind()?
+        };
+        Ok(Action::DoubleCounters(CounterDouble {
+            on: object_handle(i),
+            kind,
             by: self.by()?,
         }))
     }

@@ -376,6 +376,7 @@ impl Subject<'_> {
         }) || self.case.actions().any(|a| match a {
             Action::Effect(e) => e.add_keywords.iter().any(returning),
             Action::PutCounters(c) => counter(&c.kind),
+            Action::DoubleCounters(c) => counter(&c.kind),
             Action::MoveCounters(c) => counter(&c.kind),
             Action::Move(m) => m.counters.keys().any(counter),
             _ => false,
@@ -795,6 +796,16 @@ pub static ALL: &[Invariant] = &[
         check: players_lose,
     },
     Invariant {
+        name: "double-counters",
+        rules: &["701.10e", "122.6", "122.1"],
+        statement: "doubling the counters of a kind on a permanent puts as many more as it has: twice as many afterwards, and none more on a permanent that can't have counters put on it (without counter caps, annihilation partners or Vorinclex-style abilities)",
+        caught_by: Mutant::DoubleCountersSetsCount,
+        sampling: EVERY,
+        closed_form: true,
+        holds_in: EVERY_EDITION,
+        check: double_counters,
+    },
+    Invariant {
         name: "shield-counters",
         rules: &["122.1c", "615.6", "120.4b"],
         statement: "a damage step deals no damage to a permanent that had a shield counter, however many sources damage it at once: if it is still on the battlefield its marked damage has not grown, and it has lost at most one shield counter",
@@ -1007,6 +1018,89 @@ fn no_zero_toughness(s: &Subject<'_>) -> Option<Found> {
                     ),
                 );
             }
+        }
+    }
+    None
+}
+
+fn double_counters(s: &Subject<'_>) -> Option<Found> {
+    // Abilities that change how many counters a player puts (614.1a).
+    if s.case
+        .setup
+        .objects
+        .iter()
+        .any(|o| o.counters_put_by.is_some())
+    {
+        return None;
+    }
+    for (k, step) in s.steps() {
+        let Action::DoubleCounters(d) = &step.action else {
+            continue;
+        };
+        let (before, after) = (s.before(k)?, s.after(k)?);
+        let (Some(b), Some(a), Some(spec)) = (
+            before.objects.get(&d.on),
+            after.objects.get(&d.on),
+            s.spec(&d.on),
+        ) else {
+            continue;
+        };
+        let partner = match &d.kind {
+            k if *k == CounterKind::PLUS_ONE => Some(CounterKind::MINUS_ONE),
+            k if *k == CounterKind::MINUS_ONE => Some(CounterKind::PLUS_ONE),
+            _ => None,
+        };
+        // 704.5q: the doubled counters could annihilate with the other kind.
+        let annihilates = partner.is_some_and(|p| count(b, &p) > 0);
+        let returns = [Keyword::Undying, Keyword::Persist]
+            .iter()
+            .any(|kw| b.keywords.contains(kw) || a.keywords.contains(kw));
+        if !on_bf(b) || !on_bf(a) || returns || annihilates || !spec.max_counters.is_empty() {
+            continue;
+        }
+        // 613.1f: "can't have counters put on it" is an ability, gone with
+        // the others.
+        let silenced = s
+            .case
+            .actions()
+            .any(|x| matches!(x, Action::Effect(e) if e.remove_all_abilities))
+            || s.case
+                .setup
+                .objects
+                .iter()
+                .flat_map(|o| o.static_abilities())
+                .any(|a| a.remove_all_abilities);
+        if spec.cant_have_counters_put && silenced {
+            continue;
+        }
+        let had = count(b, &d.kind);
+        let want = if spec.cant_have_counters_put {
+            had
+        } else {
+            had.checked_mul(2)?
+        };
+        if count(a, &d.kind) != want {
+            let mut counters = a.counters.clone();
+            counters.insert(d.kind.clone(), want);
+            counters.retain(|_, n| *n != 0);
+            return Some(
+                found(
+                    k,
+                    format!(
+                        "{} had {had} {} counter(s); doubling them left {}, not {want}",
+                        d.on,
+                        d.kind,
+                        count(a, &d.kind)
+                    ),
+                )
+                .expect(
+                    &d.on,
+                    Expect {
+                        counters: Some(counters),
+                        ..Expect::default()
+                    },
+                ),
+            );
         }
     }
     None
@@ -1925,6 +2019,7 @@ impl EditionSensitive {
         for action in case.actions() {
             match action {
                 Action::PutCounters(c) => kind(&mut u, &c.kind),
+                Action::DoubleCounters(c) => kind(&mut u, &c.kind),
                 Action::MoveCounters(c) => kind(&mut u, &c.kind),
                 Action::PutCountersFrom(c) => c.kinds.iter().for_each(|k| kind(&mut u, k)),
                 Action::Move(m) => m.counters.keys().for_each(|k| kind(&mut u, k)),

@@ -67,6 +67,10 @@ impl<'c, B: Bugs> Game<'c, B> {
                 self.put_counters_action(p, by, log)
             }
             Action::RemoveCounters(r) => self.remove_counters(r, log),
+            Action::DoubleCounters(d) => {
+                let by = by(&d.by).unwrap_or(actor);
+                self.double_counters(d, by, log)
+            }
             Action::MoveCounters(m) => {
                 let by = by(&m.by).unwrap_or(actor);
                 self.move_counters(m, by, log)
@@ -393,6 +397,47 @@ impl<'c, B: Bugs> Game<'c, B> {
         }
         let eval = Eval::new(self, false);
         Ok(Some(eval.object_state(c)?))
+    }
+
+    /// 701.10e: doubling the counters of a kind gives the object or player
+    /// as many of them as it already has; they are put (122.6), so what
+    /// changes putting counters applies (122.1c, 614.1a, 122.7).
+    fn double_counters(
+        &mut self,
+        d: &crate::scenario::CounterDouble,
+        by: usize,
+        log: &mut Log,
+    ) -> Res<()> {
+        let (have, name) = match self.who(&d.on) {
+            Who::Player(i) => (self.players[i].poison, d.on.to_string()),
+            Who::Card(c) => (
+                self.cards[c].count(&d.kind),
+                self.cards[c].name().to_string(),
+            ),
+        };
+        log.line(1, || {
+            format!(
+                "the {} counters on {name} are doubled: it has {have}, so {have} more [701.10e]",
+                d.kind
+            )
+        });
+        if have <= 0 {
+            return Ok(());
+        }
+        if let (true, Who::Card(c)) = (self.bug(Mutant::DoubleCountersSetsCount), self.who(&d.on)) {
+            let stack = self.cards[c].counters.get_mut(&d.kind);
+            if let Some(stack) = stack {
+                stack.count = add(stack.count, have, || "the doubled counters".into())?;
+            }
+            return Ok(());
+        }
+        let put = CounterPut {
+            on: d.on.clone(),
+            kind: d.kind.clone(),
+            count: crate::scenario::Count(have),
+            by: None,
+        };
+        self.put_counters_action(&put, by, log)
     }
 
     fn put_counters_action(&mut self, p: &CounterPut, by: usize, log: &mut Log) -> Res<()> {

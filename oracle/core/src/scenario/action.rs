@@ -22,6 +22,9 @@ pub enum Action {
     PutCounters(CounterPut),
     /// Remove counters from an object (as many as it has, up to `count`).
     RemoveCounters(CounterRemove),
+    /// Double the number of counters of a kind on an object or a player:
+    /// put on it as many as it has (701.10e).
+    DoubleCounters(CounterDouble),
     /// Move counters from one object to another (122.5).
     MoveCounters(CounterMove),
     /// Put one object's counters on another: moved while it is on the
@@ -80,6 +83,7 @@ impl Action {
         match self {
             Action::PutCounters(_) => "put_counters",
             Action::RemoveCounters(_) => "remove_counters",
+            Action::DoubleCounters(_) => "double_counters",
             Action::MoveCounters(_) => "move_counters",
             Action::PutCountersFrom(_) => "put_counters_from",
             Action::Effect(_) => "effect",
@@ -115,6 +119,21 @@ pub struct CounterPut {
     /// How many (default 1).
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub count: Count,
+    /// The player who puts them (default: the first player; in a
+    /// triggered ability, its controller).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<Handle>,
+}
+
+/// Double the number of counters of a kind on an object, or of poison
+/// counters on a player (701.10e): as many more are put on it as it has.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CounterDouble {
+    /// The object or player.
+    pub on: Handle,
+    /// The kind of counter.
+    pub kind: CounterKind,
     /// The player who puts them (default: the first player; in a
     /// triggered ability, its controller).
     #[serde(default, skip_serializing_if = "Option::is_none")]

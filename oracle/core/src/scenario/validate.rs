@@ -763,7 +763,8 @@ impl<'a> Validator<'a> {
 
     fn action(&mut self, a: &Action, path: &NodePath) {
         match a {
-            Action::PutCounters(p) => self.put_counters(p, path),
+            Action::PutCounters(p) => self.put_counters(&p.on, &p.kind, &p.by, path),
+            Action::DoubleCounters(d) => self.put_counters(&d.on, &d.kind, &d.by, path),
             Action::RemoveCounters(r) => self.object_ref(&r.from, &path.key("from")),
             Action::MoveCounters(m) => {
                 self.object_ref(&m.from, &path.key("from"));
@@ -836,17 +837,24 @@ impl<'a> Validator<'a> {
     }
 
     /// Counters put on an object or a player: poison goes on players alone (122.1f).
-    fn put_counters(&mut self, p: &super::action::CounterPut, path: &NodePath) {
-        self.putter(&p.by, path);
-        if self.kind_of(&p.on, None, &path.key("on")) == Some(Kind::Player)
-            && !p.kind.is_named("poison")
+    /// Counters of `kind` put on `on` (by `by`): poison counters on
+    /// players, the others on objects.
+    fn put_counters(
+        &mut self,
+        on: &Handle,
+        kind: &CounterKind,
+        by: &Option<Handle>,
+        path: &NodePath,
+    ) {
+        self.putter(by, path);
+        if self.kind_of(on, None, &path.key("on")) == Some(Kind::Player) && !kind.is_named("poison")
         {
             self.err(
                 path.key("kind"),
                 "only poison counters can be put on a player here (122.1f)",
             );
         }
-        if p.kind.is_named("poison") && self.names.get(p.on.as_str()) == Some(&Kind::Object) {
+        if kind.is_named("poison") && self.names.get(on.as_str()) == Some(&Kind::Object) {
             self.err(path.key("kind"), "poison counters go on players (122.1f)");
         }
     }
