@@ -11,9 +11,9 @@
 // creature is a Forge ability (`SP$ PutCounter`, `SP$ RemoveCounter`,
 // `SP$ Pump`, `SP$ Animate`, `SP$ Destroy`, `SP$ Regenerate`, and
 // `AB$ DealDamage` of the damage's source) put on the engine's stack and
-// resolved by its game loop (`GameLoop::step_with_priority` with two passing
-// agents, which checks state-based actions as priority is given); a
-// `state_based_actions` step is the engine's `check_state_based_actions`.
+// resolved by its game loop (`GameLoop::resolve_stack`, two passing agents);
+// state-based actions after a step, and a `state_based_actions` step, are the
+// engine's `check_state_based_actions`, repeated until none applies.
 // The adapter never computes a rules result: what it cannot map is answered
 // `unsupported` with the reason.
 
@@ -46,6 +46,10 @@ const FEATURES: &[&str] = &[
     "destroy",
     "regeneration",
     "deferred-sba",
+    "zones",
+    // Only a printed mana cost on an object (the card's `ManaCost`); casting,
+    // X and the rest of the feature are answered `unsupported`.
+    "spells",
 ];
 /// Last known information: the engine keeps only a power and toughness
 /// (`lki_power`), not the object; not reported.
@@ -206,13 +210,26 @@ fn check(case: &Value) -> Res<()> {
     for o in setup["objects"].as_array().cloned().unwrap_or_default() {
         let where_ = format!("setup object {}", o["id"].as_str().unwrap_or("?"));
         let zone = o["zone"].as_str().unwrap_or("battlefield");
-        if zone != "battlefield" {
-            return unsupported(format!("{where_}: objects outside the battlefield"));
+        if zone_type(zone).is_none() || zone == "stack" {
+            return unsupported(format!("{where_}: an object in the zone {zone}"));
+        }
+        if zone != "battlefield"
+            && (!empty(o.get("damage")) && o.get("damage") != Some(&json!(0))
+                || o["tapped"].as_bool() == Some(true)
+                || !empty(o.get("regeneration_shields")) && o.get("regeneration_shields") != Some(&json!(0))
+                || o["deathtouch_damage"].as_bool() == Some(true))
+        {
+            return unsupported(format!("{where_}: permanent state on a card off the battlefield"));
+        }
+        if let Some(cost) = o["mana_cost"].as_str() {
+            if cost.contains('X') || cost.contains('S') {
+                return unsupported(format!("{where_}: the mana cost {cost} (X and snow mana)"));
+            }
         }
         for key in [
             "cda", "abilities", "level_up", "crew", "attached_to", "max_counters", "loyalty",
             "defense", "timestamp", "sick", "enters_with", "chapters", "counter_triggers",
-            "mana_cost", "x", "x_is", "on_resolve", "choose", "enters_as",
+            "x", "x_is", "on_resolve", "choose", "enters_as",
             "cant_have_counters_put", "counters_put_by", "snow",
         ] {
             if !empty(o.get(key)) {
@@ -267,10 +284,17 @@ fn check(case: &Value) -> Res<()> {
         match name.as_str() {
             "put_counters" | "remove_counters" => {
                 let on = if name == "put_counters" { &body["on"] } else { &body["from"] };
-                if handles.iter().any(|h| Some(h.as_str()) == on.as_str()) {
-                    return unsupported(format!("{where_}: counters on a player"));
-                }
                 let kind = body["kind"].as_str().unwrap_or("");
+                if handles.iter().any(|h| Some(h.as_str()) == on.as_str()) {
+                    if name != "put_counters" || kind != "poison" {
+                        return unsupported(format!("{where_}: {kind} counters on a player"));
+                    }
+                    small(fixed(body.get("count").unwrap_or(&json!(1)), &where_)?, &where_)?;
+                    if !empty(body.get("by")) {
+                        return unsupported(format!("{where_}: `by`"));
+                    }
+                    continue;
+                }
                 if counter_kind(kind).is_none() {
                     return unsupported(format!(
                         "{where_}: {kind} counters (the engine counts +1/+1 and -1/-1 counters only)"
@@ -334,10 +358,43 @@ fn check(case: &Value) -> Res<()> {
                     }
                 }
             }
+            "move" => {
+                let to = body["to"].as_str().unwrap_or("");
+                if zone_type(to).is_none() || to == "stack" {
+                    return unsupported(format!("{where_}: a move to the zone {to}"));
+                }
+                for key in body.as_object().unwrap().keys() {
+                    if !["object", "to"].contains(&key.as_str()) {
+                        return unsupported(format!("{where_}: a move with `{key}`"));
+                    }
+                }
+            }
             other => return unsupported(format!("{where_}: the step `{other}`")),
         }
     }
     Ok(())
+}
+
+fn zone_type(zone: &str) -> Option<ZoneType> {
+    Some(match zone {
+        "battlefield" => ZoneType::Battlefield,
+        "graveyard" => ZoneType::Graveyard,
+        "exile" => ZoneType::Exile,
+        "hand" => ZoneType::Hand,
+        "library" => ZoneType::Library,
+        "command" => ZoneType::Command,
+        "stack" => ZoneType::Stack,
+        _ => return None,
+    })
+}
+
+/// `{2}{G}{G}` in Forge's notation, `2 G G`.
+fn forge_cost(cost: &str) -> String {
+    cost.split('}')
+        .map(|s| s.trim_start_matches('{'))
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 struct Game {
@@ -442,7 +499,10 @@ impl Game {
             name,
             owner,
             CardTypeLine::parse(&line),
-            ManaCost::parse("{0}"),
+            match o["mana_cost"].as_str() {
+                Some(cost) => ManaCost::parse(&forge_cost(cost)),
+                None => ManaCost::no_cost(),
+            },
             color,
             power,
             toughness,
@@ -450,7 +510,8 @@ impl Game {
             Vec::new(),
         );
         let id = self.g.create_card(card);
-        self.g.move_card(id, ZoneType::Battlefield, owner);
+        let zone = zone_type(o["zone"].as_str().unwrap_or("battlefield")).unwrap();
+        self.g.move_card(id, zone, owner);
         {
             let c = self.g.card_mut(id);
             // Set up on the battlefield since before the turn: not summoning sick.
@@ -526,21 +587,17 @@ impl Game {
             optional_trigger_description: None,
             optional_trigger_source_name: None,
         });
-        if sba {
-            self.game_loop.step_with_priority(&mut self.g, &mut self.agents, false);
-        } else {
-            self.game_loop.resolve_stack(&mut self.g, &mut self.agents);
-        }
+        // The engine's resolution of the top of its stack (`resolve_stack`,
+        // as its priority loop does once every player has passed); the
+        // step's state-based actions follow in `play`. Not
+        // `step_with_priority`: it checks state-based actions as it first
+        // gives priority, before the spell resolves, and a scenario's step
+        // resolves first (after a step with `sba: false`, or a setup with
+        // lethal damage, that order shows).
+        let _ = sba;
+        self.game_loop.resolve_stack(&mut self.g, &mut self.agents);
         if !self.g.stack.is_empty() {
-            // The engine checks state-based actions as a player would get
-            // priority, before anything resolves (704.3); a player at 0 life
-            // (or with 10 poison counters) from the setup loses there, its
-            // game is over and the spell never resolves. ptoracle's scenarios
-            // resolve the step first.
-            return unsupported(
-                "a player loses the game (setup life or poison) when the engine first gives \
-                 priority, before the step's spell resolves; manabrew's game ends there",
-            );
+            return error("the engine's stack is not empty after the step's resolution");
         }
         Ok(())
     }
@@ -579,6 +636,25 @@ impl Game {
         let (name, body) = action.as_object().unwrap().iter().next().unwrap();
         let you = PlayerId(0);
         match name.as_str() {
+            "put_counters" if self.seat(body["on"].as_str().unwrap_or("")).is_some() => {
+                // Poison counters on a player: the engine's `Poison` effect.
+                let p = self.seat(body["on"].as_str().unwrap_or("")).unwrap();
+                let n = body.get("count").and_then(Value::as_i64).unwrap_or(1);
+                if n <= 0 {
+                    return unsupported(format!("{where_}: {n} counters"));
+                }
+                let src = self.spell_card(you, "ptoracle poison");
+                let text = format!("SP$ Poison | ValidTgts$ Player | Num$ {n}");
+                self.resolve(src, you, &text, None, Some(p), sba)?;
+            }
+            "move" => {
+                // The engine's zone change (`GameState::move_card`, which
+                // makes the card a new object, 400.7), to its owner's zone.
+                let id = self.card_of(body["object"].as_str().unwrap_or(""), where_)?;
+                let zone = zone_type(body["to"].as_str().unwrap_or("")).unwrap();
+                let owner = self.g.card(id).owner;
+                self.g.move_card(id, zone, owner);
+            }
             "put_counters" | "remove_counters" => {
                 let put = name == "put_counters";
                 let on = if put { &body["on"] } else { &body["from"] };
