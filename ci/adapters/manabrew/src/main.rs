@@ -22,6 +22,7 @@ use std::io::{self, BufRead, Write};
 use forge_foundation::{CardTypeLine, ColorSet, CoreType, ManaCost, ZoneType};
 use manabrew_engine::agent::{PassAgent, PlayerAgent};
 use manabrew_engine::card::{Card, CounterType};
+use manabrew_engine::combat::DefenderId;
 use manabrew_engine::game::GameState;
 use manabrew_engine::game_loop::GameLoop;
 use manabrew_engine::ids::{CardId, PlayerId};
@@ -47,6 +48,7 @@ const FEATURES: &[&str] = &[
     "regeneration",
     "deferred-sba",
     "zones",
+    "combat-damage",
     // Only a printed mana cost on an object (the card's `ManaCost`); casting,
     // X and the rest of the feature are answered `unsupported`.
     "spells",
@@ -358,6 +360,17 @@ fn check(case: &Value) -> Res<()> {
                     }
                 }
             }
+            "combat_damage" => {
+                for e in body.as_array().cloned().unwrap_or_default() {
+                    for key in e.as_object().map(|o| o.keys().cloned().collect()).unwrap_or(Vec::<String>::new()) {
+                        if key != "from" && key != "to" {
+                            return unsupported(format!(
+                                "{where_}: combat damage with `{key}` (the engine's creatures deal their power)"
+                            ));
+                        }
+                    }
+                }
+            }
             "move" => {
                 let to = body["to"].as_str().unwrap_or("");
                 if zone_type(to).is_none() || to == "stack" {
@@ -647,6 +660,7 @@ impl Game {
                 let text = format!("SP$ Poison | ValidTgts$ Player | Num$ {n}");
                 self.resolve(src, you, &text, None, Some(p), sba)?;
             }
+            "combat_damage" => self.combat(body, where_)?,
             "move" => {
                 // The engine's zone change (`GameState::move_card`, which
                 // makes the card a new object, 400.7), to its owner's zone.
@@ -726,6 +740,132 @@ impl Game {
         if sba {
             self.sba()?;
         }
+        Ok(())
+    }
+
+    /// A `combat_damage` step through the engine's combat: each creature
+    /// dealing damage to a player attacks that player; two creatures that
+    /// deal damage to each other are an attacker (controlled by the
+    /// attacking player) and its blocker. Then the engine's combat damage
+    /// step (`CombatState::resolve_damage_step`, regular damage) and the
+    /// counters it puts (wither, infect: its counter table).
+    fn combat(&mut self, body: &Value, where_: &str) -> Res<()> {
+        let entries: Vec<(String, String)> = body
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                (
+                    e["from"].as_str().unwrap_or("").to_string(),
+                    e["to"].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect();
+        if entries.is_empty() {
+            return unsupported(format!("{where_}: combat damage from no creature"));
+        }
+        let mut ids = Vec::new();
+        for (f, t) in &entries {
+            let from = self.creature_target(f, where_)?;
+            if !self.g.card(from).is_creature() {
+                return unsupported(format!("{where_}: combat damage from {f}, not a creature"));
+            }
+            for kw in ["First Strike", "Double Strike"] {
+                if self.g.card(from).has_keyword(kw) {
+                    return unsupported(format!(
+                        "{where_}: {f} has {} (the engine deals first-strike damage in a step of its own; \
+                         the scenario's step deals all at once)",
+                        kw.to_lowercase()
+                    ));
+                }
+            }
+            ids.push(from);
+            if self.seat(t).is_none() {
+                let to = self.creature_target(t, where_)?;
+                if !self.g.card(to).is_creature() {
+                    return unsupported(format!("{where_}: combat damage to {t}, not a creature"));
+                }
+            }
+        }
+        // The attacking player: the controller of the creatures that deal
+        // damage to a player, else of the first creature.
+        let attacking = entries
+            .iter()
+            .zip(&ids)
+            .find(|((_, t), _)| self.seat(t).is_some())
+            .map(|(_, id)| self.g.card(*id).controller)
+            .unwrap_or(self.g.card(ids[0]).controller);
+        let mut attackers: Vec<(CardId, PlayerId)> = Vec::new();
+        let mut blockers: Vec<(CardId, CardId)> = Vec::new();
+        for ((f, t), &from) in entries.iter().zip(&ids) {
+            if let Some(p) = self.seat(t) {
+                if self.g.card(from).controller != attacking || p == attacking {
+                    return unsupported(format!(
+                        "{where_}: combat damage to players from creatures of both players"
+                    ));
+                }
+                attackers.push((from, p));
+                continue;
+            }
+            if !entries.iter().any(|(f2, t2)| f2 == t && t2 == f) {
+                return unsupported(format!(
+                    "{where_}: {f} deals combat damage to {t}, which deals none back \
+                     (in the engine's combat a blocker and its attacker deal damage to each other)"
+                ));
+            }
+            let to = self.card_of(t, where_)?;
+            let (a, b) = (self.g.card(from).controller, self.g.card(to).controller);
+            if a == b {
+                return unsupported(format!(
+                    "{where_}: combat damage between two creatures of one player"
+                ));
+            }
+            if a == attacking {
+                attackers.push((from, b));
+                blockers.push((to, from));
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        for (a, _) in &attackers {
+            if !seen.insert(*a) {
+                return unsupported(format!(
+                    "{where_}: a creature that deals combat damage to two things (damage assignment)"
+                ));
+            }
+        }
+        for (b, _) in &blockers {
+            if !seen.insert(*b) {
+                return unsupported(format!(
+                    "{where_}: a creature that deals combat damage to two things (damage assignment)"
+                ));
+            }
+        }
+        let combat = &mut self.game_loop.combat;
+        combat.clear();
+        for (a, p) in &attackers {
+            let ts = self.g.card(*a).zone_timestamp;
+            combat.declare_attacker(*a, DefenderId::Player(*p), ts);
+        }
+        for (b, a) in &blockers {
+            let ts = self.g.card(*b).zone_timestamp;
+            combat.declare_blocker(*b, *a, ts);
+        }
+        self.g.copy_last_state();
+        let res = self.game_loop.combat.resolve_damage_step(
+            &mut self.g,
+            &mut self.agents,
+            false,
+            &std::collections::HashSet::new(),
+        );
+        res.counter_table.replace_counter_effect(
+            &mut self.g,
+            None,
+            Some(&mut self.agents[..]),
+            None,
+            false,
+            Default::default(),
+        );
+        self.game_loop.combat.clear_with_cards(&mut self.g.cards);
         Ok(())
     }
 
