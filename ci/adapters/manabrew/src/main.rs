@@ -136,8 +136,11 @@ fn fixed(v: &Value, where_: &str) -> Res<i64> {
 
 /// A value that fits the engine's `i32` P/T, counters, damage and life.
 fn small(n: i64, where_: &str) -> Res<i32> {
-    i32::try_from(n)
-        .map_err(|_| Failure::Unsupported(format!("{where_}: {n} does not fit the engine's 32-bit values")))
+    i32::try_from(n).map_err(|_| {
+        Failure::Unsupported(format!(
+            "{where_}: {n} does not fit the engine's 32-bit values"
+        ))
+    })
 }
 
 /// `2/3`, `+1/-2`, `X/X` with `x`.
@@ -218,10 +221,13 @@ fn check(case: &Value) -> Res<()> {
         if zone != "battlefield"
             && (!empty(o.get("damage")) && o.get("damage") != Some(&json!(0))
                 || o["tapped"].as_bool() == Some(true)
-                || !empty(o.get("regeneration_shields")) && o.get("regeneration_shields") != Some(&json!(0))
+                || !empty(o.get("regeneration_shields"))
+                    && o.get("regeneration_shields") != Some(&json!(0))
                 || o["deathtouch_damage"].as_bool() == Some(true))
         {
-            return unsupported(format!("{where_}: permanent state on a card off the battlefield"));
+            return unsupported(format!(
+                "{where_}: permanent state on a card off the battlefield"
+            ));
         }
         if let Some(cost) = o["mana_cost"].as_str() {
             if cost.contains('X') || cost.contains('S') {
@@ -229,10 +235,27 @@ fn check(case: &Value) -> Res<()> {
             }
         }
         for key in [
-            "cda", "abilities", "level_up", "crew", "attached_to", "max_counters", "loyalty",
-            "defense", "timestamp", "sick", "enters_with", "chapters", "counter_triggers",
-            "x", "x_is", "on_resolve", "choose", "enters_as",
-            "cant_have_counters_put", "counters_put_by", "snow",
+            "cda",
+            "abilities",
+            "level_up",
+            "crew",
+            "attached_to",
+            "max_counters",
+            "loyalty",
+            "defense",
+            "timestamp",
+            "sick",
+            "enters_with",
+            "chapters",
+            "counter_triggers",
+            "x",
+            "x_is",
+            "on_resolve",
+            "choose",
+            "enters_as",
+            "cant_have_counters_put",
+            "counters_put_by",
+            "snow",
         ] {
             if !empty(o.get(key)) {
                 return unsupported(format!("{where_}: `{key}`"));
@@ -265,33 +288,52 @@ fn check(case: &Value) -> Res<()> {
                 return unsupported(format!("{where_}: the keyword {k}"));
             }
         }
-        small(fixed(o.get("damage").unwrap_or(&json!(0)), &where_)?, &where_)?;
+        small(
+            fixed(o.get("damage").unwrap_or(&json!(0)), &where_)?,
+            &where_,
+        )?;
         small(
             fixed(o.get("regeneration_shields").unwrap_or(&json!(0)), &where_)?,
             &where_,
         )?;
     }
-    for (i, step) in case["steps"].as_array().cloned().unwrap_or_default().iter().enumerate() {
+    for (i, step) in case["steps"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
         let where_ = format!("step {}", i + 1);
         let action = &step["do"];
         if action.as_str() == Some("state_based_actions") {
             continue;
         }
         let Some(obj) = action.as_object() else {
-            return unsupported(format!("{where_}: the step `{}`", action.as_str().unwrap_or("?")));
+            return unsupported(format!(
+                "{where_}: the step `{}`",
+                action.as_str().unwrap_or("?")
+            ));
         };
         let Some((name, body)) = obj.iter().next() else {
             return unsupported(format!("{where_}: an empty step"));
         };
         match name.as_str() {
             "put_counters" | "remove_counters" => {
-                let on = if name == "put_counters" { &body["on"] } else { &body["from"] };
+                let on = if name == "put_counters" {
+                    &body["on"]
+                } else {
+                    &body["from"]
+                };
                 let kind = body["kind"].as_str().unwrap_or("");
                 if handles.iter().any(|h| Some(h.as_str()) == on.as_str()) {
                     if name != "put_counters" || kind != "poison" {
                         return unsupported(format!("{where_}: {kind} counters on a player"));
                     }
-                    small(fixed(body.get("count").unwrap_or(&json!(1)), &where_)?, &where_)?;
+                    small(
+                        fixed(body.get("count").unwrap_or(&json!(1)), &where_)?,
+                        &where_,
+                    )?;
                     if !empty(body.get("by")) {
                         return unsupported(format!("{where_}: `by`"));
                     }
@@ -302,7 +344,10 @@ fn check(case: &Value) -> Res<()> {
                         "{where_}: {kind} counters (the engine counts +1/+1 and -1/-1 counters only)"
                     ));
                 }
-                small(fixed(body.get("count").unwrap_or(&json!(1)), &where_)?, &where_)?;
+                small(
+                    fixed(body.get("count").unwrap_or(&json!(1)), &where_)?,
+                    &where_,
+                )?;
                 if !empty(body.get("by")) {
                     return unsupported(format!("{where_}: `by`"));
                 }
@@ -314,8 +359,12 @@ fn check(case: &Value) -> Res<()> {
                     ));
                 }
                 let allowed = ["name", "source", "affects", "until", "x", "set", "modify"];
-                let mut extra: Vec<&String> =
-                    body.as_object().unwrap().keys().filter(|k| !allowed.contains(&k.as_str())).collect();
+                let mut extra: Vec<&String> = body
+                    .as_object()
+                    .unwrap()
+                    .keys()
+                    .filter(|k| !allowed.contains(&k.as_str()))
+                    .collect();
                 extra.sort();
                 if !extra.is_empty() {
                     return unsupported(format!("{where_}: effect parts {extra:?}"));
@@ -362,7 +411,11 @@ fn check(case: &Value) -> Res<()> {
             }
             "combat_damage" => {
                 for e in body.as_array().cloned().unwrap_or_default() {
-                    for key in e.as_object().map(|o| o.keys().cloned().collect()).unwrap_or(Vec::<String>::new()) {
+                    for key in e
+                        .as_object()
+                        .map(|o| o.keys().cloned().collect())
+                        .unwrap_or(Vec::<String>::new())
+                    {
                         if key != "from" && key != "to" {
                             return unsupported(format!(
                                 "{where_}: combat damage with `{key}` (the engine's creatures deal their power)"
@@ -428,10 +481,17 @@ impl Game {
             players = vec![json!({"id": "you"}), json!({"id": "opponent"})];
         }
         if players.len() == 1 {
-            let other = if players[0]["id"] == "opponent" { "you" } else { "opponent" };
+            let other = if players[0]["id"] == "opponent" {
+                "you"
+            } else {
+                "opponent"
+            };
             players.push(json!({"id": other}));
         }
-        let names: Vec<String> = players.iter().map(|p| p["id"].as_str().unwrap_or("?").to_string()).collect();
+        let names: Vec<String> = players
+            .iter()
+            .map(|p| p["id"].as_str().unwrap_or("?").to_string())
+            .collect();
         let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
         let mut g = GameState::new(&name_refs, 20);
         for (i, p) in players.iter().enumerate() {
@@ -453,7 +513,10 @@ impl Game {
     }
 
     fn seat(&self, handle: &str) -> Option<PlayerId> {
-        self.players.iter().position(|p| p == handle).map(|i| PlayerId(i as u32))
+        self.players
+            .iter()
+            .position(|p| p == handle)
+            .map(|i| PlayerId(i as u32))
     }
 
     fn card_of(&self, handle: &str, where_: &str) -> Res<CardId> {
@@ -674,7 +737,11 @@ impl Game {
                 let on = if put { &body["on"] } else { &body["from"] };
                 let tgt = self.creature_target(on.as_str().unwrap_or(""), where_)?;
                 let n = body.get("count").and_then(Value::as_i64).unwrap_or(1);
-                let kind = if body["kind"] == "+1/+1" { "P1P1" } else { "M1M1" };
+                let kind = if body["kind"] == "+1/+1" {
+                    "P1P1"
+                } else {
+                    "M1M1"
+                };
                 if n <= 0 {
                     // Nothing is put or removed: no spell of the engine's does nothing.
                     return unsupported(format!("{where_}: {n} counters"));
@@ -690,7 +757,11 @@ impl Game {
             "effect" => {
                 let x = body.get("x").and_then(Value::as_i64);
                 let forever = body["until"] == "forever";
-                let duration = if forever { " | Duration$ Permanent" } else { "" };
+                let duration = if forever {
+                    " | Duration$ Permanent"
+                } else {
+                    ""
+                };
                 for h in body["affects"].as_array().unwrap() {
                     let tgt = self.creature_target(h.as_str().unwrap_or(""), where_)?;
                     if let Some(s) = body["set"].as_str() {
@@ -714,12 +785,26 @@ impl Game {
             "destroy" => {
                 let tgt = self.creature_target(body.as_str().unwrap_or(""), where_)?;
                 let src = self.spell_card(you, "ptoracle destroy");
-                self.resolve(src, you, "SP$ Destroy | ValidTgts$ Permanent", Some(tgt), None, sba)?;
+                self.resolve(
+                    src,
+                    you,
+                    "SP$ Destroy | ValidTgts$ Permanent",
+                    Some(tgt),
+                    None,
+                    sba,
+                )?;
             }
             "regenerate" => {
                 let tgt = self.creature_target(body.as_str().unwrap_or(""), where_)?;
                 let src = self.spell_card(you, "ptoracle regenerate");
-                self.resolve(src, you, "SP$ Regenerate | ValidTgts$ Creature", Some(tgt), None, sba)?;
+                self.resolve(
+                    src,
+                    you,
+                    "SP$ Regenerate | ValidTgts$ Creature",
+                    Some(tgt),
+                    None,
+                    sba,
+                )?;
             }
             "damage" => {
                 let from = self.card_of(body["from"].as_str().unwrap_or(""), where_)?;
@@ -730,7 +815,11 @@ impl Game {
                 // infect, lifelink) are the damage's.
                 let (card, player, valid) = match self.seat(to) {
                     Some(p) => (None, Some(p), "Player"),
-                    None => (Some(self.creature_target(to, where_)?), None, "Creature,Planeswalker"),
+                    None => (
+                        Some(self.creature_target(to, where_)?),
+                        None,
+                        "Creature,Planeswalker",
+                    ),
                 };
                 let text = format!("AB$ DealDamage | Cost$ 0 | ValidTgts$ {valid} | NumDmg$ {n}");
                 self.resolve(from, controller, &text, card, player, sba)?;
@@ -895,12 +984,7 @@ impl Game {
         let (power, toughness, base_p, base_t) = if has_pt {
             let bp = c.static_set_power.or(c.base_power).unwrap_or(0);
             let bt = c.static_set_toughness.or(c.base_toughness).unwrap_or(0);
-            (
-                json!(c.power()),
-                json!(c.toughness()),
-                json!(bp),
-                json!(bt),
-            )
+            (json!(c.power()), json!(c.toughness()), json!(bp), json!(bt))
         } else {
             (Value::Null, Value::Null, Value::Null, Value::Null)
         };
@@ -925,7 +1009,11 @@ impl Game {
             (p, t) if has_pt => json!(p as i64 + t as i64),
             _ => Value::Null,
         };
-        let combat = if has_pt { json!(c.power().max(0)) } else { Value::Null };
+        let combat = if has_pt {
+            json!(c.power().max(0))
+        } else {
+            Value::Null
+        };
         json!({
             "zone": zone,
             "types": types,
@@ -970,7 +1058,13 @@ fn run(case: &Value) -> Res<(Vec<Value>, Option<Value>)> {
     check(case)?;
     let mut game = Game::new(case)?;
     let mut out = Vec::new();
-    for (k, step) in case["steps"].as_array().cloned().unwrap_or_default().iter().enumerate() {
+    for (k, step) in case["steps"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
         let where_ = format!("step {}", k + 1);
         if game.g.game_over {
             // The engine's game is over once a player has lost (104.2a) and
@@ -1044,7 +1138,9 @@ fn answer(message: &Value) -> Value {
                 }
             }
         }
-        other => json!({"type": "error", "seq": seq, "message": format!("unknown message type {other:?}")}),
+        other => {
+            json!({"type": "error", "seq": seq, "message": format!("unknown message type {other:?}")})
+        }
     }
 }
 
@@ -1063,7 +1159,9 @@ fn main() {
                 }
                 answer(&message)
             }
-            Err(e) => json!({"type": "error", "seq": Value::Null, "message": format!("bad JSON: {e}")}),
+            Err(e) => {
+                json!({"type": "error", "seq": Value::Null, "message": format!("bad JSON: {e}")})
+            }
         };
         let _ = writeln!(stdout, "{reply}");
         let _ = stdout.flush();
