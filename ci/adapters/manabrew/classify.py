@@ -19,6 +19,7 @@ BUGS = {
     "D": "bug 4: regeneration does not remove damage",
     "E": "bug 5: noncombat damage from a lifelink source gains no life",
     "F": "bug 6: noncombat damage from a deathtouch source is not deathtouch damage",
+    "G": "bug 7: effects with no end (Duration$ Permanent) end in the cleanup step",
 }
 
 
@@ -53,6 +54,10 @@ def classify(rec):
         return "C"
     if "damage" in fields and fields["damage"]["expected"] == "0" and regen:
         return "D"
+    cleanup = any(s["do"] == "cleanup" for s in case.get("steps", []))
+    forever = any(e.get("until") == "forever" for e in steps_of(case, "effect"))
+    if ("pt" in fields or "base_pt" in fields) and cleanup and forever:
+        return "G"
     if ("pt" in fields or "base_pt" in fields) and sets:
         return "A"
     r = fields.get("regeneration_shields")

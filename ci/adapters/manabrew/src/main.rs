@@ -49,6 +49,7 @@ const FEATURES: &[&str] = &[
     "deferred-sba",
     "zones",
     "combat-damage",
+    "cleanup",
     // Only a printed mana cost on an object (the card's `ManaCost`); casting,
     // X and the rest of the feature are answered `unsupported`.
     "spells",
@@ -306,7 +307,7 @@ fn check(case: &Value) -> Res<()> {
     {
         let where_ = format!("step {}", i + 1);
         let action = &step["do"];
-        if action.as_str() == Some("state_based_actions") {
+        if action.as_str() == Some("state_based_actions") || action.as_str() == Some("cleanup") {
             continue;
         }
         let Some(obj) = action.as_object() else {
@@ -708,6 +709,15 @@ impl Game {
         let sba = step["sba"].as_bool().unwrap_or(true);
         if action.as_str() == Some("state_based_actions") {
             return self.sba();
+        }
+        if action.as_str() == Some("cleanup") {
+            // The engine's cleanup step (514.2): damage removed, "until end
+            // of turn" effects and regeneration shields end.
+            self.game_loop.step_cleanup(&mut self.g, &mut self.agents);
+            if sba {
+                self.sba()?;
+            }
+            return Ok(());
         }
         let (name, body) = action.as_object().unwrap().iter().next().unwrap();
         let you = PlayerId(0);
