@@ -906,10 +906,12 @@ impl Game {
                 attackers.push((from, p));
                 continue;
             }
-            if !entries.iter().any(|(f2, t2)| f2 == t && t2 == f) {
+            let back = entries.iter().any(|(f2, t2)| f2 == t && t2 == f);
+            let to_power = self.g.card(self.card_of(t, where_)?).power();
+            if !back && to_power > 0 {
                 return unsupported(format!(
-                    "{where_}: {f} deals combat damage to {t}, which deals none back \
-                     (in the engine's combat a blocker and its attacker deal damage to each other)"
+                    "{where_}: {f} deals combat damage to {t}, which deals none back though its power \
+                     is above 0 (in the engine's combat a blocker and its attacker deal damage to each other)"
                 ));
             }
             let to = self.card_of(t, where_)?;
@@ -922,6 +924,12 @@ impl Game {
             if a == attacking {
                 attackers.push((from, b));
                 blockers.push((to, from));
+            } else if !back {
+                // A creature of the defending player dealing damage to an
+                // attacker that deals none back (its power is 0 or less,
+                // 510.1a): the attacker is `to`, blocked by `from`.
+                attackers.push((to, a));
+                blockers.push((from, to));
             }
         }
         let mut seen = std::collections::HashSet::new();
