@@ -72,7 +72,7 @@ def main(path):
     report = json.load(open(path))
     counts, bad = Counter(), []
     for rec in report["cases"]:
-        if rec["verdict"] == "error" or rec.get("flaky"):
+        if rec["verdict"] in ("error", "flaky"):
             bad.append((rec["id"], rec["verdict"], rec.get("message", "")))
             continue
         if rec["verdict"] != "fail":
