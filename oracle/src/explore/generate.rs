@@ -679,7 +679,9 @@ impl Gen<'_, '_> {
                 o.counters.insert(CounterKind::named("loyalty"), Count(l));
             }
             Kind::Battle => {
-                // 310.11a: a Siege's protector is an opponent.
+                // Under the opponent's control, so that the first player's
+                // creatures are the ones that damage it (protectors are not
+                // modelled, DECISIONS.md D45).
                 o.types = vec![CardType::Battle];
                 o.controller = Some(handle("opponent"));
                 if !self.one_in(3)? {
