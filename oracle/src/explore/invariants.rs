@@ -808,7 +808,7 @@ pub static ALL: &[Invariant] = &[
     Invariant {
         name: "shield-counters",
         rules: &["122.1c", "615.6", "120.4b"],
-        statement: "a damage step deals no damage to a permanent that had a shield counter, however many sources damage it at once: if it is still on the battlefield its marked damage has not grown, and it has lost at most one shield counter",
+        statement: "a damage step deals no damage to a permanent that had a shield counter, however many sources damage it at once: its marked damage has not grown, it has lost at most one shield counter, and a creature that was alive stays on the battlefield (where nothing else can change its P/T)",
         caught_by: Mutant::ShieldPerSource,
         sampling: EVERY,
         closed_form: true,
