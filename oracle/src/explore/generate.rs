@@ -681,7 +681,7 @@ impl Gen<'_, '_> {
             Kind::Battle => {
                 // Under the opponent's control, so that the first player's
                 // creatures are the ones that damage it (protectors are not
-                // modelled, DECISIONS.md D45).
+                // modelled, DECISIONS.md D38).
                 o.types = vec![CardType::Battle];
                 o.controller = Some(handle("opponent"));
                 if !self.one_in(3)? {

@@ -170,7 +170,7 @@ impl<'c, B: Bugs> Game<'c, B> {
         // an effect, instead remove a shield counter from it". Not by a
         // state-based action (704.5g, 704.5h). An indestructible permanent
         // would not be destroyed, so its counter stays; before a
-        // regeneration shield, its controller uses the counter (D46).
+        // regeneration shield, its controller uses the counter (D39).
         let shield = CounterKind::named("shield");
         if !indestructible && self.cards[c].count(&shield) > 0 {
             self.take_counters(c, &shield, 1);
@@ -1136,7 +1136,7 @@ impl<'c, B: Bugs> Game<'c, B> {
     /// 120.4b, 122.1c, 615.6: the damage of one event that would be dealt
     /// to a permanent with shield counters is prevented, all of it, and one
     /// shield counter is removed (however many sources and counters; the
-    /// single effect of the text of 2023-11-17, D46). Prevented damage is
+    /// single effect of the text of 2023-11-17, D39). Prevented damage is
     /// never dealt, so it has no results: it leaves the plan.
     fn prevent_damage(&mut self, plan: &mut Vec<(Source, Recipient, i64)>, log: &mut Log) {
         let shield = CounterKind::named("shield");

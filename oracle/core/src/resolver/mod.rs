@@ -419,7 +419,7 @@ pub(crate) enum Resolution<'c> {
     /// An action the scenario writes.
     Perform(&'c crate::scenario::Action),
     /// 310.11b: a Siege's intrinsic "exile it, then you may cast it
-    /// transformed without paying its mana cost" (DECISIONS.md D45).
+    /// transformed without paying its mana cost" (DECISIONS.md D38).
     ExileSiege,
 }
 

@@ -406,7 +406,7 @@ impl<'c, B: Bugs> Game<'c, B> {
 
     /// 310.11b: "exile it, then you may cast it transformed without paying
     /// its mana cost". The scenario has no back faces: its controller
-    /// declines to cast it, and it stays in exile (D45). If it has already
+    /// declines to cast it, and it stays in exile (D38). If it has already
     /// left the battlefield, it is a new object that "it" no longer finds
     /// (400.7).
     fn exile_siege(&mut self, c: usize, object: u64, log: &mut Log) -> Res<()> {
