@@ -63,6 +63,17 @@ impl Column {
         self.report.cases.iter().find(|r| r.id == id)
     }
 
+    /// Passed, failed (and flaky), errored, skipped: the report's counts.
+    pub fn counts(&self) -> [usize; 4] {
+        let s = &self.report.summary;
+        [
+            s.passed,
+            s.failed.saturating_add(s.flaky),
+            s.errored,
+            s.skipped,
+        ]
+    }
+
     /// Passed, and played (pass + fail + flaky + error).
     pub fn score(&self) -> (usize, usize) {
         let s = &self.report.summary;
