@@ -344,8 +344,12 @@ pub fn baseline(old: &Path, new: &Path) -> ExitCode {
 }
 
 /// `ptoracle matrix`: the site of the reports given, written into `out`.
-pub fn matrix(reports: &[String], out: &Path) -> ExitCode {
-    let written = ptoracle::matrix::load(reports)
+pub fn matrix(reports: &[String], out: &Path, findings: Option<PathBuf>) -> ExitCode {
+    let register = findings.or_else(|| {
+        let here = PathBuf::from("ci/findings.yaml");
+        here.is_file().then_some(here)
+    });
+    let written = ptoracle::matrix::load(reports, register.as_deref())
         .and_then(|m| ptoracle::matrix::write_site(&m, out).map(|w| (m, w)));
     match written {
         Ok((m, files)) => {

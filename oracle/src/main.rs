@@ -132,6 +132,11 @@ enum Command {
         /// The directory to write the site into.
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
+        /// The findings register to list, with the issue text of each
+        /// unfiled finding in DIR/findings/ (default: ci/findings.yaml
+        /// when the working directory has one).
+        #[arg(long, value_name = "FILE")]
+        findings: Option<PathBuf>,
     },
     /// Compare two JSON reports of `gate`: what got fixed, what broke, new
     /// errors. Exit status 1 if anything broke or errs anew.
@@ -399,7 +404,11 @@ fn main() -> ExitCode {
         } => fuzz_cmd::replay(&target, &inputs, engine.as_deref()),
         Command::Gate(args) => gate_cmd::gate(args),
         Command::Baseline { old, new } => gate_cmd::baseline(&old, &new),
-        Command::Matrix { reports, out } => gate_cmd::matrix(&reports, &out),
+        Command::Matrix {
+            reports,
+            out,
+            findings,
+        } => gate_cmd::matrix(&reports, &out, findings),
         Command::Export {
             dir,
             corpus,

@@ -68,9 +68,19 @@ fn a_site_from_three_reports() {
     let dir = common::scratch("matrix", "site");
     let inputs = reports(&dir);
     let out = dir.join("site");
-    let mut c = command(&["matrix", "--out"]);
+    let mut c = command(&["matrix", "--findings", "ci/findings.yaml", "--out"]);
     c.arg(&out).args(&inputs);
     exits(c, 0);
+    let issue = out.join("findings/dead-creature-keeps-its-damage.md");
+    let issue = std::fs::read_to_string(&issue).expect("issue text of an unfiled finding");
+    for needle in [
+        "- Engine: phase.rs",
+        "```yaml",
+        "704.5g",
+        "## Expected vs observed",
+    ] {
+        assert!(issue.contains(needle), "issue text lacks {needle}: {issue}");
+    }
     let html = std::fs::read_to_string(out.join("index.html")).expect("index.html");
     for needle in [
         "Engines × CR sections",
@@ -82,6 +92,8 @@ fn a_site_from_three_reports() {
         "consistent",
         "matrix.css",
         "matrix.js",
+        "Findings register",
+        "findings/dead-creature-keeps-its-damage.md",
     ] {
         assert!(html.contains(needle), "index.html lacks {needle}");
     }

@@ -64,6 +64,7 @@ pub fn page(m: &Matrix) -> String {
     rules(&mut h, m);
     apart(&mut h, m);
     cases(&mut h, m);
+    register(&mut h, m);
     h.push_str("<script src=\"matrix.js\"></script>\n</body>\n</html>\n");
     h
 }
@@ -209,6 +210,34 @@ fn cases(h: &mut String, m: &Matrix) {
         h.push_str("</table></details>\n");
     }
     h.push_str("</div>\n");
+}
+
+fn register(h: &mut String, m: &Matrix) {
+    if m.findings.is_empty() {
+        return;
+    }
+    h.push_str("<h2 id=\"findings\">Findings register</h2>\n<table class=\"findings\"><tr><th>engine</th><th>versions</th><th>finding</th><th>rules</th><th>status</th></tr>\n");
+    for f in &m.findings {
+        let status = match &f.upstream {
+            Some(u) => format!("<a href=\"{}\">{}</a>", escape(u), escape(&f.status)),
+            None if f.unfiled() => format!(
+                "{} (<a href=\"findings/{}.md\">issue text</a>)",
+                escape(&f.status),
+                escape(&f.id())
+            ),
+            None => escape(&f.status),
+        };
+        let _ = writeln!(
+            h,
+            "<tr><td>{}</td><td>{}</td><td>{}<br><code>{}</code></td><td>{}</td><td>{status}</td></tr>",
+            escape(&f.engine),
+            escape(&f.versions),
+            escape(&f.title),
+            escape(&f.ruling),
+            escape(&f.rules.join(", "))
+        );
+    }
+    h.push_str("</table>\n");
 }
 
 #[cfg(test)]

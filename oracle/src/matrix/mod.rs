@@ -8,17 +8,22 @@
 //!   everything an engine says passes;
 //! - [`markdown`]: `summary.md` and the badges.
 
+pub mod findings;
 pub mod html;
 pub mod markdown;
 pub mod model;
 
 use std::path::{Path, PathBuf};
 
+pub use findings::Finding;
 pub use model::{Column, Matrix};
 
 /// Reads the reports named (`path.json` or `LABEL=path.json`) into a
-/// [`Matrix`]; the error names the file and what is wrong with it.
-pub fn load(args: &[String]) -> Result<Matrix, String> {
+/// [`Matrix`], with the findings register at `register` if given (its
+/// paths start from the directory above the register's own, the
+/// repository root for `ci/findings.yaml`); the error names the file and
+/// what is wrong with it.
+pub fn load(args: &[String], register: Option<&Path>) -> Result<Matrix, String> {
     if args.is_empty() {
         return Err("no report given: ptoracle matrix REPORT.json... --out DIR".into());
     }
@@ -33,7 +38,16 @@ pub fn load(args: &[String]) -> Result<Matrix, String> {
         let report = crate::gate::baseline::load(&path)?;
         columns.push(Column::new(label, &path, report));
     }
-    Ok(Matrix::new(columns))
+    let mut m = Matrix::new(columns);
+    if let Some(r) = register {
+        m.findings = findings::load(r)?;
+        m.root = r
+            .parent()
+            .and_then(Path::parent)
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+    }
+    Ok(m)
 }
 
 /// Writes the site into `dir`: `index.html`, `matrix.css`, `matrix.js`,
@@ -57,6 +71,16 @@ pub fn write_site(m: &Matrix, dir: &Path) -> Result<Vec<PathBuf>, String> {
     for (p, text) in files {
         std::fs::write(&p, text).map_err(|e| err(&p, e))?;
         written.push(p);
+    }
+    let unfiled: Vec<&Finding> = m.findings.iter().filter(|f| f.unfiled()).collect();
+    if !unfiled.is_empty() {
+        let fdir = dir.join("findings");
+        std::fs::create_dir_all(&fdir).map_err(|e| err(&fdir, e))?;
+        for f in unfiled {
+            let p = fdir.join(format!("{}.md", f.id()));
+            std::fs::write(&p, findings::issue_text(f, &m.root)).map_err(|e| err(&p, e))?;
+            written.push(p);
+        }
     }
     Ok(written)
 }

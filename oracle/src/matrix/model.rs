@@ -151,6 +151,10 @@ impl RuleVerdict {
 pub struct Matrix {
     /// One per report, in the order given.
     pub columns: Vec<Column>,
+    /// The findings register (empty if none was read).
+    pub findings: Vec<super::Finding>,
+    /// Where the register's paths start from.
+    pub root: std::path::PathBuf,
 }
 
 /// The CR section of a rule: `613` for `613.4c`.
@@ -161,7 +165,11 @@ pub fn section(rule: &str) -> String {
 impl Matrix {
     /// The matrix of these columns.
     pub fn new(columns: Vec<Column>) -> Matrix {
-        Matrix { columns }
+        Matrix {
+            columns,
+            findings: Vec::new(),
+            root: std::path::PathBuf::new(),
+        }
     }
 
     /// Every case id any report has, sorted.
