@@ -93,6 +93,7 @@ fn a_site_from_three_reports() {
         "matrix.css",
         "matrix.js",
         "Findings register",
+        "<pre class=\"explain\">",
         "findings/dead-creature-keeps-its-damage.md",
     ] {
         assert!(html.contains(needle), "index.html lacks {needle}");

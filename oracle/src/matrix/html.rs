@@ -173,7 +173,23 @@ fn observed(o: &Option<impl serde::Serialize>) -> String {
     }
 }
 
+/// The `ptoracle explain` text of every case of the embedded corpus, by id.
+fn explanations() -> std::collections::HashMap<String, String> {
+    let corpus = crate::corpus::load_from(crate::corpus::Source::Embedded(crate::corpus::EMBEDDED));
+    corpus
+        .cases
+        .iter()
+        .map(|l| {
+            (
+                l.case.id.to_string(),
+                crate::explain::explain(&l.case, crate::Edition::current()),
+            )
+        })
+        .collect()
+}
+
 fn cases(h: &mut String, m: &Matrix) {
+    let explained = explanations();
     h.push_str("<h2 id=\"cases\">Cases</h2>\n<p><button type=\"button\" id=\"expand-all\">expand all</button> <button type=\"button\" id=\"collapse-all\">collapse all</button> <input id=\"filter\" placeholder=\"filter cases\"></p>\n<div class=\"cases\">\n");
     for id in m.case_ids() {
         let recs: Vec<Option<&Record>> = m.columns.iter().map(|c| c.record(&id)).collect();
@@ -191,7 +207,7 @@ fn cases(h: &mut String, m: &Matrix) {
         h.push_str("</summary>\n");
         if let Some(r) = recs.iter().flatten().next() {
             let _ = writeln!(h, "<p>rules: {}</p>", escape(&r.rules.join(", ")));
-            if let Some(t) = &r.ruling_text {
+            if let Some(t) = explained.get(&id).or(r.ruling_text.as_ref()) {
                 let _ = writeln!(h, "<pre class=\"explain\">{}</pre>", escape(t));
             }
         }
