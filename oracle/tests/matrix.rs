@@ -93,6 +93,7 @@ fn a_site_from_three_reports() {
         "matrix.css",
         "matrix.js",
         "Findings register",
+        "History across versions",
         "<pre class=\"explain\">",
         "findings/dead-creature-keeps-its-damage.md",
     ] {

@@ -63,6 +63,7 @@ pub fn page(m: &Matrix) -> String {
     sections(&mut h, m);
     rules(&mut h, m);
     apart(&mut h, m);
+    history(&mut h, m);
     cases(&mut h, m);
     register(&mut h, m);
     h.push_str("<script src=\"matrix.js\"></script>\n</body>\n</html>\n");
@@ -170,6 +171,85 @@ fn observed(o: &Option<impl serde::Serialize>) -> String {
     match o {
         Some(o) => serde_json::to_string_pretty(o).unwrap_or_default(),
         None => "—".into(),
+    }
+}
+
+/// Per engine with two reports or more (in the order given, oldest
+/// first): each case some version fails, as a row of squares (red fails,
+/// green passes, grey not played), with the version it first failed in
+/// and the version that fixed it.
+fn history(h: &mut String, m: &Matrix) {
+    let mut engines: Vec<&str> = m.columns.iter().map(|c| c.engine.as_str()).collect();
+    engines.dedup();
+    engines.sort_unstable();
+    engines.dedup();
+    h.push_str("<h2 id=\"history\">History across versions</h2>\n");
+    for engine in engines {
+        let cols: Vec<usize> = (0..m.columns.len())
+            .filter(|&i| m.columns.get(i).is_some_and(|c| c.engine == engine))
+            .collect();
+        if cols.len() < 2 {
+            continue;
+        }
+        let failing: Vec<String> = m
+            .case_ids()
+            .into_iter()
+            .filter(|id| cols.iter().any(|&i| m.fails(i, id) == Some(true)))
+            .collect();
+        let _ = writeln!(h, "<h3>{}</h3>", escape(engine));
+        if failing.is_empty() {
+            let _ = writeln!(
+                h,
+                "<p>No case failed in any of its {} versions.</p>",
+                cols.len()
+            );
+            continue;
+        }
+        const CELL: usize = 14;
+        let width = cols.len().saturating_mul(CELL).saturating_add(4);
+        h.push_str("<table class=\"history\"><tr><th>case</th><th>versions</th><th>first failed</th><th>fixed in</th></tr>\n");
+        for id in &failing {
+            let mut svg = format!("<svg width=\"{width}\" height=\"{CELL}\" role=\"img\">");
+            let (mut first, mut fixed) = (None, None);
+            for (x, &i) in cols.iter().enumerate() {
+                let state = m.fails(i, id);
+                let color = match state {
+                    Some(true) => "#c03030",
+                    Some(false) => "#30a030",
+                    None => "#bbb",
+                };
+                let title = m
+                    .columns
+                    .get(i)
+                    .map(|c| c.version.clone())
+                    .unwrap_or_default();
+                if state == Some(true) && first.is_none() {
+                    first = Some(title.clone());
+                    fixed = None;
+                }
+                if state == Some(false) && first.is_some() && fixed.is_none() {
+                    fixed = Some(title.clone());
+                }
+                let _ = write!(
+                    svg,
+                    "<rect x=\"{}\" y=\"1\" width=\"{}\" height=\"{}\" fill=\"{color}\"><title>{}</title></rect>",
+                    x.saturating_mul(CELL),
+                    CELL.saturating_sub(2),
+                    CELL.saturating_sub(2),
+                    escape(&title)
+                );
+            }
+            svg.push_str("</svg>");
+            let _ = writeln!(
+                h,
+                "<tr><td><a href=\"#{}\">{}</a></td><td>{svg}</td><td>{}</td><td>{}</td></tr>",
+                anchor(id),
+                escape(id),
+                escape(first.as_deref().unwrap_or("")),
+                escape(fixed.as_deref().unwrap_or("not yet"))
+            );
+        }
+        h.push_str("</table>\n");
     }
 }
 
