@@ -131,3 +131,34 @@ fn bad_input_is_a_clear_error() {
     let said = String::from_utf8_lossy(&exits(c, 2).stderr).into_owned();
     assert!(said.contains("not a ptoracle gate JSON report"), "{said}");
 }
+
+#[test]
+fn history_names_the_version_that_fixed_a_case() {
+    let dir = common::scratch("matrix", "history");
+    let old = root().join("docs/conformance/reports/mutant-wrapping-counters.json");
+    let text = std::fs::read_to_string(&old).expect("the published mutant report");
+    let mut v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    v["engine"]["version"] = "0.2.0".into();
+    for case in v["cases"].as_array_mut().expect("cases") {
+        let case = case.as_object_mut().expect("a record");
+        case.insert("verdict".into(), "pass".into());
+        case.remove("mismatches");
+    }
+    let new = dir.join("new.json");
+    std::fs::write(&new, v.to_string()).expect("written");
+    let out = dir.join("site");
+    let mut c = command(&["matrix", "--out"]);
+    c.arg(&out).arg(&old).arg(&new);
+    exits(c, 0);
+    let html = std::fs::read_to_string(out.join("index.html")).expect("index.html");
+    let history = html
+        .split("id=\"history\"")
+        .nth(1)
+        .and_then(|r| r.split("id=\"cases\"").next())
+        .expect("a history section");
+    assert!(history.contains("<svg"), "{history}");
+    assert!(
+        history.contains("<td>0.1.0</td><td>0.2.0</td>"),
+        "{history}"
+    );
+}
