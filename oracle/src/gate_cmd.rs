@@ -343,6 +343,32 @@ pub fn baseline(old: &Path, new: &Path) -> ExitCode {
     }
 }
 
+/// `ptoracle matrix`: the site of the reports given, written into `out`.
+pub fn matrix(reports: &[String], out: &Path, findings: Option<PathBuf>) -> ExitCode {
+    let register = findings.or_else(|| {
+        let here = PathBuf::from("ci/findings.yaml");
+        here.is_file().then_some(here)
+    });
+    let written = ptoracle::matrix::load(reports, register.as_deref())
+        .and_then(|m| ptoracle::matrix::write_site(&m, out).map(|w| (m, w)));
+    match written {
+        Ok((m, files)) => {
+            outln!(
+                "matrix: {} report{}, {} files written to {}",
+                m.columns.len(),
+                if m.columns.len() == 1 { "" } else { "s" },
+                files.len(),
+                out.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(BAD_INPUT)
+        }
+    }
+}
+
 /// Writes the JSON report to `path`, if given; false if it could not be.
 fn write_json(path: Option<&Path>, report: &Report) -> bool {
     let Some(p) = path else {

@@ -41,6 +41,7 @@ pub mod export;
 pub mod fuzzing;
 pub mod gate;
 pub mod in_process;
+pub mod matrix;
 pub mod output;
 pub mod printable;
 pub mod schema;

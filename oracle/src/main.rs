@@ -121,6 +121,23 @@ enum Command {
     /// after --give-up-after cases in a row that timed out or crashed it),
     /// 130 interrupted (Ctrl-C, SIGTERM or SIGHUP; the reports are written).
     Gate(GateArgs),
+    /// Build the conformance matrix from gate JSON reports: a static site
+    /// (index.html, matrix.css, matrix.js), summary.md and a shields.io
+    /// badge JSON per engine. A report may be labelled `NAME=path.json`.
+    /// Exit status 2 if a report cannot be read or the site not written.
+    Matrix {
+        /// The reports (`gate --json`), each `path.json` or `NAME=path.json`.
+        #[arg(required = true)]
+        reports: Vec<String>,
+        /// The directory to write the site into.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// The findings register to list, with the issue text of each
+        /// unfiled finding in DIR/findings/ (default: ci/findings.yaml
+        /// when the working directory has one).
+        #[arg(long, value_name = "FILE")]
+        findings: Option<PathBuf>,
+    },
     /// Compare two JSON reports of `gate`: what got fixed, what broke, new
     /// errors. Exit status 1 if anything broke or errs anew.
     Baseline {
@@ -387,6 +404,11 @@ fn main() -> ExitCode {
         } => fuzz_cmd::replay(&target, &inputs, engine.as_deref()),
         Command::Gate(args) => gate_cmd::gate(args),
         Command::Baseline { old, new } => gate_cmd::baseline(&old, &new),
+        Command::Matrix {
+            reports,
+            out,
+            findings,
+        } => gate_cmd::matrix(&reports, &out, findings),
         Command::Export {
             dir,
             corpus,

@@ -1,0 +1,164 @@
+//! `ptoracle matrix`: a site built from small reports made here by the
+//! gate (the template adapter, and a deliberately broken reference), its
+//! tables, verdict words, escaping, badges, and its errors on bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_ptoracle");
+
+mod common;
+use common::root;
+
+fn command(args: &[&str]) -> Command {
+    let mut c = Command::new(BIN);
+    c.args(args).current_dir(root()).stdin(Stdio::null());
+    c
+}
+
+fn exits(mut c: Command, code: i32) -> Output {
+    let what = format!("{c:?}");
+    let out = c.output().expect("ptoracle runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "{what} panicked: {stderr}");
+    assert_eq!(out.status.code(), Some(code), "{what}: {stderr}");
+    out
+}
+
+/// A gate report of `engine` on the 613 cases, written to `json`.
+fn report(engine: &str, json: &Path, code: i32) {
+    let mut c = command(&[
+        "gate",
+        "--embedded",
+        "--filter",
+        "613",
+        "--jobs",
+        "1",
+        "--engine",
+    ]);
+    c.arg(engine).arg("--json").arg(json);
+    exits(c, code);
+}
+
+/// Three reports: the template adapter, a mutant, and the template again
+/// under a hostile engine name.
+fn reports(dir: &Path) -> Vec<PathBuf> {
+    let template = dir.join("template.json");
+    report(
+        "python3 ci/adapters/python-example/adapter.py",
+        &template,
+        0,
+    );
+    let mutant = dir.join("mutant.json");
+    report(
+        &format!("{BIN} serve --mutant wrapping-counters"),
+        &mutant,
+        0,
+    );
+    let text = std::fs::read_to_string(&template).expect("report written");
+    let mut v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    v["engine"]["name"] = "<script>alert('x')</script> & \"co\"".into();
+    let hostile = dir.join("hostile.json");
+    std::fs::write(&hostile, v.to_string()).expect("written");
+    vec![template, mutant, hostile]
+}
+
+#[test]
+fn a_site_from_three_reports() {
+    let dir = common::scratch("matrix", "site");
+    let inputs = reports(&dir);
+    let out = dir.join("site");
+    let mut c = command(&["matrix", "--findings", "ci/findings.yaml", "--out"]);
+    c.arg(&out).args(&inputs);
+    exits(c, 0);
+    let issue = out.join("findings/dead-creature-keeps-its-damage.md");
+    let issue = std::fs::read_to_string(&issue).expect("issue text of an unfiled finding");
+    for needle in [
+        "- Engine: phase.rs",
+        "```yaml",
+        "704.5g",
+        "## Expected vs observed",
+    ] {
+        assert!(issue.contains(needle), "issue text lacks {needle}: {issue}");
+    }
+    let html = std::fs::read_to_string(out.join("index.html")).expect("index.html");
+    for needle in [
+        "Engines × CR sections",
+        "Per CR rule",
+        "Cases only one engine fails",
+        "Cases every engine fails",
+        "<details class=\"case\"",
+        "tiny-engine 1.0",
+        "consistent",
+        "matrix.css",
+        "matrix.js",
+        "Findings register",
+        "History across versions",
+        "<pre class=\"explain\">",
+        "findings/dead-creature-keeps-its-damage.md",
+    ] {
+        assert!(html.contains(needle), "index.html lacks {needle}");
+    }
+    assert!(
+        html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;co&quot;"),
+        "the hostile engine name is escaped"
+    );
+    assert!(!html.contains("<script>alert"), "no engine text is markup");
+    assert!(out.join("matrix.css").is_file() && out.join("matrix.js").is_file());
+    let md = std::fs::read_to_string(out.join("summary.md")).expect("summary.md");
+    assert!(md.contains("| tiny-engine 1.0 |"), "{md}");
+    let badge = std::fs::read_to_string(out.join("badge-tiny-engine-1.0.json")).expect("badge");
+    let b: serde_json::Value = serde_json::from_str(&badge).expect("badge JSON");
+    assert_eq!(b["schemaVersion"], 1);
+    assert_eq!(b["label"], "ptoracle");
+    let msg = b["message"].as_str().expect("message");
+    assert!(msg.split_once('/').is_some(), "{msg}");
+    assert!(b["color"].is_string());
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let dir = common::scratch("matrix", "bad");
+    let missing = dir.join("missing.json");
+    let mut c = command(&["matrix", "--out"]);
+    c.arg(dir.join("site")).arg(&missing);
+    let said = String::from_utf8_lossy(&exits(c, 2).stderr).into_owned();
+    assert!(said.contains("missing.json"), "{said}");
+    let junk = dir.join("junk.json");
+    std::fs::write(&junk, "{\"hello\": 1}").expect("written");
+    let mut c = command(&["matrix", "--out"]);
+    c.arg(dir.join("site")).arg(&junk);
+    let said = String::from_utf8_lossy(&exits(c, 2).stderr).into_owned();
+    assert!(said.contains("not a ptoracle gate JSON report"), "{said}");
+}
+
+#[test]
+fn history_names_the_version_that_fixed_a_case() {
+    let dir = common::scratch("matrix", "history");
+    let old = root().join("docs/conformance/reports/mutant-wrapping-counters.json");
+    let text = std::fs::read_to_string(&old).expect("the published mutant report");
+    let mut v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    v["engine"]["version"] = "0.2.0".into();
+    for case in v["cases"].as_array_mut().expect("cases") {
+        let case = case.as_object_mut().expect("a record");
+        case.insert("verdict".into(), "pass".into());
+        case.remove("mismatches");
+    }
+    let new = dir.join("new.json");
+    std::fs::write(&new, v.to_string()).expect("written");
+    let out = dir.join("site");
+    let mut c = command(&["matrix", "--out"]);
+    c.arg(&out).arg(&old).arg(&new);
+    exits(c, 0);
+    let html = std::fs::read_to_string(out.join("index.html")).expect("index.html");
+    let history = html
+        .split("id=\"history\"")
+        .nth(1)
+        .and_then(|r| r.split("id=\"cases\"").next())
+        .expect("a history section");
+    assert!(history.contains("<svg"), "{history}");
+    assert!(
+        history.contains("<td>0.1.0</td><td>0.2.0</td>"),
+        "{history}"
+    );
+}
