@@ -36,7 +36,8 @@ fn md(s: &str) -> String {
         .replace(['\n', '\r'], " ")
 }
 
-/// The shields.io endpoint JSON of a column: `ptoracle: passed/played`.
+/// The shields.io endpoint JSON of a column: `ptoracle: passed/cases`,
+/// every case of the run counted, skipped ones too; colored by that share.
 pub fn badge(c: &Column) -> String {
     let (p, t) = c.score();
     let color = match p.saturating_mul(100).checked_div(t) {

@@ -74,15 +74,20 @@ impl Column {
         ]
     }
 
-    /// Passed, and played (pass + fail + flaky + error).
+    /// Passed, and every case of the run (played, skipped, or not run
+    /// because the run was interrupted): a badge that said "11/11" for an
+    /// engine that skipped 211 cases would let "0 failed" hide "never
+    /// tested".
     pub fn score(&self) -> (usize, usize) {
         let s = &self.report.summary;
-        let played = s
+        let all = s
             .passed
             .saturating_add(s.failed)
             .saturating_add(s.flaky)
-            .saturating_add(s.errored);
-        (s.passed, played)
+            .saturating_add(s.errored)
+            .saturating_add(s.skipped)
+            .saturating_add(s.not_run);
+        (s.passed, all)
     }
 }
 
