@@ -1,5 +1,5 @@
 #!/bin/sh
-# Plays the corpus against every engine this repository drives, writes each
+# Plays the corpus (and the findings) against every engine this repository drives, writes each
 # gate JSON report into docs/conformance/reports/, and regenerates the site
 # (regenerate.sh). Run from the repository root:
 #   sh docs/conformance/refresh.sh
@@ -14,14 +14,18 @@ out=docs/conformance/reports
 mkdir -p "$out"
 missing=""
 
-# gate NAME ENGINE-COMMAND: the corpus against one engine. Exit 1 (cases
+# Every engine plays the corpus and every adapter's confirmed findings, so
+# the page shows which engines share a bug, and how each version fares.
+cases="rulings ci/adapters/phase/findings ci/adapters/python-mtg/findings ci/adapters/manabrew/findings"
+
+# gate NAME ENGINE-COMMAND: the cases against one engine. Exit 1 (cases
 # fail) is a result, not an error; 2 and 3 are errors.
 gate() {
     name=$1
     engine=$2
     echo "== $name: $engine"
     status=0
-    "$bin" gate --engine "$engine" --json "$out/$name.json" rulings | tail -n 1 || status=$?
+    "$bin" gate --engine "$engine" --json "$out/$name.json" $cases | tail -n 1 || status=$?
     if [ "$status" -gt 1 ]; then
         echo "$name: the gate exited $status; its report may be partial" >&2
         missing="$missing $name"
