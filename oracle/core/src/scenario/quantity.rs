@@ -330,7 +330,7 @@ impl Filter {
                 words.push(format!("with {what} {v}"));
             }
         }
-        let whose = self.controller.as_ref().map(|c| name(c));
+        let whose = self.controller.as_ref().map(name);
         match (&whose, on_bf) {
             (Some(p), true) if p == "you" => words.push("you control".into()),
             (Some(p), true) => words.push(format!("{p} controls")),
