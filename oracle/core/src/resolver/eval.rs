@@ -996,7 +996,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
     /// afterwards (613.1f).
     fn granted_on(&self, a: usize, c: usize) -> bool {
         let at = self.granted_at.get(a).copied().unwrap_or(0);
-        at > 0 && at >= self.early[c].lost_at
+        at > 0 && (at >= self.early[c].lost_at || self.g.bug(Mutant::GrantedPtOutlivesLoss))
     }
 
     /// Applies `entries` to `start` sublayer by sublayer, in timestamp
