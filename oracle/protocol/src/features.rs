@@ -60,6 +60,7 @@ features! {
     Switch => "switch", "effects that switch power and toughness (613.4d)";
     TypeChanges => "type-changes", "effects that add or remove card types (613.1d)";
     ColorChanges => "color-changes", "effects that set colors (613.1e)";
+    GrantedPt => "granted-pt", "effects that grant an ability defining power and/or toughness, `grant_pt_ability` (604.3a): not a characteristic-defining ability, so it sets P/T in 7b in timestamp order, and losing all abilities later removes it";
     AbilityChanges => "ability-changes", "effects that add or remove keywords or all abilities (613.1f)";
     StaticAbilities => "static-abilities", "static abilities of objects, affecting themselves, what they are attached to or a live filter (611.3a)";
     LockedSets => "locked-sets", "resolved effects whose affected set is a filter, locked as they resolve (611.2c)";
@@ -362,6 +363,12 @@ fn effect(e: &EffectSpec, f: &mut BTreeSet<Feature>) {
         f.insert(Feature::AbilityChanges);
         for k in &e.add_keywords {
             keyword(*k, f);
+        }
+    }
+    if let Some(g) = &e.grant_pt_ability {
+        f.insert(Feature::GrantedPt);
+        for q in g.power.iter().chain(&g.toughness) {
+            quantity(q, f);
         }
     }
     if let Some(x) = &e.x {

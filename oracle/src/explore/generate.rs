@@ -106,8 +106,9 @@ switches! {
     DOUBLE_COUNTERS = 45, "doubling counters";
     SHIELDS = 46, "shield counters";
     // 47 is the last bit the `later` draw gives: a further switch needs
-    // another draw.
+    // another draw, or none (48 is derived, see `generate_within`).
     BATTLES = 47, "battles";
+    GRANTED_PT = 48, "granted abilities that define P/T";
 }
 
 impl Switches {
@@ -184,6 +185,7 @@ impl Switches {
             (Switches::DOUBLE_COUNTERS, &[P::DoubleCounters, P::Counters]),
             (Switches::SHIELDS, &[P::ShieldCounters]),
             (Switches::BATTLES, &[P::Battles]),
+            (Switches::GRANTED_PT, &[P::GrantedPt, P::Quantities]),
         ];
         needs
             .iter()
@@ -261,7 +263,19 @@ pub fn generate_within(u: &mut Unstructured<'_>, scope: &Scope) -> Result<Case> 
     // cases (a spell acts only when a step resolves it).
     let mut later = u16::from_le_bytes(u.arbitrary()?) & u16::from_le_bytes(u.arbitrary()?);
     later &= 0xFFF1 | u16::from(u.arbitrary::<u8>()?);
-    let switches = Switches((base | u64::from(later) << 32) & scope.mask);
+    let drawn = base | u64::from(later) << 32;
+    // Switch 48 reads no byte of its own: drawing one here would shift
+    // every later draw and change every case, including those of engines
+    // that do not declare the feature. It is on in a quarter of the cases,
+    // those whose drawn switches hash (SplitMix64's finalizer) to a value
+    // whose top two bits are 0; an engine without the feature masks it
+    // off, and its cases stay byte for byte what they were.
+    let granted = if mix64(drawn) >> 62 == 0 {
+        Switches::GRANTED_PT
+    } else {
+        0
+    };
+    let switches = Switches((drawn | granted) & scope.mask);
     let mut g = Gen {
         u,
         f: switches,
@@ -279,6 +293,14 @@ pub fn generate_within(u: &mut Unstructured<'_>, scope: &Scope) -> Result<Case> 
         next_ts: 1,
     };
     g.case()
+}
+
+/// SplitMix64's finalizer: a well-mixed function of `x`, for switches
+/// derived from those already drawn.
+fn mix64(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
 /// The kind of object, as generated (its types may change at run time).
@@ -1690,6 +1712,8 @@ impl Gen<'_, '_> {
             (Switches::SWITCH, 2),
             (Switches::TYPES, 3),
             (Switches::ABILITIES, 4),
+            (Switches::GRANTED_PT, 5),
+            (Switches::GRANTED_PT, 5),
         ] {
             if self.on(f) {
                 parts.push(p);
@@ -1761,6 +1785,24 @@ impl Gen<'_, '_> {
                 }
             }
             2 => e.switch = true,
+            5 => {
+                // 604.3a: "becomes a creature with 'its power and toughness
+                // are each equal to …'" (Svogthos), a value read all the
+                // time; the land or artifact becomes a creature.
+                let q = self.cda_quantity(first, self.objects.len())?;
+                let toughness = if self.one_in(4)? {
+                    Quantity::Fixed(self.int(0, 3)?)
+                } else {
+                    q.clone()
+                };
+                e.grant_pt_ability = Some(Cda {
+                    power: Some(q),
+                    toughness: Some(toughness),
+                });
+                if self.on(Switches::TYPES) && self.one_in(2)? {
+                    e.add_types = vec![CardType::Creature];
+                }
+            }
             3 => {
                 if self.one_in(3)? {
                     e.remove_types = vec![CardType::Creature];

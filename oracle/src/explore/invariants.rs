@@ -95,6 +95,10 @@ const SETS_FIRST: fn(&Rules) -> bool = |r| r.alone(PtClass::Set);
 const SWITCH_LAST: fn(&Rules) -> bool = |r| r.alone(PtClass::Switch);
 /// The relations that continue a run past its end: one case in four.
 const TAIL: (u64, u64) = (4, 0);
+/// A quarter of the [`TAIL`] cases (they keep the end state too): one
+/// case in sixteen, for a relation that finds its bug often (the explore
+/// budget of 2× the resolver is tight).
+const QUARTER_OF_TAIL: (u64, u64) = (16, 0);
 /// The relation that checks again after a step: another case in four.
 const RECHECK: (u64, u64) = (4, 2);
 
@@ -464,10 +468,10 @@ impl Subject<'_> {
                 || !o.level_up.is_empty()
                 || o.cda.is_some()
                 || o.subtypes.iter().any(|s| s == "Equipment")
-        }) || self
-            .case
-            .actions()
-            .any(|a| matches!(a, Action::Effect(e) if matches!(e.affects, Affects::Filter(_))))
+        }) || self.case.actions().any(|a| {
+            // 604.3a: an ability an effect grants reads its value all the time.
+            matches!(a, Action::Effect(e) if matches!(e.affects, Affects::Filter(_)) || e.grant_pt_ability.is_some())
+        })
     }
 }
 
@@ -794,6 +798,16 @@ pub static ALL: &[Invariant] = &[
         closed_form: false,
         holds_in: EVERY_EDITION,
         check: players_lose,
+    },
+    Invariant {
+        name: "granted-pt-ability",
+        rules: &["604.3a", "613.4a", "613.4b", "613.1f", "613.7a"],
+        statement: "an ability an effect grants that defines P/T is no characteristic-defining ability: granting a creature \"its power and toughness are each N\" changes it exactly as an effect that sets it to N/N at the same time (7b, timestamp order with the other setting effects, not 7a under them); and granting it and then removing all abilities is the same as only removing them (layer 6)",
+        caught_by: Mutant::GrantedPtAsCda,
+        sampling: QUARTER_OF_TAIL,
+        closed_form: false,
+        holds_in: EVERY_EDITION,
+        check: granted_pt_ability,
     },
     Invariant {
         name: "double-counters",
@@ -1480,8 +1494,7 @@ fn plus_x(s: &Subject<'_>) -> Option<Found> {
         let QuantityRef::PowerOf(of) = r.as_ref() else {
             continue;
         };
-        if of != t || step.sba || e.has_early_parts() || e.set.is_some() || e.switch || !m.uses_x()
-        {
+        if of != t || step.sba || e.has_early_parts() || e.sets_pt() || e.switch || !m.uses_x() {
             continue;
         }
         let (before, after) = (s.before(k)?, s.after(k)?);
@@ -1614,7 +1627,84 @@ fn setting_keeps_modifications(s: &Subject<'_>) -> Option<Found> {
 
 /// Whether an effect step only modifies P/T, by fixed amounts.
 fn plain_modification(step: &Step) -> bool {
-    matches!(&step.action, Action::Effect(e) if e.modify.is_some() && e.x.is_none() && e.set.is_none() && !e.switch && !e.has_early_parts() && e.timestamp.is_none() && matches!(e.affects, Affects::Objects(_)))
+    matches!(&step.action, Action::Effect(e) if e.modify.is_some() && e.x.is_none() && !e.sets_pt() && !e.switch && !e.has_early_parts() && e.timestamp.is_none() && matches!(e.affects, Affects::Objects(_)))
+}
+
+/// 604.3a, 613.4b, 613.1f: see the `granted-pt-ability` invariant. Played
+/// after the run, without state-based actions, on one creature: either an
+/// ability granted with a value that does not change (fixed, or the
+/// creature's own +1/+1 counters) against setting that value, or the
+/// grant followed by losing all abilities against losing them alone.
+fn granted_pt_ability(s: &Subject<'_>) -> Option<Found> {
+    let (h, before) = last_creature(s)?;
+    let turn = s.index / 16;
+    let grant = |q: Quantity| {
+        quiet(effect_on(
+            &h,
+            EffectSpec {
+                name: Some("Test Granted Rampart".into()),
+                grant_pt_ability: Some(crate::scenario::Cda {
+                    power: Some(q.clone()),
+                    toughness: Some(q),
+                }),
+                ..EffectSpec::default()
+            },
+        ))
+    };
+    if turn % 2 == 0 {
+        let (q, n) = if turn % 4 == 0 {
+            let n = (turn / 4 % 5) as i64;
+            (Quantity::Fixed(n), n)
+        } else {
+            let kind = CounterKind::PLUS_ONE;
+            let n = count(&before, &kind);
+            let on = crate::scenario::CountersOn {
+                on: h.clone(),
+                kind,
+            };
+            (Quantity::Ref(Box::new(QuantityRef::Counters(on))), n)
+        };
+        let setting = quiet(effect_on(
+            &h,
+            EffectSpec {
+                name: Some("becomes a fixed P/T".into()),
+                set: Some(crate::number::SetPt {
+                    power: crate::number::Amount::Fixed(n),
+                    toughness: crate::number::Amount::Fixed(n),
+                }),
+                ..EffectSpec::default()
+            },
+        ));
+        let granted = grant(q);
+        let want = s.extend(std::slice::from_ref(&setting))?;
+        let got = s.extend(std::slice::from_ref(&granted))?;
+        let (want, got) = (want.first()?, got.first()?);
+        if want != got {
+            return Some(found(s.case.steps.len() + 1, format!("granting {h} an ability that makes its power and toughness each {n} should change it as setting it to {n}/{n} does (7b, the newest setting effect; 604.3a, 613.4b): {} instead of {}", show_pt(got, &h), show_pt(want, &h))).on(extended(s.case, [granted])).expect_all(diff(want, got)));
+        }
+        return None;
+    }
+    let silence = quiet(effect_on(
+        &h,
+        EffectSpec {
+            name: Some("loses all abilities".into()),
+            remove_all_abilities: true,
+            ..EffectSpec::default()
+        },
+    ));
+    let granted = grant(Quantity::Fixed((turn / 2 % 5) as i64));
+    let want = s.extend(std::slice::from_ref(&silence))?;
+    let got = s.extend(&[granted.clone(), silence.clone()])?;
+    let (want, got) = (want.first()?, got.get(1)?);
+    if want != got {
+        return Some(found(s.case.steps.len() + 2, format!("{h} lost all abilities after an effect granted it an ability that defines its P/T: that ability is gone too (613.1f), so it should be as if it never had it: {} instead of {}", show_pt(got, &h), show_pt(want, &h))).on(extended(s.case, [granted, silence])).expect_all(diff(want, got)));
+    }
+    None
+}
+
+/// The P/T of `h` in an observation, for messages.
+fn show_pt(o: &Observation, h: &Handle) -> String {
+    PtOrNone::from_option(o.objects.get(h).and_then(|x| x.pt)).to_string()
 }
 
 fn modifications_commute(s: &Subject<'_>) -> Option<Found> {
@@ -1999,7 +2089,7 @@ impl EditionSensitive {
             }
         };
         let effect = |u: &mut EditionSensitive, e: &EffectSpec| {
-            u.set |= e.set.is_some();
+            u.set |= e.sets_pt();
             u.pt_conditions |= matches!(&e.affects, Affects::Filter(f) if f.tests_pt());
             keywords(u, &e.add_keywords);
         };
@@ -2212,13 +2302,13 @@ fn base_pt(s: &Subject<'_>) -> Option<Found> {
     let sets_listed = |h: &Handle| {
         s.case.steps.iter().any(|st| match &st.action {
             Action::Effect(e) => {
-                e.set.is_some() && matches!(&e.affects, Affects::Objects(v) if v.contains(h))
+                e.sets_pt() && matches!(&e.affects, Affects::Objects(v) if v.contains(h))
             }
             _ => false,
         })
     };
-    let static_sets = s.case.setup.objects.iter().flat_map(|o| o.static_abilities()).any(|a| a.set.is_some())
-        || s.case.steps.iter().any(|st| matches!(&st.action, Action::Effect(e) if e.set.is_some() && matches!(e.affects, Affects::Filter(_))));
+    let static_sets = s.case.setup.objects.iter().flat_map(|o| o.static_abilities()).any(|a| a.sets_pt())
+        || s.case.steps.iter().any(|st| matches!(&st.action, Action::Effect(e) if e.sets_pt() && matches!(e.affects, Affects::Filter(_))));
     if static_sets {
         return None;
     }

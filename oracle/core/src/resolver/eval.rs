@@ -28,6 +28,10 @@ pub(crate) struct Early {
     /// Whether it still has its printed non-keyword abilities: static
     /// abilities, its characteristic-defining ability, level up, crew.
     pub abilities: bool,
+    /// When, in the order of layer 6, it last lost all abilities (0:
+    /// never): an ability an effect granted it before then is gone
+    /// (613.1f, 613.7).
+    pub lost_at: u32,
 }
 
 impl Early {
@@ -45,6 +49,7 @@ impl Early {
             colors: Bits::of(&card.spec.colors),
             keywords,
             abilities: true,
+            lost_at: 0,
         }
     }
 }
@@ -179,6 +184,11 @@ pub(crate) struct Eval<'g, 'c, B: Bugs> {
     counts: RefCell<HashMap<Filter, i64>>,
     /// How many cards each player has in hand, counted once.
     in_hand: OnceCell<Vec<i64>>,
+    /// Per active effect that grants an ability defining P/T: when, in the
+    /// order of layer 6, it granted it (0: it did not).
+    granted_at: Vec<u32>,
+    /// How many effects layer 6 has applied so far.
+    clock: u32,
 }
 
 /// The active effects that may apply to each object in layer 7 (before
@@ -205,6 +215,8 @@ type Layer7Entry = (PtClass, PtEntry, i64, u64);
 enum PtEntry {
     Cda,
     Set(usize),
+    /// An ability an effect granted that defines P/T (604.3a).
+    Granted(usize),
     Modify(usize),
     Switch(usize),
     Counter {
@@ -253,9 +265,12 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
             hone: Vec::new(),
             counts: RefCell::new(HashMap::new()),
             in_hand: OnceCell::new(),
+            granted_at: Vec::new(),
+            clock: 0,
         };
         e.collect_actives();
         e.determined = vec![None; e.actives.len()];
+        e.granted_at = vec![0; e.actives.len()];
         e.early_layers();
         if g.rules.hone_counters {
             e.hone = e.honed();
@@ -691,6 +706,26 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                         self.early_lines[c].push(Line { depth: 0, text });
                     }
                 }
+                if layer == 6 {
+                    // 613.1f, 613.7: abilities are gained and lost in the
+                    // order of layer 6; an ability granted before an
+                    // object loses all abilities is gone, one granted
+                    // after stays. The effect's own removal ("loses all
+                    // other abilities") spares what it grants.
+                    self.clock = self.clock.saturating_add(1);
+                    let spec = self.actives[a].spec;
+                    if spec.remove_all_abilities {
+                        for &c in &targets {
+                            self.early[c].lost_at = self.clock;
+                            if self.tracing {
+                                self.trace_lost_grants(a, c);
+                            }
+                        }
+                    }
+                    if spec.grant_pt_ability.is_some() {
+                        self.granted_at[a] = self.clock;
+                    }
+                }
                 self.determined[a] = Some(targets);
             }
             EarlyEntry::KeywordCounter {
@@ -875,6 +910,20 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                 if act.spec.modify.is_some() {
                     entries.push((modify_class, PtEntry::Modify(a), act.ts, act.seq));
                 }
+                if act.spec.grant_pt_ability.is_some() && self.granted_on(a, c) {
+                    // 604.3a: an ability an effect grants is not a
+                    // characteristic-defining ability, so it sets P/T in
+                    // 7b (613.4b) among the other setting effects, with the
+                    // later of the object's timestamp and the granting
+                    // effect's (613.7a).
+                    let class = if g.bug(Mutant::GrantedPtAsCda) {
+                        PtClass::Cda
+                    } else {
+                        PtClass::Set
+                    };
+                    let (ts, seq) = (card.ts, card.seq).max((act.ts, act.seq));
+                    entries.push((class, PtEntry::Granted(a), ts, seq));
+                }
                 if act.spec.switch {
                     entries.push((PtClass::Switch, PtEntry::Switch(a), act.ts, act.seq));
                 }
@@ -920,6 +969,34 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
             }
         }
         entries
+    }
+
+    /// Explains that effect `a`, removing all abilities of `c`, removes the
+    /// P/T-defining abilities older effects granted it (613.1f).
+    fn trace_lost_grants(&mut self, a: usize, c: usize) {
+        for b in 0..self.actives.len() {
+            let at = self.granted_at[b];
+            if b == a || at == 0 || at >= self.clock {
+                continue;
+            }
+            if !self.determined[b].as_ref().is_some_and(|d| d.contains(&c)) {
+                continue;
+            }
+            let text = format!(
+                "layer 6: the P/T ability {} granted is lost with the others by {}, which is later: it no longer sets P/T in 7b [613.1f, 613.7]",
+                self.label(b),
+                self.label(a)
+            );
+            self.early_lines[c].push(Line { depth: 0, text });
+        }
+    }
+
+    /// Whether effect `a` granted object `c` an ability that defines P/T
+    /// and `c` still has it after layer 6: it did not lose all abilities
+    /// afterwards (613.1f).
+    fn granted_on(&self, a: usize, c: usize) -> bool {
+        let at = self.granted_at.get(a).copied().unwrap_or(0);
+        at > 0 && (at >= self.early[c].lost_at || self.g.bug(Mutant::GrantedPtOutlivesLoss))
     }
 
     /// Applies `entries` to `start` sublayer by sublayer, in timestamp
@@ -993,7 +1070,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                         continue;
                     }
                 }
-                if let PtEntry::Set(_) = entry {
+                if let PtEntry::Set(_) | PtEntry::Granted(_) = entry {
                     set_applied = true;
                 }
                 if set_applied
@@ -1015,6 +1092,16 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                 // what came before it; a CDA's only on the value it leaves).
                 match entry {
                     PtEntry::Set(_) => base = pt,
+                    PtEntry::Granted(a) => {
+                        if let Some(gr) = &self.actives[a].spec.grant_pt_ability {
+                            if gr.power.is_some() {
+                                base.power = pt.power;
+                            }
+                            if gr.toughness.is_some() {
+                                base.toughness = pt.toughness;
+                            }
+                        }
+                    }
                     PtEntry::Cda => {
                         if let Some(cda) = &card.spec.cda {
                             if cda.power.is_some() {
@@ -1123,6 +1210,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                 PtEntry::Counter { .. } => line.push_str(", 122.1a"),
                 PtEntry::Hone { .. } => line.push_str(", 122.1j"),
                 PtEntry::Cda => line.push_str(", 604.3"),
+                PtEntry::Granted(_) => line.push_str(", 604.3a, 613.7a"),
                 PtEntry::Set(a) | PtEntry::Modify(a) | PtEntry::Switch(a)
                     if matches!(self.actives[a].origin, Origin::Level { .. }) =>
                 {
@@ -1170,6 +1258,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                 Ok((next, text))
             }
             PtEntry::Modify(a) => self.modify_step(c, a, pt, who, describe),
+            PtEntry::Granted(a) => self.granted_step(c, a, pt, describe),
             PtEntry::Switch(a) => {
                 let text = if describe {
                     self.effect_text(a, "switch")
@@ -1253,6 +1342,67 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
         Ok((
             next,
             format!("characteristic-defining ability: {}", said.join(", ")),
+        ))
+    }
+
+    /// 604.3a, 613.4b: the ability effect `a` granted, which defines the
+    /// power and/or toughness of `c` as a value read all the time; not a
+    /// characteristic-defining ability, so it sets them in 7b.
+    fn granted_step(
+        &self,
+        c: usize,
+        a: usize,
+        pt: Wide,
+        describe: bool,
+    ) -> Result<(Wide, String), Overflow> {
+        let Some(gr) = &self.actives[a].spec.grant_pt_ability else {
+            return Ok((pt, String::new()));
+        };
+        let mut next = pt;
+        let mut said = Vec::new();
+        let power = match &gr.power {
+            Some(q) => Some(self.live_quantity(q, c)?),
+            None => None,
+        };
+        let toughness = match &gr.toughness {
+            Some(q) => Some(self.live_quantity(q, c)?),
+            None => None,
+        };
+        if let Some(v) = power {
+            next.power = v.into();
+        }
+        if let Some(v) = toughness {
+            next.toughness = v.into();
+        }
+        if !describe {
+            return Ok((next, String::new()));
+        }
+        match (&gr.power, &gr.toughness, power, toughness) {
+            (Some(p), Some(t), Some(vp), Some(vt)) if p == t => said.push(format!(
+                "power and toughness each {} = {vp}/{vt}",
+                self.g.describe(p)
+            )),
+            _ => {
+                for (side, q, v) in [
+                    ("power", &gr.power, power),
+                    ("toughness", &gr.toughness, toughness),
+                ] {
+                    if let (Some(q), Some(v)) = (q, v) {
+                        said.push(format!("{side} {} = {v}", self.g.describe(q)));
+                    }
+                }
+            }
+        }
+        let card = &self.g.cards[c];
+        let act = &self.actives[a];
+        Ok((
+            next,
+            format!(
+                "{} by the ability {} granted (t={}): granted by an effect, so no characteristic-defining ability, and set in timestamp order with the other setting effects",
+                said.join(", "),
+                self.label(a),
+                card.ts.max(act.ts)
+            ),
         ))
     }
 
@@ -1642,7 +1792,7 @@ fn by_time_last_first<T, K: Ord>(pending: &mut [T], key: impl Fn(&T) -> K) {
 
 fn effect_of(e: PtEntry) -> Option<usize> {
     match e {
-        PtEntry::Set(a) | PtEntry::Modify(a) | PtEntry::Switch(a) => Some(a),
+        PtEntry::Set(a) | PtEntry::Modify(a) | PtEntry::Switch(a) | PtEntry::Granted(a) => Some(a),
         _ => None,
     }
 }
@@ -1653,6 +1803,7 @@ fn has_part_in(spec: &EffectSpec, layer: u8) -> bool {
         5 => spec.set_colors.is_some(),
         6 => {
             spec.remove_all_abilities
+                || spec.grant_pt_ability.is_some()
                 || !spec.add_keywords.is_empty()
                 || !spec.remove_keywords.is_empty()
         }
@@ -1719,6 +1870,11 @@ fn part_summary(layer: u8, spec: &EffectSpec) -> String {
             Vec::new()
         },
         remove_all_abilities: layer == 6 && spec.remove_all_abilities,
+        grant_pt_ability: if layer == 6 {
+            spec.grant_pt_ability.clone()
+        } else {
+            None
+        },
         ..EffectSpec::default()
     };
     only.summary()

@@ -87,6 +87,8 @@ mutants! {
     RemovalTakesTimestamp => "removal-takes-timestamp", "removing counters takes a timestamp, so every effect created later is numbered one higher (613.7)";
     EnteringCountersTakeTimestamp => "entering-counters-take-timestamp", "the counters an object enters the battlefield with take a timestamp of their own instead of sharing the object's (613.7, 122.6)";
     DoubleCountersSetsCount => "double-counters-sets-count", "doubling counters sets the number to twice as many instead of putting that many more, so nothing that changes putting counters applies: can't-have-counters, Vorinclex-style doubling, Nth-counter triggers (701.10e)";
+    GrantedPtAsCda => "granted-pt-as-cda", "an ability that an effect grants and that defines P/T (Svogthos's \"becomes a creature with 'its power and toughness are each equal to …'\") applies in 7a like a characteristic-defining ability, under every setting effect, instead of in 7b in timestamp order (604.3a, 613.4b)";
+    GrantedPtOutlivesLoss => "granted-pt-outlives-loss", "an ability that an effect grants and that defines P/T survives a later effect that removes all abilities, as if it were a setting effect rather than an ability (613.1f, 604.3a)";
     ShieldPerSource => "shield-per-source", "each source's damage to a permanent with shield counters uses one shield counter, so damage from several sources at once removes several or gets through, instead of all of it being prevented for one counter (122.1c)";
     SiegeToGraveyard => "siege-to-graveyard", "a battle with defense 0 is put into its owner's graveyard even while the Siege ability that its last defense counter triggered waits to resolve, instead of being exiled by it (704.5v, 310.11b)";
 }

@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
 use serde::{Deserialize, Serialize};
 
-use super::{Count, Filter, Handle, Quantity, Timestamp};
+use super::{Cda, Count, Filter, Handle, Quantity, Timestamp};
 use crate::cost::ManaCost;
 use crate::number::{ModPt, SetPt};
 use crate::terms::{CardType, Color, CounterKind, Keyword, Mana, Zone};
@@ -245,6 +245,15 @@ pub struct EffectSpec {
     /// Layer 7b: sets power and toughness (or base P/T), e.g. 0/1 or X/X.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub set: Option<SetPt>,
+    /// Layers 6 and 7b: grants an ability that defines power and/or
+    /// toughness ("becomes a creature with 'this creature's power and
+    /// toughness are each equal to …'", Svogthos, the Restless Tomb). An
+    /// ability an effect grants is not a characteristic-defining ability
+    /// (604.3a): it is gained in layer 6 (so losing all abilities later
+    /// removes it) and sets P/T in 7b, in timestamp order with the other
+    /// setting effects (613.4b), its value read all the time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grant_pt_ability: Option<Cda>,
     /// Layer 7c: modifies power and toughness, e.g. +3/+3 or -X/-0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub modify: Option<ModPt>,
@@ -266,6 +275,13 @@ impl EffectSpec {
             || !self.add_keywords.is_empty()
             || !self.remove_keywords.is_empty()
             || self.remove_all_abilities
+            || self.grant_pt_ability.is_some()
+    }
+
+    /// Whether it sets P/T in 7b: a setting effect, or an ability it grants
+    /// that defines P/T (604.3a, 613.4b).
+    pub fn sets_pt(&self) -> bool {
+        self.set.is_some() || self.grant_pt_ability.is_some()
     }
 
     /// Whether it has any part at all.
@@ -302,6 +318,9 @@ impl EffectSpec {
         }
         if !self.remove_keywords.is_empty() {
             parts.push(format!("loses {}", join(&self.remove_keywords, ", ")));
+        }
+        if let Some(g) = &self.grant_pt_ability {
+            parts.push(format!("gains \"{}\"", g.granted_text()));
         }
         if let Some(s) = self.set {
             parts.push(format!("becomes {s}"));

@@ -512,6 +512,24 @@ pub struct Cda {
     pub toughness: Option<Quantity>,
 }
 
+impl Cda {
+    /// The ability in words, as an effect grants it: `its power is X and
+    /// its toughness is Y`.
+    pub fn granted_text(&self) -> String {
+        match (&self.power, &self.toughness) {
+            (Some(p), Some(t)) if p == t => {
+                format!("this creature's power and toughness are each equal to {p}")
+            }
+            (Some(p), Some(t)) => {
+                format!("this creature's power is equal to {p} and its toughness to {t}")
+            }
+            (Some(p), None) => format!("this creature's power is equal to {p}"),
+            (None, Some(t)) => format!("this creature's toughness is equal to {t}"),
+            (None, None) => "nothing".into(),
+        }
+    }
+}
+
 /// One of the values an "as this enters, choose" ability lists (208.2b):
 /// a P/T, and the keywords that come with it (Primal Clay's `2/2` with
 /// flying). Both become part of the permanent's copiable values (613.2a).

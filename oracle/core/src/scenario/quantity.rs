@@ -294,16 +294,26 @@ impl Filter {
                 .map(|t| format!("non{}", t.to_string().to_lowercase())),
         );
         words.extend(self.subtypes.iter().cloned());
-        if self.types.is_empty() {
-            words.push("objects".into());
-        } else {
-            let t: Vec<String> = self
-                .types
-                .iter()
-                .map(|t| t.to_string().to_lowercase())
-                .collect();
-            words.push(format!("{}s", t.join(" ")));
-        }
+        let zone = self.zone();
+        // Off the battlefield an object is a card (or a token briefly):
+        // "creature cards in your graveyard".
+        let on_bf = zone == Zone::Battlefield;
+        let t: Vec<String> = self
+            .types
+            .iter()
+            .map(|t| t.to_string().to_lowercase())
+            .collect();
+        let subtype = (t.is_empty() && on_bf && !self.subtypes.is_empty())
+            .then(|| words.pop())
+            .flatten();
+        words.push(match (t.is_empty(), on_bf) {
+            // "Swamps you control".
+            (true, true) if subtype.is_some() => format!("{}s", subtype.unwrap_or_default()),
+            (true, true) => "objects".into(),
+            (true, false) => "cards".into(),
+            (false, true) => format!("{}s", t.join(" ")),
+            (false, false) => format!("{} cards", t.join(" ")),
+        });
         if let Some(n) = &self.name {
             words.push(format!("named {n}"));
         }
@@ -320,12 +330,14 @@ impl Filter {
                 words.push(format!("with {what} {v}"));
             }
         }
-        if let Some(c) = &self.controller {
-            words.push(format!("{} controls", name(c)));
-        }
-        let zone = self.zone();
-        if zone != Zone::Battlefield {
-            words.push(format!("in {zone}"));
+        let whose = self.controller.as_ref().map(name);
+        match (&whose, on_bf) {
+            (Some(p), true) if p == "you" => words.push("you control".into()),
+            (Some(p), true) => words.push(format!("{p} controls")),
+            (Some(p), false) if p == "you" => words.push(format!("in your {zone}")),
+            (Some(p), false) => words.push(format!("in {p}'s {zone}")),
+            (None, true) => {}
+            (None, false) => words.push(format!("in {zone}")),
         }
         words.join(" ")
     }

@@ -682,6 +682,20 @@ impl<'a> Validator<'a> {
     }
 
     fn effect_parts(&mut self, e: &EffectSpec, path: &NodePath) {
+        if let Some(g) = &e.grant_pt_ability {
+            let at = path.key("grant_pt_ability");
+            if g.power.is_none() && g.toughness.is_none() {
+                self.err(
+                    at.clone(),
+                    "a granted ability that defines P/T says the power, the toughness or both: add `power:` or `toughness:` (604.3a)",
+                );
+            }
+            for (side, q) in [("power", &g.power), ("toughness", &g.toughness)] {
+                if let Some(q) = q {
+                    self.quantity(q, &at.key(side));
+                }
+            }
+        }
         if !e.has_parts() {
             self.err(
                 path.clone(),
