@@ -118,7 +118,10 @@ fn a_site_from_three_reports() {
     )
     .expect("JSON")["summary"];
     let n = |k: &str| summary[k].as_u64().expect("count");
-    assert!(n("skipped") > 0, "the template adapter skips some 613 cases");
+    assert!(
+        n("skipped") > 0,
+        "the template adapter skips some 613 cases"
+    );
     let all = n("passed") + n("failed") + n("flaky") + n("errored") + n("skipped") + n("not_run");
     assert_eq!(msg, format!("{}/{all}", n("passed")));
     assert!(b["color"].is_string());

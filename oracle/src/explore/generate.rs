@@ -360,7 +360,9 @@ fn next_timestamp(objects: &[ObjectSpec], steps: &[Step]) -> i64 {
             | Action::Attach(_)
             | Action::Crew(_)
             | Action::Double(_)
-            | Action::Triple(_) => take(None),
+            | Action::Triple(_)
+            | Action::TurnFaceUp(_)
+            | Action::TurnFaceDown(_) => take(None),
             _ => {}
         }
     }

@@ -94,6 +94,8 @@ impl<'c, B: Bugs> Game<'c, B> {
             Action::GainControl(gc) => self.gain_control(gc, path, log),
             Action::BeginTurn(h) => self.begin_turn(h, log),
             Action::Attach(a) => self.attach(a, path, log),
+            Action::TurnFaceUp(h) => self.turn_over(h, false, path, log),
+            Action::TurnFaceDown(h) => self.turn_over(h, true, path, log),
             Action::Crew(c) => self.crew(c, path, log),
             Action::Cleanup => {
                 self.cleanup(log);
@@ -288,6 +290,65 @@ impl<'c, B: Bugs> Game<'c, B> {
         );
         log.line(1, || {
             format!("{on} becomes attached to {tn} and gets a new timestamp t={ts} [613.7e]")
+        });
+        Ok(())
+    }
+
+    /// Turns a permanent face down (`down`) or face up (708.2a, 708.8).
+    /// Nothing else of it changes: the object, its counters, damage and the
+    /// effects that apply to it stay (708.8); its copiable values become
+    /// the face-down ones or its printed ones (eval's `Early::printed`,
+    /// `starting_pt`). It gets a new timestamp where the edition gives one
+    /// (613.7f; DECISIONS.md D42).
+    fn turn_over(
+        &mut self,
+        h: &crate::scenario::Handle,
+        down: bool,
+        path: &NodePath,
+        log: &mut Log,
+    ) -> Res<()> {
+        let c = self.card_index(h);
+        let what = if down {
+            "be turned face down"
+        } else {
+            "be turned face up"
+        };
+        self.require_battlefield(c, path, what)?;
+        let name = self.cards[c].name().to_string();
+        if self.cards[c].face_down == down {
+            log.line(1, || {
+                if down {
+                    format!("{name} is already face down: nothing happens [708.2b]")
+                } else {
+                    format!("{name} is already face up: nothing happens [708.7]")
+                }
+            });
+            return Ok(());
+        }
+        // 613.7f: a new timestamp each time it turns over (from 2015-07-17).
+        let new_ts = self.rules.turning_over_takes_timestamp
+            && (down || !self.bug(Mutant::FaceUpKeepsTimestamp));
+        let stamp = if new_ts {
+            Some((self.take_ts(), self.take_seq()))
+        } else {
+            None
+        };
+        let card = &mut self.cards[c];
+        card.face_down = down;
+        if let Some((ts, seq)) = stamp {
+            card.ts = ts;
+            card.seq = seq;
+        }
+        log.line(1, || {
+            if down {
+                format!("{name} is turned face down: a 2/2 creature with no name, text, subtypes or mana cost; its counters and the effects on it stay [708.2a]")
+            } else {
+                format!("{name} is turned face up: its copiable values are its printed ones again; its counters and the effects on it stay, and its \"as it enters\" abilities do nothing [708.8]")
+            }
+        });
+        log.line(2, || match stamp {
+            Some((ts, _)) => format!("it gets a new timestamp t={ts} [613.7f]"),
+            None => "it keeps its timestamp: in this edition an object's timestamp is the time it entered its zone [613.7d; 613.7f from 2015-07-17]".into(),
         });
         Ok(())
     }
@@ -1361,6 +1422,9 @@ impl<'c, B: Bugs> Game<'c, B> {
         card.attached_to = None;
         card.controller = card.owner;
         card.continuous = false;
+        // 708.9, 400.7: a face-down permanent that leaves the battlefield is
+        // revealed; the new object is face up.
+        card.face_down = false;
         if !(from == Zone::Stack
             && to == Zone::Battlefield
             && self.bugs.has(Mutant::PermanentKeepsX))

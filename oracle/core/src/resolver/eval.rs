@@ -34,6 +34,16 @@ impl Early {
     /// Its copiable values (layer 1): the printed ones, with the keywords
     /// of the option chosen as it entered (208.2b, 613.2a).
     fn printed(card: &Card<'_>) -> Early {
+        // 708.2a: a face-down permanent's copiable values are a creature
+        // with no text (no abilities, no keywords), no color, no subtypes.
+        if card.face_down {
+            return Early {
+                types: Bits::of(&[CardType::Creature]),
+                colors: Bits::empty(),
+                keywords: Bits::empty(),
+                abilities: false,
+            };
+        }
         let mut keywords = Bits::of(&card.spec.keywords);
         if let Some(ch) = card.chosen() {
             for k in &ch.keywords {
@@ -273,6 +283,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
             .enumerate()
             .filter(|(_, eq)| {
                 eq.on_battlefield()
+                    && !eq.face_down
                     && eq.spec.subtypes.iter().any(|s| s == "Equipment")
                     && eq.counters.contains_key(&CounterKind::named("hone"))
             })
@@ -493,7 +504,10 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
         if !e.types.contains_all(&f.types) || e.types.contains_any(&f.not_types) {
             return false;
         }
-        if !f.subtypes.iter().all(|s| card.spec.subtypes.contains(s)) {
+        // 708.2a: a face-down permanent has no subtypes and no name.
+        if !f.subtypes.is_empty()
+            && (card.face_down || !f.subtypes.iter().all(|s| card.spec.subtypes.contains(s)))
+        {
             return false;
         }
         if !e.colors.contains_all(&f.colors) {
@@ -504,7 +518,10 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                 return false;
             }
         }
-        if f.name.as_ref().is_some_and(|n| n != card.name()) {
+        if f.name
+            .as_ref()
+            .is_some_and(|n| card.face_down || n != card.name())
+        {
             return false;
         }
         if f.with_counter.as_ref().is_some_and(|k| card.count(k) == 0) {
@@ -803,6 +820,14 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
     /// 208.5), explained.
     fn starting_pt(&self, c: usize) -> Wide {
         let card = &self.g.cards[c];
+        // 708.2a: a face-down permanent is a 2/2 whatever is printed; those
+        // are its copiable values, under every effect and counter.
+        if card.face_down && !self.g.bug(Mutant::FaceDownKeepsPrinted) {
+            self.line(c, 0, || {
+                "face down: 2/2, its copiable P/T [708.2a, 613.2a]".into()
+            });
+            return Wide::of(Pt::new(2, 2));
+        }
         let printed = card.spec.pt;
         let chosen = card.chosen();
         let start = Wide::of(match (chosen, printed) {
@@ -1432,6 +1457,8 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                 let c = g.card_index(h);
                 let spec = g.cards[c].spec;
                 match &spec.mana_cost {
+                    // 708.2a: a face-down permanent has no mana cost.
+                    _ if g.cards[c].face_down => 0,
                     // 202.3e: X counts as its value on the stack, 0 elsewhere;
                     // 107.1b: a negative X counts as 0 in the sum.
                     Some(cost) => {

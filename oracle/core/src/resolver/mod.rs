@@ -315,6 +315,9 @@ pub(crate) struct Card<'c> {
     pub deathtouch: bool,
     pub shields: i64,
     pub tapped: bool,
+    /// Whether it is a face-down permanent (708): its copiable values are
+    /// those of 708.2a, not its printed ones.
+    pub face_down: bool,
     pub attached_to: Option<ObjRef>,
     pub lki: Option<Box<crate::observation::ObjectState>>,
     /// The level-up bands as static abilities (107.8), built once: each
@@ -346,7 +349,8 @@ impl Card<'_> {
 
     /// A Saga's final chapter: its greatest chapter number (714.2c).
     pub fn final_chapter(&self) -> Option<i64> {
-        if !self.spec.subtypes.iter().any(|s| s == "Saga") {
+        // 708.2a: a face-down permanent has no subtypes and no chapters.
+        if self.face_down || !self.spec.subtypes.iter().any(|s| s == "Saga") {
             return None;
         }
         self.spec
@@ -522,7 +526,9 @@ impl<'c, B: Bugs> Game<'c, B> {
                 controller,
                 owner: controller,
                 continuous: !o.sick,
-                choice: if o.zone == Zone::Battlefield {
+                // 708.3: a permanent that entered face down made no choice
+                // as it entered.
+                choice: if o.zone == Zone::Battlefield && !o.face_down {
                     o.entry_choice(None)
                 } else {
                     None
@@ -536,6 +542,7 @@ impl<'c, B: Bugs> Game<'c, B> {
                 deathtouch: o.deathtouch_damage,
                 shields: o.regeneration_shields.0,
                 tapped: o.tapped,
+                face_down: o.face_down && o.zone == Zone::Battlefield,
                 attached_to: None,
                 lki: None,
                 levels,
@@ -705,6 +712,11 @@ impl<'c, B: Bugs> Game<'c, B> {
         }
         if let Some(ch) = c.chosen() {
             text.push_str(&format!(", entered as {}", entry_label(ch)));
+        }
+        if c.face_down {
+            text.push_str(
+                ", face down: a 2/2 creature with no name, text, subtypes or mana cost [708.2a]",
+            );
         }
         text.push_str(&format!(
             ", {}, t={}",

@@ -88,6 +88,8 @@ mutants! {
     EnteringCountersTakeTimestamp => "entering-counters-take-timestamp", "the counters an object enters the battlefield with take a timestamp of their own instead of sharing the object's (613.7, 122.6)";
     DoubleCountersSetsCount => "double-counters-sets-count", "doubling counters sets the number to twice as many instead of putting that many more, so nothing that changes putting counters applies: can't-have-counters, Vorinclex-style doubling, Nth-counter triggers (701.10e)";
     ShieldPerSource => "shield-per-source", "each source's damage to a permanent with shield counters uses one shield counter, so damage from several sources at once removes several or gets through, instead of all of it being prevented for one counter (122.1c)";
+    FaceDownKeepsPrinted => "face-down-keeps-printed", "a face-down permanent keeps its printed power and toughness instead of being a 2/2 (708.2a)";
+    FaceUpKeepsTimestamp => "face-up-keeps-timestamp", "a permanent turned face up keeps the timestamp it entered with, so its static abilities apply before the effects created while it was face down (613.7f)";
     SiegeToGraveyard => "siege-to-graveyard", "a battle with defense 0 is put into its owner's graveyard even while the Siege ability that its last defense counter triggered waits to resolve, instead of being exiled by it (704.5v, 310.11b)";
 }
 

@@ -307,6 +307,12 @@ pub struct ObjectSpec {
     /// continuously since that turn began.
     #[serde(default, skip_serializing_if = "is_false")]
     pub sick: bool,
+    /// A permanent set up face down (a morph, manifest or disguise
+    /// creature, 708): until it is turned face up it is a 2/2 creature with
+    /// no name, text, subtypes or mana cost, whatever is printed (708.2a),
+    /// and "as this enters" abilities had no effect on it (708.3, 708.8).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub face_down: bool,
     /// A Saga's chapter abilities (714.2, 107.15): each triggers when lore
     /// counters put on it reach one of its chapter numbers.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -480,6 +486,7 @@ impl ObjectSpec {
             enters_with: BTreeMap::new(),
             choose: None,
             sick: false,
+            face_down: false,
             cant_have_counters_put: false,
             counters_put_by: None,
             differs_from_card: Vec::new(),
