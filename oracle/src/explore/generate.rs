@@ -105,9 +105,11 @@ switches! {
     INERT_KEYWORDS = 44, "inert keywords";
     DOUBLE_COUNTERS = 45, "doubling counters";
     SHIELDS = 46, "shield counters";
-    // 47 is the last bit the `later` draw gives: a further switch needs
-    // another draw.
+    // 47 is the last bit the `later` draw gives: the switches after it
+    // are derived from the bits already drawn (`derived_switches`), so
+    // that no case drawn without them changes.
     BATTLES = 47, "battles";
+    FACE_DOWN = 49, "face-down permanents";
 }
 
 impl Switches {
@@ -184,6 +186,7 @@ impl Switches {
             (Switches::DOUBLE_COUNTERS, &[P::DoubleCounters, P::Counters]),
             (Switches::SHIELDS, &[P::ShieldCounters]),
             (Switches::BATTLES, &[P::Battles]),
+            (Switches::FACE_DOWN, &[P::FaceDown]),
         ];
         needs
             .iter()
@@ -261,7 +264,8 @@ pub fn generate_within(u: &mut Unstructured<'_>, scope: &Scope) -> Result<Case> 
     // cases (a spell acts only when a step resolves it).
     let mut later = u16::from_le_bytes(u.arbitrary()?) & u16::from_le_bytes(u.arbitrary()?);
     later &= 0xFFF1 | u16::from(u.arbitrary::<u8>()?);
-    let switches = Switches((base | u64::from(later) << 32) & scope.mask);
+    let drawn = base | u64::from(later) << 32;
+    let switches = Switches((drawn | derived_switches(drawn)) & scope.mask);
     let mut g = Gen {
         u,
         f: switches,
@@ -274,11 +278,26 @@ pub fn generate_within(u: &mut Unstructured<'_>, scope: &Scope) -> Result<Case> 
         choices: Vec::new(),
         resolve_next: None,
         shielded: Vec::new(),
+        face_down: Vec::new(),
         sealed: Vec::new(),
         steps_made: 0,
         next_ts: 1,
     };
     g.case()
+}
+
+/// The switches past the 48 bits the draws give (49 on), each on in about a
+/// quarter of the cases: derived from the switches drawn, by a hash of its
+/// own, instead of read from the stream, so that adding one changes no
+/// byte the generator reads and no case drawn without it (the test
+/// `explore/switches-49-and-50-leave-the-other-cases-alone`). Each switch
+/// takes its own multiplier so that it is independent of the others
+/// (switch 48 has another).
+fn derived_switches(drawn: u64) -> u64 {
+    // Two bits of a multiplicative hash (Fibonacci-style mixing, then the
+    // top bits): both zero in a quarter of the cases.
+    let face_down = (drawn ^ drawn >> 29).wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 62 == 0;
+    if face_down { Switches::FACE_DOWN } else { 0 }
 }
 
 /// The kind of object, as generated (its types may change at run time).
@@ -314,6 +333,8 @@ struct Gen<'u, 'a> {
     resolve_next: Option<usize>,
     /// The objects set up with shield counters (122.1c).
     shielded: Vec<usize>,
+    /// The objects set up face down (708).
+    face_down: Vec<usize>,
     /// The objects set up with counters that can't have more put on them,
     /// with a kind of counter each has.
     sealed: Vec<(usize, CounterKind)>,
@@ -475,6 +496,16 @@ impl Gen<'_, '_> {
         for _ in 0..steps_n {
             self.next_ts = next_timestamp(&objects, &steps);
             let step = self.step()?;
+            // Before a creature set up face down is turned face up, often
+            // an effect that sets its P/T: its own static ability applies
+            // after it only through the new timestamp (613.7f).
+            if let Action::TurnFaceUp(h) = &step.action {
+                let up = self.face_down.iter().any(|&i| object_handle(i) == *h);
+                if up && self.on(Switches::SET) && self.one_in(2)? {
+                    let e = self.set_until_end_of_turn(h.clone(), 5, None)?;
+                    steps.push(effect_step(e));
+                }
+            }
             let plain = matches!(&step.action, Action::Effect(e) if e.modify.is_some() && e.x.is_none() && !e.has_early_parts());
             let numbered = matches!(&step.action, Action::RemoveCounters(_) | Action::Move(_));
             steps.push(step);
@@ -496,16 +527,7 @@ impl Gen<'_, '_> {
                             next_timestamp(&objects, &steps).saturating_sub(1).max(1),
                         ))
                     });
-                    let e = EffectSpec {
-                        affects: Affects::Objects(vec![target.clone()]),
-                        set: Some(SetPt {
-                            power: Amount::Fixed(self.int(0, 4)?),
-                            toughness: Amount::Fixed(self.int(1, 4)?),
-                        }),
-                        until: Some(Until::EndOfTurn),
-                        timestamp,
-                        ..EffectSpec::default()
-                    };
+                    let e = self.set_until_end_of_turn(target.clone(), 4, timestamp)?;
                     steps.push(effect_step(e));
                 }
             }
@@ -716,6 +738,13 @@ impl Gen<'_, '_> {
             }
         }
         self.state(&mut o, kind)?;
+        if kind == Kind::Creature
+            && o.zone == Zone::Battlefield
+            && self.on(Switches::FACE_DOWN)
+            && self.one_in(2)?
+        {
+            self.face_down(&mut o, i)?;
+        }
         if o.counters.contains_key(&CounterKind::named("shield")) {
             self.shielded.push(i);
         }
@@ -1141,6 +1170,66 @@ impl Gen<'_, '_> {
         Ok(e)
     }
 
+    /// "`target` has base P/T a/b until end of turn" (7b), with a and b up
+    /// to `max` (b at least 1).
+    fn set_until_end_of_turn(
+        &mut self,
+        target: Handle,
+        max: i64,
+        timestamp: Option<Timestamp>,
+    ) -> Result<EffectSpec> {
+        Ok(EffectSpec {
+            affects: Affects::Objects(vec![target]),
+            set: Some(SetPt {
+                power: Amount::Fixed(self.int(0, max)?),
+                toughness: Amount::Fixed(self.int(1, max)?),
+            }),
+            until: Some(Until::EndOfTurn),
+            timestamp,
+            ..EffectSpec::default()
+        })
+    }
+
+    /// A creature set up face down (708.2a), often with a static ability
+    /// that sets its own base P/T: it has none while face down, and once
+    /// turned face up it applies after the effects created before, in the
+    /// editions where turning it up gives it a new timestamp (613.7f).
+    fn face_down(&mut self, o: &mut ObjectSpec, i: usize) -> Result<()> {
+        o.face_down = true;
+        o.choose = None;
+        if self.one_in(2)? {
+            o.abilities.push(EffectSpec {
+                name: Some("its own base P/T".into()),
+                affects: Affects::This,
+                set: Some(SetPt {
+                    power: Amount::Fixed(self.int(0, 5)?),
+                    toughness: Amount::Fixed(self.int(1, 5)?),
+                }),
+                ..EffectSpec::default()
+            });
+        }
+        self.face_down.push(i);
+        Ok(())
+    }
+
+    /// Turning a permanent over (708): mostly one set up face down turned
+    /// face up, else a creature on the battlefield turned either way
+    /// (turning what is already so does nothing, 708.2b).
+    fn turn_over_step(&mut self) -> Result<Action> {
+        if !self.face_down.is_empty() && !self.one_in(4)? {
+            let i = self.pick(&self.face_down.clone())?;
+            return Ok(Action::TurnFaceUp(object_handle(i)));
+        }
+        let i = self
+            .object_where(|g, i| g.objects[i] == Kind::Creature && g.zones[i] == Zone::Battlefield)?
+            .unwrap_or(0);
+        Ok(if self.one_in(2)? {
+            Action::TurnFaceDown(object_handle(i))
+        } else {
+            Action::TurnFaceUp(object_handle(i))
+        })
+    }
+
     /// A static ability of an enchantment: an anthem, a Humility-style
     /// setting, an animation, or a P/T-threshold bonus.
     fn static_ability(&mut self) -> Result<EffectSpec> {
@@ -1318,6 +1407,8 @@ impl Gen<'_, '_> {
         add(&mut a, self.on(Switches::COSTS), 21);
         add(&mut a, self.on(Switches::DOUBLE_COUNTERS), 22);
         add(&mut a, self.on(Switches::DOUBLE_COUNTERS), 22);
+        add(&mut a, self.on(Switches::FACE_DOWN), 23);
+        add(&mut a, self.on(Switches::FACE_DOWN), 23);
         a
     }
 
@@ -1427,6 +1518,7 @@ impl Gen<'_, '_> {
             }),
             21 => self.pay_cost_step()?,
             22 => self.double_counters_step()?,
+            23 => self.turn_over_step()?,
             _ => Action::StateBasedActions,
         };
         let sba = !(self.on(Switches::SPLIT_SBA) && self.one_in(2)?);
