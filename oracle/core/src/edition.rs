@@ -57,8 +57,9 @@ pub struct Rules {
     /// the damage. Before, a trigger (2007-05-01 502.68a) gained it after
     /// the state-based actions.
     pub lifelink_static: bool,
-    /// 613.7f since 2015-07-17 (613.6e then): a permanent gets a new
-    /// timestamp each time it turns face up or face down. Before, an
+    /// 613.7f and 613.7g since 2015-07-17 (613.6e and 613.6f then): a
+    /// permanent gets a new timestamp each time it turns face up or face
+    /// down, and a double-faced one each time it transforms. Before, an
     /// object's timestamp was the time it entered its zone (613.6c of
     /// 2015-03-27), and turning it over changed nothing of it.
     pub turning_over_takes_timestamp: bool,
@@ -127,6 +128,10 @@ impl Rules {
             ("702.15", self.lifelink_static != other.lifelink_static),
             (
                 "613.7f",
+                self.turning_over_takes_timestamp != other.turning_over_takes_timestamp,
+            ),
+            (
+                "613.7g",
                 self.turning_over_takes_timestamp != other.turning_over_takes_timestamp,
             ),
         ];
@@ -459,7 +464,7 @@ static EDITIONS: &[Entry] = &[
         id: "2015-07-17",
         alias: "origins",
         since: "2015-07-17",
-        name: "Magic Origins: a permanent gets a new timestamp as it turns face up or face down (613.6e)",
+        name: "Magic Origins: a permanent gets a new timestamp as it turns face up or face down (613.6e) or transforms (613.6f)",
         rules: ORIGINS,
     },
     Entry {

@@ -20,11 +20,11 @@ use arbitrary::{Arbitrary, Result, Unstructured};
 use crate::cost::ManaCost;
 use crate::number::{Amount, Change, ModPt, Printed, PrintedPt, Pt, SetPt};
 use crate::scenario::{
-    Action, Affects, Attach, Case, CaseId, Cast, Cda, Chapter, CombatAssignment, CostPayment,
-    Count, CounterDouble, CounterMove, CounterPut, CounterRemove, CounterScale, CounterTrigger,
-    CountersFrom, CountersOn, CountersPutBy, Crew, Damage, EffectSpec, EntryChoice, Filter,
-    GainControl, Handle, LevelBand, ManaAbility, ManaPool, MoveZone, ObjectSpec, PlayerSpec,
-    Quantity, QuantityRef, RuleRef, Scale, ScaleWhat, Setup, Step, Timestamp, Until,
+    Action, Affects, Attach, BackFace, Case, CaseId, Cast, Cda, Chapter, CombatAssignment,
+    CostPayment, Count, CounterDouble, CounterMove, CounterPut, CounterRemove, CounterScale,
+    CounterTrigger, CountersFrom, CountersOn, CountersPutBy, Crew, Damage, EffectSpec, EntryChoice,
+    Filter, GainControl, Handle, LevelBand, ManaAbility, ManaPool, MoveZone, ObjectSpec,
+    PlayerSpec, Quantity, QuantityRef, RuleRef, Scale, ScaleWhat, Setup, Step, Timestamp, Until,
 };
 use crate::terms::{CardType, CounterKind, Keyword, Mana, Zone};
 
@@ -109,7 +109,7 @@ switches! {
     // are derived from the bits already drawn (`derived_switches`), so
     // that no case drawn without them changes.
     BATTLES = 47, "battles";
-    FACE_DOWN = 49, "face-down permanents";
+    FACE_DOWN = 49, "face-down and double-faced permanents";
 }
 
 impl Switches {
@@ -186,7 +186,7 @@ impl Switches {
             (Switches::DOUBLE_COUNTERS, &[P::DoubleCounters, P::Counters]),
             (Switches::SHIELDS, &[P::ShieldCounters]),
             (Switches::BATTLES, &[P::Battles]),
-            (Switches::FACE_DOWN, &[P::FaceDown]),
+            (Switches::FACE_DOWN, &[P::FaceDown, P::Transform]),
         ];
         needs
             .iter()
@@ -279,6 +279,7 @@ pub fn generate_within(u: &mut Unstructured<'_>, scope: &Scope) -> Result<Case> 
         resolve_next: None,
         shielded: Vec::new(),
         face_down: Vec::new(),
+        double_faced: Vec::new(),
         sealed: Vec::new(),
         steps_made: 0,
         next_ts: 1,
@@ -335,6 +336,8 @@ struct Gen<'u, 'a> {
     shielded: Vec<usize>,
     /// The objects set up face down (708).
     face_down: Vec<usize>,
+    /// The double-faced objects (712).
+    double_faced: Vec<usize>,
     /// The objects set up with counters that can't have more put on them,
     /// with a kind of counter each has.
     sealed: Vec<(usize, CounterKind)>,
@@ -383,7 +386,8 @@ fn next_timestamp(objects: &[ObjectSpec], steps: &[Step]) -> i64 {
             | Action::Double(_)
             | Action::Triple(_)
             | Action::TurnFaceUp(_)
-            | Action::TurnFaceDown(_) => take(None),
+            | Action::TurnFaceDown(_)
+            | Action::Transform(_) => take(None),
             _ => {}
         }
     }
@@ -499,8 +503,12 @@ impl Gen<'_, '_> {
             // Before a creature set up face down is turned face up, often
             // an effect that sets its P/T: its own static ability applies
             // after it only through the new timestamp (613.7f).
-            if let Action::TurnFaceUp(h) = &step.action {
-                let up = self.face_down.iter().any(|&i| object_handle(i) == *h);
+            if let Action::TurnFaceUp(h) | Action::Transform(h) = &step.action {
+                let up = self
+                    .face_down
+                    .iter()
+                    .chain(&self.double_faced)
+                    .any(|&i| object_handle(i) == *h);
                 if up && self.on(Switches::SET) && self.one_in(2)? {
                     let e = self.set_until_end_of_turn(h.clone(), 5, None)?;
                     steps.push(effect_step(e));
@@ -744,6 +752,9 @@ impl Gen<'_, '_> {
             && self.one_in(2)?
         {
             self.face_down(&mut o, i)?;
+        }
+        if kind == Kind::Creature && self.on(Switches::FACE_DOWN) && self.one_in(4)? {
+            self.back_face(&mut o, i)?;
         }
         if o.counters.contains_key(&CounterKind::named("shield")) {
             self.shielded.push(i);
@@ -1170,6 +1181,19 @@ impl Gen<'_, '_> {
         Ok(e)
     }
 
+    /// The static ability "this has base P/T a/b" (7b).
+    fn own_base_pt(&mut self) -> Result<EffectSpec> {
+        Ok(EffectSpec {
+            name: Some("its own base P/T".into()),
+            affects: Affects::This,
+            set: Some(SetPt {
+                power: Amount::Fixed(self.int(0, 5)?),
+                toughness: Amount::Fixed(self.int(1, 5)?),
+            }),
+            ..EffectSpec::default()
+        })
+    }
+
     /// "`target` has base P/T a/b until end of turn" (7b), with a and b up
     /// to `max` (b at least 1).
     fn set_until_end_of_turn(
@@ -1198,24 +1222,46 @@ impl Gen<'_, '_> {
         o.face_down = true;
         o.choose = None;
         if self.one_in(2)? {
-            o.abilities.push(EffectSpec {
-                name: Some("its own base P/T".into()),
-                affects: Affects::This,
-                set: Some(SetPt {
-                    power: Amount::Fixed(self.int(0, 5)?),
-                    toughness: Amount::Fixed(self.int(1, 5)?),
-                }),
-                ..EffectSpec::default()
-            });
+            let own = self.own_base_pt()?;
+            o.abilities.push(own);
         }
         self.face_down.push(i);
         Ok(())
     }
 
+    /// A back face (712.2): a creature, often with a static ability that
+    /// sets its own base P/T, which applies after the effects created
+    /// before it transforms where transforming takes a timestamp (613.7g).
+    fn back_face(&mut self, o: &mut ObjectSpec, i: usize) -> Result<()> {
+        let mut back = BackFace {
+            name: None,
+            types: vec![CardType::Creature],
+            subtypes: Vec::new(),
+            colors: Vec::new(),
+            pt: Some(Pt::new(self.value()?, self.value()?)),
+            keywords: Vec::new(),
+            abilities: Vec::new(),
+        };
+        if self.one_in(2)? {
+            back.keywords.push(self.pick(&GRANTED)?);
+        }
+        if self.one_in(2)? {
+            back.abilities.push(self.own_base_pt()?);
+        }
+        o.back_face = Some(Box::new(back));
+        self.double_faced.push(i);
+        Ok(())
+    }
+
     /// Turning a permanent over (708): mostly one set up face down turned
     /// face up, else a creature on the battlefield turned either way
-    /// (turning what is already so does nothing, 708.2b).
+    /// (turning what is already so does nothing, 708.2b); or transforming
+    /// a double-faced one (701.27).
     fn turn_over_step(&mut self) -> Result<Action> {
+        if !self.double_faced.is_empty() && self.one_in(3)? {
+            let i = self.pick(&self.double_faced.clone())?;
+            return Ok(Action::Transform(object_handle(i)));
+        }
         if !self.face_down.is_empty() && !self.one_in(4)? {
             let i = self.pick(&self.face_down.clone())?;
             return Ok(Action::TurnFaceUp(object_handle(i)));

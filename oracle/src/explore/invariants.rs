@@ -471,11 +471,13 @@ impl Subject<'_> {
                 .any(|a| a.remove_all_abilities)
     }
 
-    /// Whether object `h` is ever face down: set up so, or named by a step
-    /// that turns it over (708). Its printed values are then not always its
-    /// copiable ones (708.2a).
+    /// Whether object `h` is ever face down or has another face up: set up
+    /// face down or double-faced, or named by a step that turns it over
+    /// (708, 712). Its printed values are then not always its copiable
+    /// ones (708.2a, 712.8e).
     fn turned_over(&self, h: &Handle) -> bool {
-        self.spec(h).is_some_and(|o| o.face_down)
+        self.spec(h)
+            .is_some_and(|o| o.face_down || o.back_face.is_some())
             || self
                 .case
                 .actions()
@@ -485,7 +487,11 @@ impl Subject<'_> {
     /// Whether any P/T comes from something other than printed values,
     /// counters and effects listing their objects.
     fn global_pt_sources(&self) -> bool {
-        self.case.setup.objects.iter().any(|o| o.face_down)
+        self.case
+            .setup
+            .objects
+            .iter()
+            .any(|o| o.face_down || o.back_face.is_some())
             || self
                 .case
                 .actions()
@@ -869,8 +875,8 @@ pub static ALL: &[Invariant] = &[
     },
     Invariant {
         name: "face-up-timestamp",
-        rules: &["613.7f", "613.7a", "613.4b", "708.8"],
-        statement: "a permanent turned face up gets a new timestamp, the newest, so a static ability of its own that sets its P/T applies after every effect created before: its base P/T right after is that value (editions from 2015-07-17; without abilities lost, explicit timestamps or level up)",
+        rules: &["613.7f", "613.7g", "613.7a", "613.4b", "708.8", "712.8e"],
+        statement: "a permanent turned face up or transformed gets a new timestamp, the newest, so a static ability of its own face that sets its P/T applies after every effect created before: its base P/T right after is that value (editions from 2015-07-17; without abilities lost, explicit timestamps or level up)",
         caught_by: Mutant::FaceUpKeepsTimestamp,
         sampling: EVERY,
         closed_form: false,
@@ -924,7 +930,10 @@ fn face_down_hides_printed_values(s: &Subject<'_>) -> Option<Found> {
     // the first that turns it, moves, casts or resolves it (a new object is
     // face up, 708.9), or after which it is elsewhere.
     let touches = |a: &Action| match a {
-        Action::TurnFaceUp(x) | Action::TurnFaceDown(x) | Action::Resolve(x) => x == h,
+        Action::TurnFaceUp(x)
+        | Action::TurnFaceDown(x)
+        | Action::Transform(x)
+        | Action::Resolve(x) => x == h,
         Action::Move(m) => m.object == *h,
         Action::Cast(c) => c.object == *h,
         _ => false,
@@ -970,13 +979,19 @@ fn face_up_timestamp(s: &Subject<'_>) -> Option<Found> {
         return None;
     }
     for (k, step) in s.steps() {
-        let Action::TurnFaceUp(h) = &step.action else {
-            continue;
+        // Turned face up (613.7f) or transformed (613.7g) for the first time.
+        let (h, transform) = match &step.action {
+            Action::TurnFaceUp(h) => (h, false),
+            Action::Transform(h) => (h, true),
+            _ => continue,
         };
         let Some(spec) = s.spec(h) else { continue };
-        // Face down until now: set up so, never turned or moved before.
+        // Face down or front face up until now: never turned or moved.
         let earlier = s.case.steps[..k].iter().any(|st| match &st.action {
-            Action::TurnFaceUp(x) | Action::TurnFaceDown(x) | Action::Resolve(x) => x == h,
+            Action::TurnFaceUp(x)
+            | Action::TurnFaceDown(x)
+            | Action::Transform(x)
+            | Action::Resolve(x) => x == h,
             Action::Move(m) => m.object == *h,
             Action::Cast(c) => c.object == *h,
             _ => false,
@@ -984,11 +999,19 @@ fn face_up_timestamp(s: &Subject<'_>) -> Option<Found> {
         let returns = [Keyword::Undying, Keyword::Persist]
             .iter()
             .any(|kw| spec.keywords.contains(kw));
-        if !spec.face_down || earlier || returns || !spec.level_up.is_empty() || s.objects_act() {
+        let turned = if transform {
+            spec.back_face
+                .as_deref()
+                .filter(|_| !spec.face_down)
+                .map(|b| &b.abilities)
+        } else {
+            spec.face_down.then_some(&spec.abilities)
+        };
+        let Some(abilities) = turned else { continue };
+        if earlier || returns || !spec.level_up.is_empty() || s.objects_act() {
             continue;
         }
-        let own: Vec<&EffectSpec> = spec
-            .abilities
+        let own: Vec<&EffectSpec> = abilities
             .iter()
             .filter(|a| a.set.is_some() && matches!(a.affects, Affects::This))
             .collect();
@@ -1011,7 +1034,9 @@ fn face_up_timestamp(s: &Subject<'_>) -> Option<Found> {
                 found(
                     k,
                     format!(
-                        "{h} was turned face up: its new timestamp (613.7f) puts its own \"base P/T {want}\" after every effect created before, yet its base P/T is {}",
+                        "{h} was {}: its new timestamp ({}) puts its own \"base P/T {want}\" after every effect created before, yet its base P/T is {}",
+                        if transform { "transformed" } else { "turned face up" },
+                        if transform { "613.7g" } else { "613.7f" },
                         PtOrNone::from_option(a.base_pt)
                     ),
                 )

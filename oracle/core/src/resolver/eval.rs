@@ -44,6 +44,16 @@ impl Early {
                 abilities: false,
             };
         }
+        // 712.8e: a transformed permanent has only its back face's
+        // characteristics.
+        if let Some(b) = card.back() {
+            return Early {
+                types: Bits::of(&b.types),
+                colors: Bits::of(&b.colors),
+                keywords: Bits::of(&b.keywords),
+                abilities: true,
+            };
+        }
         let mut keywords = Bits::of(&card.spec.keywords);
         if let Some(ch) = card.chosen() {
             for k in &ch.keywords {
@@ -283,8 +293,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
             .enumerate()
             .filter(|(_, eq)| {
                 eq.on_battlefield()
-                    && !eq.face_down
-                    && eq.spec.subtypes.iter().any(|s| s == "Equipment")
+                    && eq.subtypes().iter().any(|s| s == "Equipment")
                     && eq.counters.contains_key(&CounterKind::named("hone"))
             })
             .filter_map(|(ei, eq)| Some((eq.attached_to.and_then(|r| g.live(r))?, ei)))
@@ -415,7 +424,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                     Affects::Objects(_) => Target::Card(None),
                 },
             };
-            for (ai, ab) in card.spec.abilities.iter().enumerate() {
+            for (ai, ab) in card.abilities().iter().enumerate() {
                 let origin = Origin::Static {
                     card: ci,
                     ability: ai,
@@ -426,7 +435,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
             // abilities) exists while its level counters are in the band.
             let levels = card.count(&CounterKind::named("level"));
             for la in &card.levels {
-                if card.spec.level_up[la.band].contains(levels) {
+                if card.back().is_none() && card.spec.level_up[la.band].contains(levels) {
                     self.actives
                         .push(active(&la.spec, Origin::Level { card: ci }));
                 }
@@ -443,7 +452,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                 let c = &g.cards[card];
                 match &act.spec.name {
                     Some(n) => format!("{n} of {}", c.name()),
-                    None if c.spec.abilities.len() > 1 => {
+                    None if c.abilities().len() > 1 => {
                         format!("{}'s ability #{}", c.name(), ability + 1)
                     }
                     None => format!("{}'s ability", c.name()),
@@ -504,10 +513,9 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
         if !e.types.contains_all(&f.types) || e.types.contains_any(&f.not_types) {
             return false;
         }
-        // 708.2a: a face-down permanent has no subtypes and no name.
-        if !f.subtypes.is_empty()
-            && (card.face_down || !f.subtypes.iter().all(|s| card.spec.subtypes.contains(s)))
-        {
+        // 708.2a: a face-down permanent has no subtypes and no name;
+        // 712.8e: a transformed one those of its back face.
+        if !f.subtypes.iter().all(|s| card.subtypes().contains(s)) {
             return false;
         }
         if !e.colors.contains_all(&f.colors) {
@@ -520,7 +528,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
         }
         if f.name
             .as_ref()
-            .is_some_and(|n| card.face_down || n != card.name())
+            .is_some_and(|n| card.face_name() != Some(n.as_str()))
         {
             return false;
         }
@@ -828,6 +836,12 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
             });
             return Wide::of(Pt::new(2, 2));
         }
+        // 712.8e: transformed, its back face's P/T (none: 0/0, 208.5).
+        if let Some(b) = card.back() {
+            let pt = b.pt.unwrap_or(Pt::new(0, 0));
+            self.line(c, 0, || format!("back face up: printed {pt} [712.8e]"));
+            return Wide::of(pt);
+        }
         let printed = card.spec.pt;
         let chosen = card.chosen();
         let start = Wide::of(match (chosen, printed) {
@@ -876,6 +890,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
         let on_bf = card.on_battlefield();
         let mut entries: Vec<Layer7Entry> = Vec::new();
         let cda_here = card.spec.cda.is_some()
+            && card.back().is_none()
             && self.early[c].abilities
             && (on_bf || rules.cda_in_every_zone && !g.bug(Mutant::CdaOnlyOnBattlefield));
         if cda_here {

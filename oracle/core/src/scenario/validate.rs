@@ -534,6 +534,11 @@ impl<'a> Validator<'a> {
         for (i, ab) in o.abilities.iter().enumerate() {
             self.static_ability(ab, &path.key("abilities").index(i));
         }
+        if let Some(back) = &o.back_face {
+            for (i, ab) in back.abilities.iter().enumerate() {
+                self.static_ability(ab, &path.key("back_face").key("abilities").index(i));
+            }
+        }
         self.spell(o, path);
         if o.face_down && o.choose.is_some() {
             // 708.3: a permanent that enters face down makes no choice of
@@ -815,7 +820,8 @@ impl<'a> Validator<'a> {
             Action::Regenerate(h)
             | Action::Destroy(h)
             | Action::TurnFaceUp(h)
-            | Action::TurnFaceDown(h) => self.object_ref(h, path),
+            | Action::TurnFaceDown(h)
+            | Action::Transform(h) => self.object_ref(h, path),
             Action::Move(m) => self.move_object(m, path),
             Action::GainControl(g) => {
                 self.object_ref(&g.object, &path.key("object"));
