@@ -57,6 +57,12 @@ pub struct Rules {
     /// the damage. Before, a trigger (2007-05-01 502.68a) gained it after
     /// the state-based actions.
     pub lifelink_static: bool,
+    /// 613.7f and 613.7g since 2015-07-17 (613.6e and 613.6f then): a
+    /// permanent gets a new timestamp each time it turns face up or face
+    /// down, and a double-faced one each time it transforms. Before, an
+    /// object's timestamp was the time it entered its zone (613.6c of
+    /// 2015-03-27), and turning it over changed nothing of it.
+    pub turning_over_takes_timestamp: bool,
 }
 
 impl Rules {
@@ -120,6 +126,14 @@ impl Rules {
             ),
             ("704.5r", self.counter_caps != other.counter_caps),
             ("702.15", self.lifelink_static != other.lifelink_static),
+            (
+                "613.7f",
+                self.turning_over_takes_timestamp != other.turning_over_takes_timestamp,
+            ),
+            (
+                "613.7g",
+                self.turning_over_takes_timestamp != other.turning_over_takes_timestamp,
+            ),
         ];
         switches
             .into_iter()
@@ -329,6 +343,7 @@ const CURRENT: Rules = Rules {
     counter_annihilation: true,
     counter_caps: true,
     lifelink_static: true,
+    turning_over_takes_timestamp: true,
 };
 
 /// 2020-01-22 (Theros Beyond Death), the last edition before the counter
@@ -341,14 +356,21 @@ const THB: Rules = Rules {
     ..CURRENT
 };
 
-/// 2011-06-17: +X/+Y counters count on a creature card off the
-/// battlefield (121.1a); the exception of 107.1b for effects that change P/T
-/// still lets a negative X through.
-const CARDS_COUNT_COUNTERS: Rules = Rules {
+/// 2015-07-17 (Magic Origins): a permanent gets a new timestamp as it
+/// turns face up or face down (613.6e); the exception of 107.1b for effects
+/// that change P/T still lets a negative X through.
+const ORIGINS: Rules = Rules {
     clamp_negative_modification: false,
     double_negative_lowers: true,
     triple_negative_lowers: true,
     ..THB
+};
+
+/// 2011-06-17: +X/+Y counters count on a creature card off the
+/// battlefield (121.1a); turning a permanent over gives it no new timestamp.
+const CARDS_COUNT_COUNTERS: Rules = Rules {
+    turning_over_takes_timestamp: false,
+    ..ORIGINS
 };
 
 /// 2009-09-04: the counter-cap state-based action (704.5s then, 704.5r now).
@@ -437,6 +459,13 @@ static EDITIONS: &[Entry] = &[
         since: "2011-06-17",
         name: "+X/+Y counters count on a creature card in every zone (121.1a)",
         rules: CARDS_COUNT_COUNTERS,
+    },
+    Entry {
+        id: "2015-07-17",
+        alias: "origins",
+        since: "2015-07-17",
+        name: "Magic Origins: a permanent gets a new timestamp as it turns face up or face down (613.6e) or transforms (613.6f)",
+        rules: ORIGINS,
     },
     Entry {
         id: "2017-07-07",

@@ -105,6 +105,8 @@ features! {
     LevelAbilities => "level-abilities", "static abilities a creature has while its level counters are in a band, `abilities` of a level band (107.8a, 107.8b)";
     CantHaveCounters => "cant-have-counters", "objects that can't have counters put on them, `cant_have_counters_put` (122.5, 122.6)";
     CountersPutBy => "counters-put-by", "who puts counters: `by` on put_counters, move_counters, put_counters_from and move, and `counters_put_by` abilities that change how many counters a player puts (122.6a, 614.1a)";
+    FaceDown => "face-down", "face-down permanents: objects set up `face_down` (a 2/2 with no name, text, subtypes or mana cost) and the turn_face_up and turn_face_down steps, with the new timestamp of 613.7f (708, 613.7f)";
+    Transform => "transform", "double-faced permanents: `back_face` on objects and the transform step, with the new timestamp of 613.7g (701.27, 712.8)";
     InertKeywords => "inert-keywords", "keywords other than those ptoracle models (flanking, shroud, changeling…), carried, gained, lost and observed without effect (702)";
 }
 
@@ -321,6 +323,21 @@ fn object(o: &ObjectSpec, f: &mut BTreeSet<Feature>) {
             }
         }
     }
+    if o.face_down {
+        f.insert(Feature::FaceDown);
+    }
+    if let Some(b) = &o.back_face {
+        f.insert(Feature::Transform);
+        for k in &b.keywords {
+            keyword(*k, f);
+        }
+        if !b.abilities.is_empty() {
+            f.insert(Feature::StaticAbilities);
+        }
+        for a in &b.abilities {
+            effect(a, f);
+        }
+    }
     if o.sick {
         f.insert(Feature::SummoningSickness);
     }
@@ -529,6 +546,12 @@ fn action(a: &Action, f: &mut BTreeSet<Feature>) {
         }
         Action::BeginTurn(_) => {
             f.insert(Feature::SummoningSickness);
+        }
+        Action::TurnFaceUp(_) | Action::TurnFaceDown(_) => {
+            f.insert(Feature::FaceDown);
+        }
+        Action::Transform(_) => {
+            f.insert(Feature::Transform);
         }
         Action::StateBasedActions => {}
     }

@@ -20,11 +20,11 @@ use arbitrary::{Arbitrary, Result, Unstructured};
 use crate::cost::ManaCost;
 use crate::number::{Amount, Change, ModPt, Printed, PrintedPt, Pt, SetPt};
 use crate::scenario::{
-    Action, Affects, Attach, Case, CaseId, Cast, Cda, Chapter, CombatAssignment, CostPayment,
-    Count, CounterDouble, CounterMove, CounterPut, CounterRemove, CounterScale, CounterTrigger,
-    CountersFrom, CountersOn, CountersPutBy, Crew, Damage, EffectSpec, EntryChoice, Filter,
-    GainControl, Handle, LevelBand, ManaAbility, ManaPool, MoveZone, ObjectSpec, PlayerSpec,
-    Quantity, QuantityRef, RuleRef, Scale, ScaleWhat, Setup, Step, Timestamp, Until,
+    Action, Affects, Attach, BackFace, Case, CaseId, Cast, Cda, Chapter, CombatAssignment,
+    CostPayment, Count, CounterDouble, CounterMove, CounterPut, CounterRemove, CounterScale,
+    CounterTrigger, CountersFrom, CountersOn, CountersPutBy, Crew, Damage, EffectSpec, EntryChoice,
+    Filter, GainControl, Handle, LevelBand, ManaAbility, ManaPool, MoveZone, ObjectSpec,
+    PlayerSpec, Quantity, QuantityRef, RuleRef, Scale, ScaleWhat, Setup, Step, Timestamp, Until,
 };
 use crate::terms::{CardType, CounterKind, Keyword, Mana, Zone};
 
@@ -105,10 +105,12 @@ switches! {
     INERT_KEYWORDS = 44, "inert keywords";
     DOUBLE_COUNTERS = 45, "doubling counters";
     SHIELDS = 46, "shield counters";
-    // 47 is the last bit the `later` draw gives: a further switch needs
-    // another draw, or none (48 is derived, see `generate_within`).
+    // 47 is the last bit the `later` draw gives: the switches after it
+    // are derived from the bits already drawn (`derived_switches`), so
+    // that no case drawn without them changes.
     BATTLES = 47, "battles";
     GRANTED_PT = 48, "granted abilities that define P/T";
+    FACE_DOWN = 49, "face-down and double-faced permanents";
 }
 
 impl Switches {
@@ -186,6 +188,7 @@ impl Switches {
             (Switches::SHIELDS, &[P::ShieldCounters]),
             (Switches::BATTLES, &[P::Battles]),
             (Switches::GRANTED_PT, &[P::GrantedPt, P::Quantities]),
+            (Switches::FACE_DOWN, &[P::FaceDown, P::Transform]),
         ];
         needs
             .iter()
@@ -264,18 +267,7 @@ pub fn generate_within(u: &mut Unstructured<'_>, scope: &Scope) -> Result<Case> 
     let mut later = u16::from_le_bytes(u.arbitrary()?) & u16::from_le_bytes(u.arbitrary()?);
     later &= 0xFFF1 | u16::from(u.arbitrary::<u8>()?);
     let drawn = base | u64::from(later) << 32;
-    // Switch 48 reads no byte of its own: drawing one here would shift
-    // every later draw and change every case, including those of engines
-    // that do not declare the feature. It is on in a quarter of the cases,
-    // those whose drawn switches hash (SplitMix64's finalizer) to a value
-    // whose top two bits are 0; an engine without the feature masks it
-    // off, and its cases stay byte for byte what they were.
-    let granted = if mix64(drawn) >> 62 == 0 {
-        Switches::GRANTED_PT
-    } else {
-        0
-    };
-    let switches = Switches((drawn | granted) & scope.mask);
+    let switches = Switches((drawn | derived_switches(drawn)) & scope.mask);
     let mut g = Gen {
         u,
         f: switches,
@@ -288,6 +280,8 @@ pub fn generate_within(u: &mut Unstructured<'_>, scope: &Scope) -> Result<Case> 
         choices: Vec::new(),
         resolve_next: None,
         shielded: Vec::new(),
+        face_down: Vec::new(),
+        double_faced: Vec::new(),
         sealed: Vec::new(),
         steps_made: 0,
         next_ts: 1,
@@ -295,8 +289,31 @@ pub fn generate_within(u: &mut Unstructured<'_>, scope: &Scope) -> Result<Case> 
     g.case()
 }
 
-/// SplitMix64's finalizer: a well-mixed function of `x`, for switches
-/// derived from those already drawn.
+/// The switches past the 48 bits the draws give (48 on), each on in about a
+/// quarter of the cases: derived from the switches drawn, by a hash of its
+/// own, instead of read from the stream. Drawing a byte for one would shift
+/// every later draw and change every case, including those of engines that
+/// do not declare the feature; derived, a switch an engine does not declare
+/// is masked off and its cases stay byte for byte what they were (the test
+/// `explore/derived-switches-leave-the-other-cases-alone`). Each switch
+/// takes its own hash so that it is independent of the others.
+fn derived_switches(drawn: u64) -> u64 {
+    // 48: the top two bits of SplitMix64's finalizer are 0.
+    let granted = mix64(drawn) >> 62 == 0;
+    // 49: two bits of a multiplicative hash (Fibonacci-style mixing, then
+    // the top bits) are 0.
+    let face_down = (drawn ^ drawn >> 29).wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 62 == 0;
+    let mut derived = 0;
+    if granted {
+        derived |= Switches::GRANTED_PT;
+    }
+    if face_down {
+        derived |= Switches::FACE_DOWN;
+    }
+    derived
+}
+
+/// SplitMix64's finalizer: a well-mixed function of `x`.
 fn mix64(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
@@ -336,6 +353,10 @@ struct Gen<'u, 'a> {
     resolve_next: Option<usize>,
     /// The objects set up with shield counters (122.1c).
     shielded: Vec<usize>,
+    /// The objects set up face down (708).
+    face_down: Vec<usize>,
+    /// The double-faced objects (712).
+    double_faced: Vec<usize>,
     /// The objects set up with counters that can't have more put on them,
     /// with a kind of counter each has.
     sealed: Vec<(usize, CounterKind)>,
@@ -382,7 +403,10 @@ fn next_timestamp(objects: &[ObjectSpec], steps: &[Step]) -> i64 {
             | Action::Attach(_)
             | Action::Crew(_)
             | Action::Double(_)
-            | Action::Triple(_) => take(None),
+            | Action::Triple(_)
+            | Action::TurnFaceUp(_)
+            | Action::TurnFaceDown(_)
+            | Action::Transform(_) => take(None),
             _ => {}
         }
     }
@@ -495,6 +519,20 @@ impl Gen<'_, '_> {
         for _ in 0..steps_n {
             self.next_ts = next_timestamp(&objects, &steps);
             let step = self.step()?;
+            // Before a creature set up face down is turned face up, often
+            // an effect that sets its P/T: its own static ability applies
+            // after it only through the new timestamp (613.7f).
+            if let Action::TurnFaceUp(h) | Action::Transform(h) = &step.action {
+                let up = self
+                    .face_down
+                    .iter()
+                    .chain(&self.double_faced)
+                    .any(|&i| object_handle(i) == *h);
+                if up && self.on(Switches::SET) && self.one_in(2)? {
+                    let e = self.set_until_end_of_turn(h.clone(), 5, None)?;
+                    steps.push(effect_step(e));
+                }
+            }
             let plain = matches!(&step.action, Action::Effect(e) if e.modify.is_some() && e.x.is_none() && !e.has_early_parts());
             let numbered = matches!(&step.action, Action::RemoveCounters(_) | Action::Move(_));
             steps.push(step);
@@ -516,16 +554,7 @@ impl Gen<'_, '_> {
                             next_timestamp(&objects, &steps).saturating_sub(1).max(1),
                         ))
                     });
-                    let e = EffectSpec {
-                        affects: Affects::Objects(vec![target.clone()]),
-                        set: Some(SetPt {
-                            power: Amount::Fixed(self.int(0, 4)?),
-                            toughness: Amount::Fixed(self.int(1, 4)?),
-                        }),
-                        until: Some(Until::EndOfTurn),
-                        timestamp,
-                        ..EffectSpec::default()
-                    };
+                    let e = self.set_until_end_of_turn(target.clone(), 4, timestamp)?;
                     steps.push(effect_step(e));
                 }
             }
@@ -736,6 +765,16 @@ impl Gen<'_, '_> {
             }
         }
         self.state(&mut o, kind)?;
+        if kind == Kind::Creature
+            && o.zone == Zone::Battlefield
+            && self.on(Switches::FACE_DOWN)
+            && self.one_in(2)?
+        {
+            self.face_down(&mut o, i)?;
+        }
+        if kind == Kind::Creature && self.on(Switches::FACE_DOWN) && self.one_in(4)? {
+            self.back_face(&mut o, i)?;
+        }
         if o.counters.contains_key(&CounterKind::named("shield")) {
             self.shielded.push(i);
         }
@@ -1161,6 +1200,101 @@ impl Gen<'_, '_> {
         Ok(e)
     }
 
+    /// The static ability "this has base P/T a/b" (7b).
+    fn own_base_pt(&mut self) -> Result<EffectSpec> {
+        Ok(EffectSpec {
+            name: Some("its own base P/T".into()),
+            affects: Affects::This,
+            set: Some(SetPt {
+                power: Amount::Fixed(self.int(0, 5)?),
+                toughness: Amount::Fixed(self.int(1, 5)?),
+            }),
+            ..EffectSpec::default()
+        })
+    }
+
+    /// "`target` has base P/T a/b until end of turn" (7b), with a and b up
+    /// to `max` (b at least 1).
+    fn set_until_end_of_turn(
+        &mut self,
+        target: Handle,
+        max: i64,
+        timestamp: Option<Timestamp>,
+    ) -> Result<EffectSpec> {
+        Ok(EffectSpec {
+            affects: Affects::Objects(vec![target]),
+            set: Some(SetPt {
+                power: Amount::Fixed(self.int(0, max)?),
+                toughness: Amount::Fixed(self.int(1, max)?),
+            }),
+            until: Some(Until::EndOfTurn),
+            timestamp,
+            ..EffectSpec::default()
+        })
+    }
+
+    /// A creature set up face down (708.2a), often with a static ability
+    /// that sets its own base P/T: it has none while face down, and once
+    /// turned face up it applies after the effects created before, in the
+    /// editions where turning it up gives it a new timestamp (613.7f).
+    fn face_down(&mut self, o: &mut ObjectSpec, i: usize) -> Result<()> {
+        o.face_down = true;
+        o.choose = None;
+        if self.one_in(2)? {
+            let own = self.own_base_pt()?;
+            o.abilities.push(own);
+        }
+        self.face_down.push(i);
+        Ok(())
+    }
+
+    /// A back face (712.2): a creature, often with a static ability that
+    /// sets its own base P/T, which applies after the effects created
+    /// before it transforms where transforming takes a timestamp (613.7g).
+    fn back_face(&mut self, o: &mut ObjectSpec, i: usize) -> Result<()> {
+        let mut back = BackFace {
+            name: None,
+            types: vec![CardType::Creature],
+            subtypes: Vec::new(),
+            colors: Vec::new(),
+            pt: Some(Pt::new(self.value()?, self.value()?)),
+            keywords: Vec::new(),
+            abilities: Vec::new(),
+        };
+        if self.one_in(2)? {
+            back.keywords.push(self.pick(&GRANTED)?);
+        }
+        if self.one_in(2)? {
+            back.abilities.push(self.own_base_pt()?);
+        }
+        o.back_face = Some(Box::new(back));
+        self.double_faced.push(i);
+        Ok(())
+    }
+
+    /// Turning a permanent over (708): mostly one set up face down turned
+    /// face up, else a creature on the battlefield turned either way
+    /// (turning what is already so does nothing, 708.2b); or transforming
+    /// a double-faced one (701.27).
+    fn turn_over_step(&mut self) -> Result<Action> {
+        if !self.double_faced.is_empty() && self.one_in(3)? {
+            let i = self.pick(&self.double_faced.clone())?;
+            return Ok(Action::Transform(object_handle(i)));
+        }
+        if !self.face_down.is_empty() && !self.one_in(4)? {
+            let i = self.pick(&self.face_down.clone())?;
+            return Ok(Action::TurnFaceUp(object_handle(i)));
+        }
+        let i = self
+            .object_where(|g, i| g.objects[i] == Kind::Creature && g.zones[i] == Zone::Battlefield)?
+            .unwrap_or(0);
+        Ok(if self.one_in(2)? {
+            Action::TurnFaceDown(object_handle(i))
+        } else {
+            Action::TurnFaceUp(object_handle(i))
+        })
+    }
+
     /// A static ability of an enchantment: an anthem, a Humility-style
     /// setting, an animation, or a P/T-threshold bonus.
     fn static_ability(&mut self) -> Result<EffectSpec> {
@@ -1338,6 +1472,8 @@ impl Gen<'_, '_> {
         add(&mut a, self.on(Switches::COSTS), 21);
         add(&mut a, self.on(Switches::DOUBLE_COUNTERS), 22);
         add(&mut a, self.on(Switches::DOUBLE_COUNTERS), 22);
+        add(&mut a, self.on(Switches::FACE_DOWN), 23);
+        add(&mut a, self.on(Switches::FACE_DOWN), 23);
         a
     }
 
@@ -1447,6 +1583,7 @@ impl Gen<'_, '_> {
             }),
             21 => self.pay_cost_step()?,
             22 => self.double_counters_step()?,
+            23 => self.turn_over_step()?,
             _ => Action::StateBasedActions,
         };
         let sba = !(self.on(Switches::SPLIT_SBA) && self.one_in(2)?);

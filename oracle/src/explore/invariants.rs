@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use crate::edition::{Edition, PtClass, Rules};
-use crate::number::Pt;
+use crate::number::{Amount, Printed, PrintedPt, Pt};
 use crate::observation::{ObjectState, Observation, PlayerState};
 use crate::verdict::diff;
 use std::borrow::Cow;
@@ -460,17 +460,48 @@ impl Subject<'_> {
                 .any(|a| matches!(a, Action::Effect(e) if e.switch))
     }
 
+    /// Whether some effect may remove all abilities (613.1f): a resolved one
+    /// or a static ability.
+    fn abilities_removed(&self) -> bool {
+        self.case
+            .actions()
+            .any(|x| matches!(x, Action::Effect(e) if e.remove_all_abilities))
+            || self
+                .case
+                .setup
+                .objects
+                .iter()
+                .flat_map(|o| o.static_abilities())
+                .any(|a| a.remove_all_abilities)
+    }
+
+    /// Whether object `h` is ever face down or has another face up: set up
+    /// face down or double-faced, or named by a step that turns it over
+    /// (708, 712). Its printed values are then not always its copiable
+    /// ones (708.2a, 712.8e).
+    fn turned_over(&self, h: &Handle) -> bool {
+        self.spec(h)
+            .is_some_and(|o| o.face_down || o.back_face.is_some())
+            || self
+                .case
+                .actions()
+                .any(|a| matches!(a, Action::TurnFaceUp(x) | Action::TurnFaceDown(x) if x == h))
+    }
+
     /// Whether any P/T comes from something other than printed values,
     /// counters and effects listing their objects.
     fn global_pt_sources(&self) -> bool {
         self.case.setup.objects.iter().any(|o| {
-            !o.abilities.is_empty()
+            o.face_down
+                || o.back_face.is_some()
+                || !o.abilities.is_empty()
                 || !o.level_up.is_empty()
                 || o.cda.is_some()
                 || o.subtypes.iter().any(|s| s == "Equipment")
         }) || self.case.actions().any(|a| {
             // 604.3a: an ability an effect grants reads its value all the time.
-            matches!(a, Action::Effect(e) if matches!(e.affects, Affects::Filter(_)) || e.grant_pt_ability.is_some())
+            matches!(a, Action::TurnFaceUp(_) | Action::TurnFaceDown(_))
+                || matches!(a, Action::Effect(e) if matches!(e.affects, Affects::Filter(_)) || e.grant_pt_ability.is_some())
         })
     }
 }
@@ -839,11 +870,194 @@ pub static ALL: &[Invariant] = &[
         holds_in: EVERY_EDITION,
         check: defeated_battles,
     },
+    Invariant {
+        name: "face-down-hides-printed-values",
+        rules: &["708.2a", "708.2", "613.2a"],
+        statement: "while a permanent set up face down stays face down on the battlefield, its printed values (P/T, keywords, colors, subtypes, abilities) change nothing: the same case with other printed values gives the same observations (a 2/2 with no name or text, whatever is printed; counters and effects apply on top)",
+        caught_by: Mutant::FaceDownKeepsPrinted,
+        sampling: EVERY,
+        closed_form: false,
+        holds_in: EVERY_EDITION,
+        check: face_down_hides_printed_values,
+    },
+    Invariant {
+        name: "face-up-timestamp",
+        rules: &["613.7f", "613.7g", "613.7a", "613.4b", "708.8", "712.8e"],
+        statement: "a permanent turned face up or transformed gets a new timestamp, the newest, so a static ability of its own face that sets its P/T applies after every effect created before: its base P/T right after is that value (editions from 2015-07-17; without abilities lost, explicit timestamps or level up)",
+        caught_by: Mutant::FaceUpKeepsTimestamp,
+        sampling: EVERY,
+        closed_form: false,
+        holds_in: |r| r.turning_over_takes_timestamp,
+        check: face_up_timestamp,
+    },
 ];
 
 /// The invariant with this name.
 pub fn named(name: &str) -> Option<&'static Invariant> {
     ALL.iter().find(|i| i.name == name)
+}
+
+/// 708.2a: the variant of the case where face-down object `h` has other
+/// printed values, none of which a face-down permanent has.
+fn reprinted(case: &Case, h: &Handle) -> Option<Case> {
+    let mut variant = case.clone();
+    let o = variant.setup.objects.iter_mut().find(|o| o.id == *h)?;
+    let (p, t) = match o.pt {
+        Some(PrintedPt {
+            power: Printed::Fixed(p),
+            toughness: Printed::Fixed(t),
+        }) => (p, t),
+        _ => (0, 0),
+    };
+    // Far from the printed value and from 2/2, small enough to fit.
+    let other = |v: i64| {
+        if (-100..=100).contains(&v) {
+            7 + (v.abs() % 5)
+        } else {
+            3
+        }
+    };
+    o.pt = Some(PrintedPt {
+        power: Printed::Fixed(other(p)),
+        toughness: Printed::Fixed(other(t).saturating_add(2)),
+    });
+    o.cda = None;
+    o.enters_as.clear();
+    o.keywords = vec![Keyword::Flying, Keyword::Deathtouch];
+    o.colors.clear();
+    o.subtypes = vec!["Test".into()];
+    o.abilities.clear();
+    o.level_up.clear();
+    Some(variant)
+}
+
+fn face_down_hides_printed_values(s: &Subject<'_>) -> Option<Found> {
+    let h = &s.case.setup.objects.iter().find(|o| o.face_down)?.id;
+    // The steps while it is surely face down and on the battlefield: up to
+    // the first that turns it, moves, casts or resolves it (a new object is
+    // face up, 708.9), or after which it is elsewhere.
+    let touches = |a: &Action| match a {
+        Action::TurnFaceUp(x)
+        | Action::TurnFaceDown(x)
+        | Action::Transform(x)
+        | Action::Resolve(x) => x == h,
+        Action::Move(m) => m.object == *h,
+        Action::Cast(c) => c.object == *h,
+        _ => false,
+    };
+    let mut upto = 0;
+    for (k, step) in s.steps() {
+        if touches(&step.action) || !s.after(k)?.objects.get(h).is_some_and(on_bf) {
+            break;
+        }
+        upto = k + 1;
+    }
+    // Abilities that act inside a step may name it too (a chapter moving it).
+    if upto == 0 || s.objects_act() {
+        return None;
+    }
+    let mut variant = reprinted(s.case, h)?;
+    variant.steps.truncate(upto);
+    let run = s.resolve(&variant);
+    for k in 0..upto {
+        let (mine, theirs) = (s.after(k)?, &run.steps.get(k)?.observation);
+        if mine != theirs {
+            return Some(
+                found(
+                    k,
+                    format!("{h} is face down, yet printing other values on it changes the state after step {} (708.2a: a face-down permanent is a 2/2 with no name or text)", k + 1),
+                )
+                .on(variant)
+                .expect_all(diff(theirs, mine)),
+            );
+        }
+    }
+    None
+}
+
+fn face_up_timestamp(s: &Subject<'_>) -> Option<Found> {
+    // 613.1f: an effect that removes all abilities may remove its static
+    // ability; explicit timestamps can come after the new one (613.7).
+    let explicit = s
+        .case
+        .actions()
+        .any(|a| matches!(a, Action::Effect(e) if e.timestamp.is_some()));
+    if explicit || s.abilities_removed() {
+        return None;
+    }
+    for (k, step) in s.steps() {
+        // Turned face up (613.7f) or transformed (613.7g) for the first time.
+        let (h, transform) = match &step.action {
+            Action::TurnFaceUp(h) => (h, false),
+            Action::Transform(h) => (h, true),
+            _ => continue,
+        };
+        let Some(spec) = s.spec(h) else { continue };
+        // Face down or front face up until now: never turned or moved.
+        let earlier = s.case.steps[..k].iter().any(|st| match &st.action {
+            Action::TurnFaceUp(x)
+            | Action::TurnFaceDown(x)
+            | Action::Transform(x)
+            | Action::Resolve(x) => x == h,
+            Action::Move(m) => m.object == *h,
+            Action::Cast(c) => c.object == *h,
+            _ => false,
+        });
+        let returns = [Keyword::Undying, Keyword::Persist]
+            .iter()
+            .any(|kw| spec.keywords.contains(kw));
+        let turned = if transform {
+            spec.back_face
+                .as_deref()
+                .filter(|_| !spec.face_down)
+                .map(|b| &b.abilities)
+        } else {
+            spec.face_down.then_some(&spec.abilities)
+        };
+        let Some(abilities) = turned else { continue };
+        if earlier || returns || !spec.level_up.is_empty() || s.objects_act() {
+            continue;
+        }
+        let own: Vec<&EffectSpec> = abilities
+            .iter()
+            .filter(|a| a.set.is_some() && matches!(a.affects, Affects::This))
+            .collect();
+        let [ability] = own.as_slice() else { continue };
+        let (Some(set), None) = (ability.set, &ability.x) else {
+            continue;
+        };
+        let (Amount::Fixed(p), Amount::Fixed(t)) = (set.power, set.toughness) else {
+            continue;
+        };
+        let want = Pt::new(p, t);
+        let (Some(b), Some(a)) = (s.before(k)?.objects.get(h), s.after(k)?.objects.get(h)) else {
+            continue;
+        };
+        if !on_bf(b) || !on_bf(a) || a.base_pt.is_none() {
+            continue;
+        }
+        if a.base_pt != Some(want) {
+            return Some(
+                found(
+                    k,
+                    format!(
+                        "{h} was {}: its new timestamp ({}) puts its own \"base P/T {want}\" after every effect created before, yet its base P/T is {}",
+                        if transform { "transformed" } else { "turned face up" },
+                        if transform { "613.7g" } else { "613.7f" },
+                        PtOrNone::from_option(a.base_pt)
+                    ),
+                )
+                .expect(
+                    h,
+                    Expect {
+                        base_pt: Some(PtOrNone::Pt(want)),
+                        ..Expect::default()
+                    },
+                ),
+            );
+        }
+    }
+    None
 }
 
 fn exact_arithmetic(s: &Subject<'_>) -> Option<Found> {
@@ -1073,18 +1287,8 @@ fn double_counters(s: &Subject<'_>) -> Option<Found> {
             continue;
         }
         // 613.1f: "can't have counters put on it" is an ability, gone with
-        // the others.
-        let silenced = s
-            .case
-            .actions()
-            .any(|x| matches!(x, Action::Effect(e) if e.remove_all_abilities))
-            || s.case
-                .setup
-                .objects
-                .iter()
-                .flat_map(|o| o.static_abilities())
-                .any(|a| a.remove_all_abilities);
-        if spec.cant_have_counters_put && silenced {
+        // the others; 708.2a: face down, it has none either.
+        if spec.cant_have_counters_put && (s.abilities_removed() || s.turned_over(&d.on)) {
             continue;
         }
         let had = count(b, &d.kind);
@@ -2316,10 +2520,12 @@ fn base_pt(s: &Subject<'_>) -> Option<Found> {
         for o in &s.case.setup.objects {
             let Some(printed) = o.pt else { continue };
             // A P/T chosen as it enters (208.2b) is its base P/T, not the printed one.
+            // 708.2a: a face-down permanent's base P/T is 2/2.
             if o.cda.is_some()
                 || !o.level_up.is_empty()
                 || !o.enters_as.is_empty()
                 || sets_listed(&o.id)
+                || s.turned_over(&o.id)
             {
                 continue;
             }

@@ -94,6 +94,9 @@ impl<'c, B: Bugs> Game<'c, B> {
             Action::GainControl(gc) => self.gain_control(gc, path, log),
             Action::BeginTurn(h) => self.begin_turn(h, log),
             Action::Attach(a) => self.attach(a, path, log),
+            Action::TurnFaceUp(h) => self.turn_over(h, false, path, log),
+            Action::TurnFaceDown(h) => self.turn_over(h, true, path, log),
+            Action::Transform(h) => self.transform(h, path, log),
             Action::Crew(c) => self.crew(c, path, log),
             Action::Cleanup => {
                 self.cleanup(log);
@@ -289,6 +292,117 @@ impl<'c, B: Bugs> Game<'c, B> {
         log.line(1, || {
             format!("{on} becomes attached to {tn} and gets a new timestamp t={ts} [613.7e]")
         });
+        Ok(())
+    }
+
+    /// Turns a permanent face down (`down`) or face up (708.2a, 708.8).
+    /// Nothing else of it changes: the object, its counters, damage and the
+    /// effects that apply to it stay (708.8); its copiable values become
+    /// the face-down ones or its printed ones (eval's `Early::printed`,
+    /// `starting_pt`). It gets a new timestamp where the edition gives one
+    /// (613.7f; DECISIONS.md D42).
+    fn turn_over(
+        &mut self,
+        h: &crate::scenario::Handle,
+        down: bool,
+        path: &NodePath,
+        log: &mut Log,
+    ) -> Res<()> {
+        let c = self.card_index(h);
+        let what = if down {
+            "be turned face down"
+        } else {
+            "be turned face up"
+        };
+        self.require_battlefield(c, path, what)?;
+        let name = self.cards[c].name().to_string();
+        if down && self.cards[c].spec.back_face.is_some() {
+            log.line(1, || {
+                format!("{name} is a double-faced permanent, which can't be turned face down: nothing happens [712.16]")
+            });
+            return Ok(());
+        }
+        if self.cards[c].face_down == down {
+            log.line(1, || {
+                if down {
+                    format!("{name} is already face down: nothing happens [708.2b]")
+                } else {
+                    format!("{name} is already face up: nothing happens [708.7]")
+                }
+            });
+            return Ok(());
+        }
+        // 613.7f: a new timestamp each time it turns over (from 2015-07-17).
+        let stamp = self.restamp(c, down || !self.bug(Mutant::FaceUpKeepsTimestamp));
+        let card = &mut self.cards[c];
+        card.face_down = down;
+        // 712.15a: a double-faced permanent turned face up has its front
+        // face up.
+        card.transformed = false;
+        log.line(1, || {
+            if down {
+                format!("{name} is turned face down: a 2/2 creature with no name, text, subtypes or mana cost; its counters and the effects on it stay [708.2a]")
+            } else {
+                format!("{name} is turned face up: its copiable values are its printed ones again; its counters and the effects on it stay, and its \"as it enters\" abilities do nothing [708.8]")
+            }
+        });
+        say_stamp(log, stamp, "613.7f");
+        Ok(())
+    }
+
+    /// 613.7f, 613.7g: the new timestamp card `c` gets as it turns over or
+    /// transforms, in the editions that give one (from 2015-07-17) and
+    /// unless `take` is false; before, it keeps the one it entered with.
+    fn restamp(&mut self, c: usize, take: bool) -> Option<i64> {
+        if !(take && self.rules.turning_over_takes_timestamp) {
+            return None;
+        }
+        let (ts, seq) = (self.take_ts(), self.take_seq());
+        let card = &mut self.cards[c];
+        card.ts = ts;
+        card.seq = seq;
+        Some(ts)
+    }
+
+    /// Transforms a double-faced permanent (701.27a): its other face is up.
+    /// The same object: counters, damage and effects stay; a new timestamp
+    /// where the edition gives one (613.7g; DECISIONS.md D43).
+    fn transform(
+        &mut self,
+        h: &crate::scenario::Handle,
+        path: &NodePath,
+        log: &mut Log,
+    ) -> Res<()> {
+        let c = self.card_index(h);
+        self.require_battlefield(c, path, "transform")?;
+        let name = self.cards[c].name().to_string();
+        if self.cards[c].spec.back_face.is_none() {
+            log.line(1, || {
+                format!("{name} is not a double-faced permanent: nothing happens [701.27c]")
+            });
+            return Ok(());
+        }
+        if self.cards[c].face_down {
+            log.line(1, || {
+                format!("{name} is face down, and a face-down permanent can't transform: nothing happens [712.15a]")
+            });
+            return Ok(());
+        }
+        let stamp = self.restamp(c, true);
+        let card = &mut self.cards[c];
+        card.transformed = !card.transformed;
+        let (up, back) = (card.transformed, card.back().and_then(|b| b.name.clone()));
+        log.line(1, || {
+            if up {
+                format!(
+                    "{name} transforms: its back face{} is up, with only its characteristics; its counters and the effects on it stay [701.27a, 712.8e]",
+                    back.map(|n| format!(", {n},")).unwrap_or_default()
+                )
+            } else {
+                format!("{name} transforms: its front face is up again [701.27a, 712.8d]")
+            }
+        });
+        say_stamp(log, stamp, "613.7g");
         Ok(())
     }
 
@@ -1361,6 +1475,10 @@ impl<'c, B: Bugs> Game<'c, B> {
         card.attached_to = None;
         card.controller = card.owner;
         card.continuous = false;
+        // 708.9, 400.7: a face-down permanent that leaves the battlefield is
+        // revealed; the new object is face up, its front face up (712.14).
+        card.face_down = false;
+        card.transformed = false;
         if !(from == Zone::Stack
             && to == Zone::Battlefield
             && self.bugs.has(Mutant::PermanentKeepsX))
@@ -1857,4 +1975,13 @@ fn ordinal(n: i64) -> String {
         _ => "th",
     };
     format!("{n}{suffix}")
+}
+
+/// Explains the timestamp a permanent turned over or transformed got, or
+/// kept, under `rule` (613.7f or 613.7g).
+fn say_stamp(log: &mut Log, stamp: Option<i64>, rule: &'static str) {
+    log.line(2, || match stamp {
+        Some(ts) => format!("it gets a new timestamp t={ts} [{rule}]"),
+        None => format!("it keeps its timestamp: in this edition an object's timestamp is the time it entered its zone [613.7d; {rule} from 2015-07-17]"),
+    });
 }

@@ -38,6 +38,28 @@ impl Early {
     /// Its copiable values (layer 1): the printed ones, with the keywords
     /// of the option chosen as it entered (208.2b, 613.2a).
     fn printed(card: &Card<'_>) -> Early {
+        // 708.2a: a face-down permanent's copiable values are a creature
+        // with no text (no abilities, no keywords), no color, no subtypes.
+        if card.face_down {
+            return Early {
+                types: Bits::of(&[CardType::Creature]),
+                colors: Bits::empty(),
+                keywords: Bits::empty(),
+                abilities: false,
+                lost_at: 0,
+            };
+        }
+        // 712.8e: a transformed permanent has only its back face's
+        // characteristics.
+        if let Some(b) = card.back() {
+            return Early {
+                types: Bits::of(&b.types),
+                colors: Bits::of(&b.colors),
+                keywords: Bits::of(&b.keywords),
+                abilities: true,
+                lost_at: 0,
+            };
+        }
         let mut keywords = Bits::of(&card.spec.keywords);
         if let Some(ch) = card.chosen() {
             for k in &ch.keywords {
@@ -288,7 +310,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
             .enumerate()
             .filter(|(_, eq)| {
                 eq.on_battlefield()
-                    && eq.spec.subtypes.iter().any(|s| s == "Equipment")
+                    && eq.subtypes().iter().any(|s| s == "Equipment")
                     && eq.counters.contains_key(&CounterKind::named("hone"))
             })
             .filter_map(|(ei, eq)| Some((eq.attached_to.and_then(|r| g.live(r))?, ei)))
@@ -419,7 +441,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                     Affects::Objects(_) => Target::Card(None),
                 },
             };
-            for (ai, ab) in card.spec.abilities.iter().enumerate() {
+            for (ai, ab) in card.abilities().iter().enumerate() {
                 let origin = Origin::Static {
                     card: ci,
                     ability: ai,
@@ -430,7 +452,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
             // abilities) exists while its level counters are in the band.
             let levels = card.count(&CounterKind::named("level"));
             for la in &card.levels {
-                if card.spec.level_up[la.band].contains(levels) {
+                if card.back().is_none() && card.spec.level_up[la.band].contains(levels) {
                     self.actives
                         .push(active(&la.spec, Origin::Level { card: ci }));
                 }
@@ -447,7 +469,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                 let c = &g.cards[card];
                 match &act.spec.name {
                     Some(n) => format!("{n} of {}", c.name()),
-                    None if c.spec.abilities.len() > 1 => {
+                    None if c.abilities().len() > 1 => {
                         format!("{}'s ability #{}", c.name(), ability + 1)
                     }
                     None => format!("{}'s ability", c.name()),
@@ -508,7 +530,9 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
         if !e.types.contains_all(&f.types) || e.types.contains_any(&f.not_types) {
             return false;
         }
-        if !f.subtypes.iter().all(|s| card.spec.subtypes.contains(s)) {
+        // 708.2a: a face-down permanent has no subtypes and no name;
+        // 712.8e: a transformed one those of its back face.
+        if !f.subtypes.iter().all(|s| card.subtypes().contains(s)) {
             return false;
         }
         if !e.colors.contains_all(&f.colors) {
@@ -519,7 +543,10 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                 return false;
             }
         }
-        if f.name.as_ref().is_some_and(|n| n != card.name()) {
+        if f.name
+            .as_ref()
+            .is_some_and(|n| card.face_name() != Some(n.as_str()))
+        {
             return false;
         }
         if f.with_counter.as_ref().is_some_and(|k| card.count(k) == 0) {
@@ -838,6 +865,20 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
     /// 208.5), explained.
     fn starting_pt(&self, c: usize) -> Wide {
         let card = &self.g.cards[c];
+        // 708.2a: a face-down permanent is a 2/2 whatever is printed; those
+        // are its copiable values, under every effect and counter.
+        if card.face_down && !self.g.bug(Mutant::FaceDownKeepsPrinted) {
+            self.line(c, 0, || {
+                "face down: 2/2, its copiable P/T [708.2a, 613.2a]".into()
+            });
+            return Wide::of(Pt::new(2, 2));
+        }
+        // 712.8e: transformed, its back face's P/T (none: 0/0, 208.5).
+        if let Some(b) = card.back() {
+            let pt = b.pt.unwrap_or(Pt::new(0, 0));
+            self.line(c, 0, || format!("back face up: printed {pt} [712.8e]"));
+            return Wide::of(pt);
+        }
         let printed = card.spec.pt;
         let chosen = card.chosen();
         let start = Wide::of(match (chosen, printed) {
@@ -886,6 +927,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
         let on_bf = card.on_battlefield();
         let mut entries: Vec<Layer7Entry> = Vec::new();
         let cda_here = card.spec.cda.is_some()
+            && card.back().is_none()
             && self.early[c].abilities
             && (on_bf || rules.cda_in_every_zone && !g.bug(Mutant::CdaOnlyOnBattlefield));
         if cda_here {
@@ -1582,6 +1624,8 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                 let c = g.card_index(h);
                 let spec = g.cards[c].spec;
                 match &spec.mana_cost {
+                    // 708.2a: a face-down permanent has no mana cost.
+                    _ if g.cards[c].face_down => 0,
                     // 202.3e: X counts as its value on the stack, 0 elsewhere;
                     // 107.1b: a negative X counts as 0 in the sum.
                     Some(cost) => {

@@ -315,6 +315,11 @@ pub(crate) struct Card<'c> {
     pub deathtouch: bool,
     pub shields: i64,
     pub tapped: bool,
+    /// Whether it is a face-down permanent (708): its copiable values are
+    /// those of 708.2a, not its printed ones.
+    pub face_down: bool,
+    /// Whether its back face is up (a transformed permanent, 701.27g).
+    pub transformed: bool,
     pub attached_to: Option<ObjRef>,
     pub lki: Option<Box<crate::observation::ObjectState>>,
     /// The level-up bands as static abilities (107.8), built once: each
@@ -331,9 +336,45 @@ pub(crate) struct LevelAbility {
     pub spec: EffectSpec,
 }
 
-impl Card<'_> {
+impl<'c> Card<'c> {
     pub fn name(&self) -> &str {
         self.spec.display_name()
+    }
+
+    /// Its back face, while that is the face up (712.8e).
+    pub fn back(&self) -> Option<&'c crate::scenario::BackFace> {
+        if self.transformed {
+            self.spec.back_face.as_deref()
+        } else {
+            None
+        }
+    }
+
+    /// The subtypes of the face up: none face down (708.2a).
+    pub fn subtypes(&self) -> &'c [String] {
+        match self.back() {
+            _ if self.face_down => &[],
+            Some(b) => &b.subtypes,
+            None => &self.spec.subtypes,
+        }
+    }
+
+    /// The static abilities of the face up (712.8d, 712.8e).
+    pub fn abilities(&self) -> &'c [EffectSpec] {
+        match self.back() {
+            Some(b) => &b.abilities,
+            None => &self.spec.abilities,
+        }
+    }
+
+    /// The name a filter sees: none face down (708.2a), the back face's
+    /// while transformed.
+    pub fn face_name(&self) -> Option<&'c str> {
+        match self.back() {
+            _ if self.face_down => None,
+            Some(b) => Some(b.name.as_deref().unwrap_or(self.spec.display_name())),
+            None => Some(self.spec.display_name()),
+        }
     }
 
     pub fn count(&self, kind: &CounterKind) -> i64 {
@@ -346,7 +387,8 @@ impl Card<'_> {
 
     /// A Saga's final chapter: its greatest chapter number (714.2c).
     pub fn final_chapter(&self) -> Option<i64> {
-        if !self.spec.subtypes.iter().any(|s| s == "Saga") {
+        // 708.2a: a face-down permanent has no subtypes and no chapters.
+        if !self.subtypes().iter().any(|s| s == "Saga") {
             return None;
         }
         self.spec
@@ -522,7 +564,9 @@ impl<'c, B: Bugs> Game<'c, B> {
                 controller,
                 owner: controller,
                 continuous: !o.sick,
-                choice: if o.zone == Zone::Battlefield {
+                // 708.3: a permanent that entered face down made no choice
+                // as it entered.
+                choice: if o.zone == Zone::Battlefield && !o.face_down {
                     o.entry_choice(None)
                 } else {
                     None
@@ -536,6 +580,8 @@ impl<'c, B: Bugs> Game<'c, B> {
                 deathtouch: o.deathtouch_damage,
                 shields: o.regeneration_shields.0,
                 tapped: o.tapped,
+                face_down: o.face_down && o.zone == Zone::Battlefield,
+                transformed: false,
                 attached_to: None,
                 lki: None,
                 levels,
@@ -705,6 +751,11 @@ impl<'c, B: Bugs> Game<'c, B> {
         }
         if let Some(ch) = c.chosen() {
             text.push_str(&format!(", entered as {}", entry_label(ch)));
+        }
+        if c.face_down {
+            text.push_str(
+                ", face down: a 2/2 creature with no name, text, subtypes or mana cost [708.2a]",
+            );
         }
         text.push_str(&format!(
             ", {}, t={}",

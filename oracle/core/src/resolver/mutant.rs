@@ -90,6 +90,8 @@ mutants! {
     GrantedPtAsCda => "granted-pt-as-cda", "an ability that an effect grants and that defines P/T (Svogthos's \"becomes a creature with 'its power and toughness are each equal to …'\") applies in 7a like a characteristic-defining ability, under every setting effect, instead of in 7b in timestamp order (604.3a, 613.4b)";
     GrantedPtOutlivesLoss => "granted-pt-outlives-loss", "an ability that an effect grants and that defines P/T survives a later effect that removes all abilities, as if it were a setting effect rather than an ability (613.1f, 604.3a)";
     ShieldPerSource => "shield-per-source", "each source's damage to a permanent with shield counters uses one shield counter, so damage from several sources at once removes several or gets through, instead of all of it being prevented for one counter (122.1c)";
+    FaceDownKeepsPrinted => "face-down-keeps-printed", "a face-down permanent keeps its printed power and toughness instead of being a 2/2 (708.2a)";
+    FaceUpKeepsTimestamp => "face-up-keeps-timestamp", "a permanent turned face up keeps the timestamp it entered with, so its static abilities apply before the effects created while it was face down (613.7f)";
     SiegeToGraveyard => "siege-to-graveyard", "a battle with defense 0 is put into its owner's graveyard even while the Siege ability that its last defense counter triggered waits to resolve, instead of being exiled by it (704.5v, 310.11b)";
 }
 

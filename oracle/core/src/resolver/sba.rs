@@ -218,7 +218,8 @@ impl<'c, B: Bugs> Game<'c, B> {
                 ));
             }
         }
-        let caps = if self.rules.counter_caps {
+        // 708.2a: a face-down permanent has no "can't have more than N".
+        let caps = if self.rules.counter_caps && !card.face_down {
             card.spec.max_counters.iter()
         } else {
             Default::default()

@@ -67,6 +67,22 @@ pub enum Action {
     Crew(Crew),
     /// A player gains control of a permanent, indefinitely (layer 2, 613.1b).
     GainControl(GainControl),
+    /// Turn a face-down permanent face up (708.7, 708.8): its copiable
+    /// values become its printed ones, the effects and counters on it stay,
+    /// and it gets a new timestamp where the edition says so (613.7f).
+    /// A face-up permanent stays as it is.
+    TurnFaceUp(Handle),
+    /// Turn a face-up permanent face down (708.2a): it becomes a 2/2
+    /// creature with no name, text, subtypes or mana cost, and gets a new
+    /// timestamp where the edition says so (613.7f). A face-down permanent
+    /// stays as it is (708.2b).
+    TurnFaceDown(Handle),
+    /// Transform a double-faced permanent (701.27): its other face is up,
+    /// with that face's characteristics (712.8d, 712.8e); it is the same
+    /// object, and gets a new timestamp where the edition says so (613.7g).
+    /// Nothing happens to a permanent with no back face (701.27c) or a
+    /// face-down one (712.15a).
+    Transform(Handle),
     /// A player's turn begins: the permanents they control have now been
     /// under their control continuously since it began (302.6). Nothing
     /// else of the turn is played (no untap step).
@@ -101,6 +117,9 @@ impl Action {
             Action::Attach(_) => "attach",
             Action::Crew(_) => "crew",
             Action::GainControl(_) => "gain_control",
+            Action::TurnFaceUp(_) => "turn_face_up",
+            Action::TurnFaceDown(_) => "turn_face_down",
+            Action::Transform(_) => "transform",
             Action::BeginTurn(_) => "begin_turn",
             Action::Cleanup => "cleanup",
             Action::StateBasedActions => "state_based_actions",

@@ -307,6 +307,17 @@ pub struct ObjectSpec {
     /// continuously since that turn began.
     #[serde(default, skip_serializing_if = "is_false")]
     pub sick: bool,
+    /// A permanent set up face down (a morph, manifest or disguise
+    /// creature, 708): until it is turned face up it is a 2/2 creature with
+    /// no name, text, subtypes or mana cost, whatever is printed (708.2a),
+    /// and "as this enters" abilities had no effect on it (708.3, 708.8).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub face_down: bool,
+    /// The back face of a transforming double-faced card (712.2): the
+    /// characteristics it has while transformed (712.8e), after a
+    /// `transform` step. Its mana value stays the front face's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub back_face: Option<Box<BackFace>>,
     /// A Saga's chapter abilities (714.2, 107.15): each triggers when lore
     /// counters put on it reach one of its chapter numbers.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -480,6 +491,8 @@ impl ObjectSpec {
             enters_with: BTreeMap::new(),
             choose: None,
             sick: false,
+            face_down: false,
+            back_face: None,
             cant_have_counters_put: false,
             counters_put_by: None,
             differs_from_card: Vec::new(),
@@ -497,7 +510,36 @@ impl ObjectSpec {
         self.abilities
             .iter()
             .chain(self.level_up.iter().flat_map(|b| &b.abilities))
+            .chain(self.back_face.iter().flat_map(|b| &b.abilities))
     }
+}
+
+/// The back face of a transforming double-faced card (712.2, 712.8e):
+/// everything it prints that the model reads.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BackFace {
+    /// Its name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Its card types.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<CardType>,
+    /// Its subtypes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subtypes: Vec<String>,
+    /// Its colors (a color indicator, 204).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub colors: Vec<Color>,
+    /// Its printed power and toughness: numbers only (no `*`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pt: Option<crate::number::Pt>,
+    /// Its keyword abilities.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keywords: Vec<Keyword>,
+    /// Its static abilities (as an object's `abilities`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub abilities: Vec<EffectSpec>,
 }
 
 /// A characteristic-defining ability that says what each `*` is (208.2a).

@@ -476,6 +476,7 @@ impl<'a> Validator<'a> {
                 (o.tapped, "tapped"),
                 (o.attached_to.is_some(), "attached_to"),
                 (o.sick, "sick"),
+                (o.face_down, "face_down"),
             ] {
                 if bad {
                     self.err(
@@ -533,7 +534,20 @@ impl<'a> Validator<'a> {
         for (i, ab) in o.abilities.iter().enumerate() {
             self.static_ability(ab, &path.key("abilities").index(i));
         }
+        if let Some(back) = &o.back_face {
+            for (i, ab) in back.abilities.iter().enumerate() {
+                self.static_ability(ab, &path.key("back_face").key("abilities").index(i));
+            }
+        }
         self.spell(o, path);
+        if o.face_down && o.choose.is_some() {
+            // 708.3: a permanent that enters face down makes no choice of
+            // its "as this enters" abilities.
+            self.err(
+                path.key("choose"),
+                "a permanent set up face down entered with no choice made as it entered (708.3): leave out `choose`",
+            );
+        }
         self.entry_choices(o, path);
         if let Some(pt) = o.choose {
             self.chosen(o, pt, &path.key("choose"));
@@ -817,7 +831,11 @@ impl<'a> Validator<'a> {
             Action::Double(s) | Action::Triple(s) => {
                 self.object_ref(&s.affects, &path.key("affects"))
             }
-            Action::Regenerate(h) | Action::Destroy(h) => self.object_ref(h, path),
+            Action::Regenerate(h)
+            | Action::Destroy(h)
+            | Action::TurnFaceUp(h)
+            | Action::TurnFaceDown(h)
+            | Action::Transform(h) => self.object_ref(h, path),
             Action::Move(m) => self.move_object(m, path),
             Action::GainControl(g) => {
                 self.object_ref(&g.object, &path.key("object"));
