@@ -51,6 +51,8 @@ FEATURES = [
     "lifelink",
     "indestructible",
     "deferred-sba",
+    "spells",
+    "zones",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information, regeneration shields).
@@ -63,6 +65,14 @@ PT_COUNTER = re.compile(r"^([+-])(\d+)/([+-])(\d+)$")
 COLORS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 COLOR_NAMES = {"White": "white", "Blue": "blue", "Black": "black", "Red": "red", "Green": "green"}
 MANA_LETTERS = {"White": "W", "Blue": "U", "Black": "B", "Red": "R", "Green": "G", "Colorless": "C"}
+# The zones a case may put an object in, by the engine's name.
+ENGINE_ZONES = {
+    "battlefield": "Battlefield",
+    "graveyard": "Graveyard",
+    "exile": "Exile",
+    "hand": "Hand",
+    "library": "Library",
+}
 ZONES = {
     "Battlefield": "battlefield",
     "Graveyard": "graveyard",
@@ -169,10 +179,11 @@ def check(case):
         fixed(p.get("life", 20), f"player {p['id']}: life")
     for o in setup.get("objects", []):
         where = f"setup object {o['id']}"
-        if o.get("zone", "battlefield") != "battlefield":
-            raise Unsupported(f"{where}: objects outside the battlefield")
+        if o.get("zone", "battlefield") not in ENGINE_ZONES:
+            raise Unsupported(f"{where}: an object on the {o['zone']} in the setup "
+                              "(spells are not put on the engine's stack)")
         for key in ("cda", "abilities", "level_up", "crew", "attached_to", "max_counters",
-                    "loyalty", "regeneration_shields"):
+                    "loyalty", "regeneration_shields", "x", "x_is", "on_resolve"):
             if o.get(key):
                 raise Unsupported(f"{where}: `{key}`")
         if "timestamp" in o:
@@ -224,6 +235,16 @@ def check(case):
                 parse_pt(body["modify"], where, x, signed=True)
             if "timestamp" in body:
                 fixed(body["timestamp"], where)
+        elif name == "move":
+            if body["to"] not in ENGINE_ZONES:
+                raise Unsupported(f"{where}: a move to the {body['to']}")
+            for kind, n in (body.get("counters") or {}).items():
+                if counter_name(kind) is None:
+                    raise Unsupported(f"{where}: entering with {kind} counters")
+                fixed(n, where)
+        elif name in ("cast", "resolve", "pay_cost"):
+            raise Unsupported(f"{where}: the step `{name}` (casting spells and resolving them "
+                              "on the engine's stack is not mapped)")
         elif name == "damage":
             fixed(body["amount"], where)
             if not step.get("sba", True):
@@ -296,8 +317,14 @@ class Game:
             taken.add(oid)
             self.ids[o["id"]] = oid
             self.timestamps[o["id"]] = self.timestamp(o.get("timestamp"))
-            self.apply(debug("MoveToZone", {"object_id": oid, "to_zone": "Battlefield",
-                                            "simulate": False}))
+            zone = ENGINE_ZONES[o.get("zone", "battlefield")]
+            if zone != "Battlefield":
+                self.move(oid, zone)
+                for kind, n in o.get("counters", {}).items():
+                    if n:
+                        self.counters(oid, kind, n)
+                continue
+            self.move(oid, "Battlefield")
             self.apply(debug("SetSummoningSickness", {"object_id": oid, "sick": False}))
             if o.get("tapped"):
                 self.apply(debug("SetTapped", {"object_id": oid, "tapped": True}))
@@ -329,7 +356,7 @@ class Game:
 
     @staticmethod
     def face_key(o):
-        return json.dumps({k: o.get(k) for k in ("types", "subtypes", "colors", "pt", "keywords")},
+        return json.dumps({k: o.get(k) for k in ("types", "subtypes", "colors", "pt", "keywords", "mana_cost")},
                           sort_keys=True)
 
     @staticmethod
@@ -350,7 +377,7 @@ class Game:
             lines.append(f"{{0}}: {name} deals {n} damage to any target.")
         spec = {
             "name": name,
-            "manaCost": "",
+            "manaCost": o.get("mana_cost", ""),
             "colors": [COLORS[c] for c in o.get("colors", []) if c in COLORS],
             "colorIdentity": [COLORS[c] for c in o.get("colors", []) if c in COLORS],
             "type": type_line(o.get("types", []), o.get("subtypes", [])),
@@ -401,6 +428,11 @@ class Game:
                 self.timestamp()
         return result
 
+    def move(self, oid, zone):
+        """The engine's zone change (its debug action); the object keeps its id."""
+        if self.g.object(oid)["zone"] != zone:
+            self.apply(debug("MoveToZone", {"object_id": oid, "to_zone": zone, "simulate": False}))
+
     def counters(self, oid, kind, delta):
         self.apply(debug("ModifyCounters", {"object_id": oid,
                                             "counter_type": counter_name(kind), "delta": delta}))
@@ -449,6 +481,19 @@ class Game:
         n = min(have, a.get("count", 1))
         if n:
             self.counters(oid, a["kind"], -n)
+
+    def do_move(self, a):
+        oid = self.known(a["object"])
+        self.move(oid, ENGINE_ZONES[a["to"]])
+        if self.g.object(oid)["zone"] != "Battlefield":
+            return  # it did not enter (the engine kept it where it was, 304.4)
+        # Counters it enters with share its timestamp (613.7d, docs/protocol.md):
+        # the engine's debug action puts them, before anything is checked.
+        counting, self.counting = self.counting, False
+        for kind, n in (a.get("counters") or {}).items():
+            if n:
+                self.counters(oid, kind, n)
+        self.counting = counting
 
     def do_effect(self, spec):
         oids = [self.on_battlefield(h) for h in spec["affects"]]
