@@ -53,6 +53,7 @@ FEATURES = [
     "deferred-sba",
     "spells",
     "zones",
+    "combat-damage",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information, regeneration shields).
@@ -242,6 +243,14 @@ def check(case):
                 if counter_name(kind) is None:
                     raise Unsupported(f"{where}: entering with {kind} counters")
                 fixed(n, where)
+        elif name == "combat_damage":
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: combat damage with state-based actions deferred "
+                                  "(the engine checks them before a player gets priority, 704.3)")
+            for entry in body:
+                if "amount" in entry:
+                    raise Unsupported(f"{where}: combat damage with an amount of its own (the "
+                                      "adapter lets the engine assign each creature's damage)")
         elif name in ("cast", "resolve", "pay_cost"):
             raise Unsupported(f"{where}: the step `{name}` (casting spells and resolving them "
                               "on the engine's stack is not mapped)")
@@ -563,6 +572,108 @@ class Game:
             if not self.g.stack():
                 break
             self.apply({"type": "PassPriority"}, self.g.priority_player())
+
+    def do_combat_damage(self, entries):
+        """A real combat: the first player's creatures attack, the second
+        player's block what they deal damage to, and the engine walks the
+        turn to its combat damage step (510)."""
+        attacks, blocks = self.combat_roles(entries)
+        engaged = list(attacks) + list(blocks)
+        for oid in engaged:
+            strikes = {keyword_name(k) for k in self.g.object(oid)["keywords"]}
+            if strikes & {"first strike", "double strike"}:
+                raise Unsupported("combat damage from a creature with first strike or double "
+                                  "strike (the engine deals it in a step of its own, 510.4)")
+        before = {oid: self.g.object(oid)["tapped"] for oid in engaged}
+        for oid in engaged:
+            # The case declares no attack: an attacker or blocker is made
+            # ready to fight (untapped, not summoning sick), and gets its
+            # tapped status back as soon as the attack is declared (the tap
+            # of attacking is not the case's).
+            self.apply(debug("SetTapped", {"object_id": oid, "tapped": False}))
+            self.apply(debug("SetSummoningSickness", {"object_id": oid, "sick": False}))
+        self.apply(debug("SetPhase", {"phase": "BeginCombat", "active_player": 0}))
+        self.pass_until("DeclareAttackers")
+        defender = {"type": "Player", "data": 1}
+        self.offer("DeclareAttackers", {"attacks": [[a, defender] for a in attacks], "bands": []},
+                   "attack")
+        for oid, tapped in before.items():
+            self.apply(debug("SetTapped", {"object_id": oid, "tapped": tapped}))
+        if blocks:
+            self.pass_until("DeclareBlockers")
+            self.offer("DeclareBlockers",
+                       {"assignments": [[b, a] for b, a in blocks.items()]}, "block", player=1)
+        while self.g.state()["state"]["phase"] != "CombatDamage":
+            self.pass_once("the combat damage step")
+        if self.g.waiting_for()["type"] != "GameOver":
+            self.apply(debug("SetPhase", {"phase": "PreCombatMain", "active_player": 0}))
+
+    def combat_roles(self, entries):
+        """Attackers (to the defending player) and blockers (blocker -> attacker)."""
+        attacks, blocks = {}, {}
+        first, second = sorted(self.player_ids, key=self.player_ids.get)
+        for e in entries:
+            source = self.on_battlefield(e["from"])
+            src = next(o for o in self.objects if o["id"] == e["from"])
+            if self.controller(src) == 0:
+                if source in attacks:
+                    raise Unsupported(f"{e['from']} deals combat damage to several things "
+                                      "(a damage assignment among blockers is not mapped)")
+                attacks[source] = e["to"]
+            elif e["to"] in self.player_ids:
+                raise Unsupported(f"{e['from']} of {second} deals combat damage to a player "
+                                  f"(only {first}, the active player, attacks)")
+            else:
+                blocks[source] = self.on_battlefield(e["to"])
+        for attacker, to in attacks.items():
+            if to == second:
+                continue
+            if to in self.player_ids:
+                raise Unsupported(f"combat damage to {to}, the attacking player")
+            blocker = self.on_battlefield(to)
+            owner = next(o for o in self.objects if o["id"] == to)
+            if self.controller(owner) != 1:
+                raise Unsupported(f"combat damage to {to}, a creature of the attacking player")
+            if blocks.setdefault(blocker, attacker) != attacker:
+                raise Unsupported(f"{to} deals its combat damage to another creature than the "
+                                  "one that deals it combat damage")
+        for blocker, attacker in blocks.items():
+            if attacker not in attacks:
+                back = {v: k for k, v in self.ids.items()}
+                if self.controller(next(o for o in self.objects
+                                        if o["id"] == back[attacker])) != 0:
+                    raise Unsupported("combat damage between two creatures of the second player")
+                attacks[attacker] = second
+        return list(attacks), blocks
+
+    def pass_once(self, goal):
+        waiting = self.g.waiting_for()
+        if waiting["type"] != "Priority":
+            raise Unsupported(f"the engine waits for {waiting['type']} on the way to {goal}")
+        self.apply({"type": "PassPriority"}, self.g.priority_player())
+
+    def pass_until(self, kind):
+        for _ in range(20):
+            if self.g.waiting_for()["type"] == kind:
+                return
+            self.pass_once(kind)
+        raise RuntimeError(f"the engine never asked for {kind}")
+
+    def offer(self, kind, data, what, player=0):
+        """Declare attackers or blockers, as one of the choices the engine offers."""
+        waiting = self.g.waiting_for()["data"]
+        valid = waiting.get("valid_attacker_ids" if kind == "DeclareAttackers"
+                            else "valid_blocker_ids", [])
+        chosen = [x[0] for x in data["attacks" if kind == "DeclareAttackers" else "assignments"]]
+        refused = [x for x in chosen if x not in valid]
+        if kind == "DeclareBlockers":
+            targets = waiting.get("valid_block_targets", {})
+            refused += [b for b, a in data["assignments"] if a not in targets.get(str(b), [])]
+        if refused:
+            back = {v: k for k, v in self.ids.items()}
+            raise Unsupported(f"the engine does not let {', '.join(back[x] for x in refused)} "
+                              f"{what} as the case's combat damage needs")
+        self.apply({"type": kind, "data": data}, player)
 
     # ---- observations -------------------------------------------------------
 
