@@ -54,6 +54,7 @@ FEATURES = [
     "spells",
     "zones",
     "combat-damage",
+    "static-abilities",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information, regeneration shields).
@@ -183,7 +184,9 @@ def check(case):
         if o.get("zone", "battlefield") not in ENGINE_ZONES:
             raise Unsupported(f"{where}: an object on the {o['zone']} in the setup "
                               "(spells are not put on the engine's stack)")
-        for key in ("cda", "abilities", "level_up", "crew", "attached_to", "max_counters",
+        for ability in o.get("abilities") or []:
+            static_text(o.get("name") or o["id"], ability, players, o.get("controller"), where)
+        for key in ("cda", "level_up", "crew", "attached_to", "max_counters",
                     "loyalty", "regeneration_shields", "x", "x_is", "on_resolve"):
             if o.get(key):
                 raise Unsupported(f"{where}: `{key}`")
@@ -262,6 +265,66 @@ def check(case):
                     "through priority, which checks them, 704.3)")
         else:
             raise Unsupported(f"{where}: the step `{name}`")
+
+
+def static_text(name, ability, players, controller, where):
+    """A static ability of the case as Oracle text (611.3a), for the engine's
+    parser; the engine then applies it through its layer system."""
+    extra = set(ability) - {"name", "affects", "modify", "set", "add_keywords",
+                            "remove_all_abilities"}
+    if extra:
+        raise Unsupported(f"{where}: a static ability with {sorted(extra)}")
+    affects = ability.get("affects")
+    if affects == "self":
+        subject, verb = name, "gets"
+    elif isinstance(affects, dict):
+        subject, verb = filter_text(affects, players, controller, where), "get"
+    else:
+        raise Unsupported(f"{where}: a static ability that affects {json.dumps(affects)}")
+    parts = []
+    if ability.get("remove_all_abilities"):
+        parts.append("loses all abilities" if verb == "gets" else "lose all abilities")
+    if "set" in ability:
+        p, t = parse_pt(ability["set"], where)
+        have = "has" if verb == "gets" else "have"
+        parts.append(f"{have} base power and toughness {p}/{t}")
+    if "modify" in ability:
+        p, t = parse_pt(ability["modify"], where, signed=True)
+        parts.append(f"{verb} {p:+d}/{t:+d}")
+    if ability.get("add_keywords"):
+        have = "has" if verb == "gets" else "have"
+        parts.append(f"{have} " + " and ".join(ability["add_keywords"]))
+    if not parts:
+        raise Unsupported(f"{where}: a static ability that changes nothing the adapter maps")
+    return f"{subject} {' and '.join(parts)}."
+
+
+def filter_text(f, players, controller, where):
+    """`{types: [Creature], controller: you, other: true}` -> `Other creatures you control`."""
+    extra = set(f) - {"types", "controller", "other", "colors", "subtypes",
+                      "power_at_most", "power_at_least", "toughness_at_most",
+                      "toughness_at_least"}
+    if extra or f.get("types") != ["Creature"]:
+        raise Unsupported(f"{where}: a static ability whose filter is {json.dumps(f)}")
+    words = ["Other"] if f.get("other") else []
+    words += [c for c in f.get("colors", [])]
+    words += f.get("subtypes", [])
+    words.append("creatures")
+    if "controller" in f:
+        if f["controller"] not in players:
+            raise Unsupported(f"{where}: a filter on the controller {f['controller']}")
+        words.append("you control" if f["controller"] == controller else "your opponents control")
+    bounds = [(k, v) for k, v in f.items() if k.endswith(("_at_most", "_at_least"))]
+    if len(bounds) > 1:
+        raise Unsupported(f"{where}: a filter with several bounds on P/T")
+    for key, value in bounds:
+        stat = key.split("_")[0]
+        words.append(f"with {stat} {fixed(value, where)} or "
+                     + ("less" if key.endswith("most") else "greater"))
+    if words == ["creatures"]:
+        return "All creatures"
+    text = " ".join(words)
+    return text[0].upper() + text[1:]
 
 
 # ---- the game ---------------------------------------------------------------
@@ -365,7 +428,8 @@ class Game:
 
     @staticmethod
     def face_key(o):
-        return json.dumps({k: o.get(k) for k in ("types", "subtypes", "colors", "pt", "keywords", "mana_cost")},
+        return json.dumps({k: o.get(k) for k in ("types", "subtypes", "colors", "pt", "keywords", "mana_cost",
+                                              "abilities")},
                           sort_keys=True)
 
     @staticmethod
@@ -382,6 +446,10 @@ class Game:
     def face(self, o):
         name = self.names[o["id"]]
         lines = [k.capitalize() for k in o.get("keywords", [])]
+        first = next(iter(self.player_ids))
+        statics = [static_text(name, a, self.player_ids, o.get("controller", first), o["id"])
+                   for a in o.get("abilities") or []]
+        lines += statics
         for n in self.amounts.get(o["id"], []):
             lines.append(f"{{0}}: {name} deals {n} damage to any target.")
         spec = {
@@ -402,7 +470,12 @@ class Game:
         if "pt" in o:
             p, t = parse_pt(o["pt"], o["id"])
             spec["power"], spec["toughness"] = str(p), str(t)
-        return phase.build_oracle_face(spec, None)
+        face = phase.build_oracle_face(spec, None)
+        parsed = [a for a in face["static_abilities"] if a.get("mode") == "Continuous"]
+        if len(parsed) != len(statics):
+            raise Unsupported(f"{o['id']}: the engine's parser did not read its static "
+                              f"abilities {statics}")
+        return face
 
     def write_setup_state(self):
         """Setup values that are state, not actions: life, poison, damage."""
