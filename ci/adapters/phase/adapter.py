@@ -55,6 +55,10 @@ FEATURES = [
     "zones",
     "combat-damage",
     "static-abilities",
+    "ability-changes",
+    "type-changes",
+    "color-changes",
+    "keyword-counters",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information, regeneration shields).
@@ -131,9 +135,14 @@ def counter_name(kind):
         return "P1P1"
     if kind == "-1/-1":
         return "M1M1"
-    if PT_COUNTER.match(kind):
-        return kind
+    if PT_COUNTER.match(kind) or kind in KEYWORDS:
+        return kind  # keyword counters by their name (122.1b): "first strike"
     return None
+
+
+def engine_keyword(k):
+    """`first strike` -> `FirstStrike`, the engine's name of a keyword."""
+    return "".join(w.capitalize() for w in k.split())
 
 
 def fixed(value, where):
@@ -225,9 +234,14 @@ def check(case):
             if not isinstance(body.get("affects"), list):
                 raise Unsupported(f"{where}: an effect whose affected set is a filter")
             extra = set(body) - {"name", "source", "affects", "until", "x", "set", "modify",
-                                 "switch", "timestamp"}
+                                 "switch", "timestamp", "add_keywords", "remove_keywords",
+                                 "remove_all_abilities", "add_types", "remove_types",
+                                 "set_colors"}
             if extra:
                 raise Unsupported(f"{where}: effect parts {sorted(extra)}")
+            for k in body.get("add_keywords", []) + body.get("remove_keywords", []):
+                if k not in KEYWORDS:
+                    raise Unsupported(f"{where}: the keyword {k}")
             if body.get("until") not in ("end-of-turn", "forever"):
                 raise Unsupported(f"{where}: the duration {body.get('until')}")
             x = body.get("x")
@@ -269,47 +283,71 @@ def check(case):
 
 def static_text(name, ability, players, controller, where):
     """A static ability of the case as Oracle text (611.3a), for the engine's
-    parser; the engine then applies it through its layer system."""
+    parser, and the kinds of modification the parsed ability must have; the
+    engine then applies it through its layer system."""
     extra = set(ability) - {"name", "affects", "modify", "set", "add_keywords",
-                            "remove_all_abilities"}
+                            "remove_keywords", "remove_all_abilities", "add_types"}
     if extra:
         raise Unsupported(f"{where}: a static ability with {sorted(extra)}")
+    for k in ability.get("add_keywords", []) + ability.get("remove_keywords", []):
+        if k not in KEYWORDS:
+            raise Unsupported(f"{where}: the keyword {k}")
     affects = ability.get("affects")
     if affects == "self":
-        subject, verb = name, "gets"
+        subject, one = name, True
     elif isinstance(affects, dict):
-        subject, verb = filter_text(affects, players, controller, where), "get"
+        subject, one = filter_text(affects, players, controller, where), False
     else:
         raise Unsupported(f"{where}: a static ability that affects {json.dumps(affects)}")
-    parts = []
+    has, gets = ("has", "gets") if one else ("have", "get")
+    parts, kinds = [], set()
+    if ability.get("add_types"):
+        if one or "set" in ability:
+            raise Unsupported(f"{where}: a static ability that adds types "
+                              + ("to its own object" if one else "and sets P/T"))
+        nouns = [t.lower() + "s" for t in ability["add_types"]]
+        parts.append(f"are {' '.join(nouns)} in addition to their other types")
+        kinds.add("AddType")
     if ability.get("remove_all_abilities"):
-        parts.append("loses all abilities" if verb == "gets" else "lose all abilities")
+        parts.append("loses all abilities" if one else "lose all abilities")
+        kinds.add("RemoveAllAbilities")
+    if ability.get("remove_keywords"):
+        lose = "loses" if one else "lose"
+        parts.append(f"{lose} " + " and ".join(ability["remove_keywords"]))
+        kinds.add("RemoveKeyword")
     if "set" in ability:
         p, t = parse_pt(ability["set"], where)
-        have = "has" if verb == "gets" else "have"
-        parts.append(f"{have} base power and toughness {p}/{t}")
+        parts.append(f"{has} base power and toughness {p}/{t}")
+        kinds |= {"SetPower", "SetToughness"}
     if "modify" in ability:
         p, t = parse_pt(ability["modify"], where, signed=True)
-        parts.append(f"{verb} {p:+d}/{t:+d}")
+        parts.append(f"{gets} {p:+d}/{t:+d}")
+        kinds |= {"AddPower", "AddToughness"}
     if ability.get("add_keywords"):
-        have = "has" if verb == "gets" else "have"
-        parts.append(f"{have} " + " and ".join(ability["add_keywords"]))
+        parts.append(f"{has} " + " and ".join(ability["add_keywords"]))
+        kinds.add("AddKeyword")
     if not parts:
         raise Unsupported(f"{where}: a static ability that changes nothing the adapter maps")
-    return f"{subject} {' and '.join(parts)}."
+    return f"{subject} {' and '.join(parts)}.", kinds
+
+
+TYPE_NOUNS = {"Creature": "creatures", "Artifact": "artifacts", "Enchantment": "enchantments",
+              "Land": "lands", "Planeswalker": "planeswalkers"}
 
 
 def filter_text(f, players, controller, where):
     """`{types: [Creature], controller: you, other: true}` -> `Other creatures you control`."""
-    extra = set(f) - {"types", "controller", "other", "colors", "subtypes",
+    extra = set(f) - {"types", "not_types", "controller", "other", "colors", "subtypes",
                       "power_at_most", "power_at_least", "toughness_at_most",
                       "toughness_at_least"}
-    if extra or f.get("types") != ["Creature"]:
+    types = f.get("types", [])
+    if extra or len(types) != 1 or types[0] not in TYPE_NOUNS or len(f.get("not_types", [])) > 1:
         raise Unsupported(f"{where}: a static ability whose filter is {json.dumps(f)}")
     words = ["Other"] if f.get("other") else []
     words += [c for c in f.get("colors", [])]
+    words += ["non" + t.lower() for t in f.get("not_types", [])]
     words += f.get("subtypes", [])
-    words.append("creatures")
+    words.append(TYPE_NOUNS[types[0]])
     if "controller" in f:
         if f["controller"] not in players:
             raise Unsupported(f"{where}: a filter on the controller {f['controller']}")
@@ -321,8 +359,8 @@ def filter_text(f, players, controller, where):
         stat = key.split("_")[0]
         words.append(f"with {stat} {fixed(value, where)} or "
                      + ("less" if key.endswith("most") else "greater"))
-    if words == ["creatures"]:
-        return "All creatures"
+    if len(words) == 1:
+        words.insert(0, "all")
     text = " ".join(words)
     return text[0].upper() + text[1:]
 
@@ -449,7 +487,7 @@ class Game:
         first = next(iter(self.player_ids))
         statics = [static_text(name, a, self.player_ids, o.get("controller", first), o["id"])
                    for a in o.get("abilities") or []]
-        lines += statics
+        lines += [text for text, _ in statics]
         for n in self.amounts.get(o["id"], []):
             lines.append(f"{{0}}: {name} deals {n} damage to any target.")
         spec = {
@@ -472,9 +510,10 @@ class Game:
             spec["power"], spec["toughness"] = str(p), str(t)
         face = phase.build_oracle_face(spec, None)
         parsed = [a for a in face["static_abilities"] if a.get("mode") == "Continuous"]
-        if len(parsed) != len(statics):
-            raise Unsupported(f"{o['id']}: the engine's parser did not read its static "
-                              f"abilities {statics}")
+        read = [{m["type"] for m in a["modifications"]} for a in parsed]
+        if len(parsed) != len(statics) or any(kinds - r for (_, kinds), r in zip(statics, read)):
+            raise Unsupported(f"{o['id']}: phase.rs's parser does not read all of the static "
+                              f"abilities {[text for text, _ in statics]} (it reads {read})")
         return face
 
     def write_setup_state(self):
@@ -589,6 +628,17 @@ class Game:
             mods += [{"type": "AddPower", "value": p}, {"type": "AddToughness", "value": t}]
         if spec.get("switch"):
             mods.append({"type": "SwitchPowerToughness"})
+        mods += [{"type": "AddType", "core_type": t} for t in spec.get("add_types", [])]
+        mods += [{"type": "RemoveType", "core_type": t} for t in spec.get("remove_types", [])]
+        if "set_colors" in spec:
+            mods.append({"type": "SetColor",
+                         "colors": [c.capitalize() for c in spec["set_colors"]]})
+        if spec.get("remove_all_abilities"):
+            mods.append({"type": "RemoveAllAbilities"})
+        mods += [{"type": "AddKeyword", "keyword": engine_keyword(k)}
+                 for k in spec.get("add_keywords", [])]
+        mods += [{"type": "RemoveKeyword", "keyword": engine_keyword(k)}
+                 for k in spec.get("remove_keywords", [])]
         ts = self.timestamp(spec.get("timestamp"))
         state = self.g.state()
         s = state["state"]
@@ -621,8 +671,12 @@ class Game:
             target = {"Object": self.on_battlefield(a["to"])}
         index = self.amounts[a["from"]].index(a["amount"])
         before = len(self.g.stack())
-        self.apply({"type": "ActivateAbility",
-                    "data": {"source_id": source, "ability_index": index}})
+        try:
+            self.apply({"type": "ActivateAbility",
+                        "data": {"source_id": source, "ability_index": index}})
+        except ValueError as e:
+            raise Unsupported(f"{a['from']} no longer has the activated ability the adapter deals "
+                              f"its damage with (it lost its abilities?): the engine says {e}")
         for _ in range(50):
             waiting = self.g.waiting_for()
             if waiting["type"] == "Priority":
@@ -753,9 +807,13 @@ class Game:
     def observe_object(self, handle):
         o = self.g.object(self.ids[handle])
         types = list(o["card_types"]["core_types"])
-        creature = "Creature" in types
+        # The engine's P/T, as it gives it: a creature without P/T in the
+        # engine (a land made a creature, say) is reported with none.
+        creature = "Creature" in types and o.get("power") is not None \
+            and o.get("toughness") is not None
         p, t = (o["power"], o["toughness"]) if creature else (None, None)
-        bp, bt = (o["layer_base_power"], o["layer_base_toughness"]) if creature else (None, None)
+        bp, bt = (o.get("layer_base_power"), o.get("layer_base_toughness")) if creature \
+            else (None, None)
         counters = {}
         for kind, n in o["counters"].items():
             if n:
