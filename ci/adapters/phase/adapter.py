@@ -59,6 +59,7 @@ FEATURES = [
     "type-changes",
     "color-changes",
     "keyword-counters",
+    "cleanup",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information, regeneration shields).
@@ -217,7 +218,11 @@ def check(case):
         if action == "state_based_actions":
             continue
         if action == "cleanup":
-            raise Unsupported(f"{where}: the cleanup step (the binding cannot walk a turn to it)")
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: the cleanup step with state-based actions deferred "
+                                  "(the engine checks them as the next turn's upkeep gives "
+                                  "priority, 704.3)")
+            continue
         (name, body), = action.items()
         if name == "put_counters":
             if body["kind"] == "poison" and body["on"] in players:
@@ -579,8 +584,11 @@ class Game:
         if action == "state_based_actions":
             self.apply(debug("RunStateBasedActions"))
             return
-        (name, body), = action.items()
-        getattr(self, "do_" + name)(body)
+        if action == "cleanup":
+            self.do_cleanup()
+        else:
+            (name, body), = action.items()
+            getattr(self, "do_" + name)(body)
         if step.get("sba", True):
             self.apply(debug("RunStateBasedActions"))
 
@@ -699,6 +707,27 @@ class Game:
             if not self.g.stack():
                 break
             self.apply({"type": "PassPriority"}, self.g.priority_player())
+
+    def do_cleanup(self):
+        """The engine's own cleanup step (514.2): the turn is walked from the
+        end step through cleanup into the next turn's upkeep; the untap step
+        on the way is not the case's, so the permanents get their tapped
+        status back, and the first player's main phase is set again."""
+        tapped = {oid: self.g.object(oid)["tapped"] for oid in self.ids.values()
+                  if self.g.object(oid)["zone"] == "Battlefield"}
+        self.apply(debug("SetPhase", {"phase": "End", "active_player": 0}))
+        for _ in range(10):
+            if self.g.state()["state"]["active_player"] != 0:
+                break
+            self.pass_once("the cleanup step")
+        else:
+            raise RuntimeError("the engine did not walk through its cleanup step")
+        if self.g.waiting_for()["type"] == "GameOver":
+            return
+        for oid, was in tapped.items():
+            if self.g.object(oid)["zone"] == "Battlefield" and self.g.object(oid)["tapped"] != was:
+                self.apply(debug("SetTapped", {"object_id": oid, "tapped": was}))
+        self.apply(debug("SetPhase", {"phase": "PreCombatMain", "active_player": 0}))
 
     def do_combat_damage(self, entries):
         """A real combat: the first player's creatures attack, the second
