@@ -760,6 +760,9 @@ class Game:
             self.offer("DeclareBlockers",
                        {"assignments": [[b, a] for b, a in blocks.items()]}, "block", player=1)
         while self.g.state()["state"]["phase"] != "CombatDamage":
+            if self.g.waiting_for()["type"] == "DeclareBlockers" and not blocks:
+                self.apply({"type": "DeclareBlockers", "data": {"assignments": []}}, 1)
+                continue
             self.pass_once("the combat damage step")
         if self.g.waiting_for()["type"] != "GameOver":
             self.apply(debug("SetPhase", {"phase": "PreCombatMain", "active_player": 0}))
