@@ -16,9 +16,13 @@ mechanisms wherever that is practical:
   the damage results (120.3) are the engine's own;
 - state-based actions: the engine's `RunStateBasedActions`;
 - counters: the engine's `ModifyCounters` (debug action);
-- effects that set, modify or switch P/T: written into the engine's list
+- effects (P/T, keywords, types, colors): written into the engine's list
   of continuous effects with their timestamps, exactly as its resolved
-  spells write them (its layer system orders and applies them).
+  spells write them (its layer system orders and applies them);
+- static abilities: Oracle text on the card, parsed by the engine;
+- combat damage: a real combat (attackers, blockers, the engine's combat
+  damage step); cleanup: the engine's own turn walked through its cleanup;
+- zones: the engine's zone changes (its debug action).
 
 Anything else is answered `unsupported` with the reason; the adapter never
 computes a rules result itself. Only protocol messages go to stdout.
