@@ -16,9 +16,13 @@ mechanisms wherever that is practical:
   the damage results (120.3) are the engine's own;
 - state-based actions: the engine's `RunStateBasedActions`;
 - counters: the engine's `ModifyCounters` (debug action);
-- effects that set, modify or switch P/T: written into the engine's list
+- effects (P/T, keywords, types, colors): written into the engine's list
   of continuous effects with their timestamps, exactly as its resolved
-  spells write them (its layer system orders and applies them).
+  spells write them (its layer system orders and applies them);
+- static abilities: Oracle text on the card, parsed by the engine;
+- combat damage: a real combat (attackers, blockers, the engine's combat
+  damage step); cleanup: the engine's own turn walked through its cleanup;
+- zones: the engine's zone changes (its debug action).
 
 Anything else is answered `unsupported` with the reason; the adapter never
 computes a rules result itself. Only protocol messages go to stdout.
@@ -51,6 +55,15 @@ FEATURES = [
     "lifelink",
     "indestructible",
     "deferred-sba",
+    "spells",
+    "zones",
+    "combat-damage",
+    "static-abilities",
+    "ability-changes",
+    "type-changes",
+    "color-changes",
+    "keyword-counters",
+    "cleanup",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information, regeneration shields).
@@ -63,6 +76,14 @@ PT_COUNTER = re.compile(r"^([+-])(\d+)/([+-])(\d+)$")
 COLORS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 COLOR_NAMES = {"White": "white", "Blue": "blue", "Black": "black", "Red": "red", "Green": "green"}
 MANA_LETTERS = {"White": "W", "Blue": "U", "Black": "B", "Red": "R", "Green": "G", "Colorless": "C"}
+# The zones a case may put an object in, by the engine's name.
+ENGINE_ZONES = {
+    "battlefield": "Battlefield",
+    "graveyard": "Graveyard",
+    "exile": "Exile",
+    "hand": "Hand",
+    "library": "Library",
+}
 ZONES = {
     "Battlefield": "battlefield",
     "Graveyard": "graveyard",
@@ -119,9 +140,14 @@ def counter_name(kind):
         return "P1P1"
     if kind == "-1/-1":
         return "M1M1"
-    if PT_COUNTER.match(kind):
-        return kind
+    if PT_COUNTER.match(kind) or kind in KEYWORDS:
+        return kind  # keyword counters by their name (122.1b): "first strike"
     return None
+
+
+def engine_keyword(k):
+    """`first strike` -> `FirstStrike`, the engine's name of a keyword."""
+    return "".join(w.capitalize() for w in k.split())
 
 
 def fixed(value, where):
@@ -169,10 +195,13 @@ def check(case):
         fixed(p.get("life", 20), f"player {p['id']}: life")
     for o in setup.get("objects", []):
         where = f"setup object {o['id']}"
-        if o.get("zone", "battlefield") != "battlefield":
-            raise Unsupported(f"{where}: objects outside the battlefield")
-        for key in ("cda", "abilities", "level_up", "crew", "attached_to", "max_counters",
-                    "loyalty", "regeneration_shields"):
+        if o.get("zone", "battlefield") not in ENGINE_ZONES:
+            raise Unsupported(f"{where}: an object on the {o['zone']} in the setup "
+                              "(spells are not put on the engine's stack)")
+        for ability in o.get("abilities") or []:
+            static_text(o.get("name") or o["id"], ability, players, o.get("controller"), where)
+        for key in ("cda", "level_up", "crew", "attached_to", "max_counters",
+                    "loyalty", "regeneration_shields", "x", "x_is", "on_resolve"):
             if o.get(key):
                 raise Unsupported(f"{where}: `{key}`")
         if "timestamp" in o:
@@ -193,7 +222,11 @@ def check(case):
         if action == "state_based_actions":
             continue
         if action == "cleanup":
-            raise Unsupported(f"{where}: the cleanup step (the binding cannot walk a turn to it)")
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: the cleanup step with state-based actions deferred "
+                                  "(the engine checks them as the next turn's upkeep gives "
+                                  "priority, 704.3)")
+            continue
         (name, body), = action.items()
         if name == "put_counters":
             if body["kind"] == "poison" and body["on"] in players:
@@ -210,9 +243,14 @@ def check(case):
             if not isinstance(body.get("affects"), list):
                 raise Unsupported(f"{where}: an effect whose affected set is a filter")
             extra = set(body) - {"name", "source", "affects", "until", "x", "set", "modify",
-                                 "switch", "timestamp"}
+                                 "switch", "timestamp", "add_keywords", "remove_keywords",
+                                 "remove_all_abilities", "add_types", "remove_types",
+                                 "set_colors"}
             if extra:
                 raise Unsupported(f"{where}: effect parts {sorted(extra)}")
+            for k in body.get("add_keywords", []) + body.get("remove_keywords", []):
+                if k not in KEYWORDS:
+                    raise Unsupported(f"{where}: the keyword {k}")
             if body.get("until") not in ("end-of-turn", "forever"):
                 raise Unsupported(f"{where}: the duration {body.get('until')}")
             x = body.get("x")
@@ -224,6 +262,24 @@ def check(case):
                 parse_pt(body["modify"], where, x, signed=True)
             if "timestamp" in body:
                 fixed(body["timestamp"], where)
+        elif name == "move":
+            if body["to"] not in ENGINE_ZONES:
+                raise Unsupported(f"{where}: a move to the {body['to']}")
+            for kind, n in (body.get("counters") or {}).items():
+                if counter_name(kind) is None:
+                    raise Unsupported(f"{where}: entering with {kind} counters")
+                fixed(n, where)
+        elif name == "combat_damage":
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: combat damage with state-based actions deferred "
+                                  "(the engine checks them before a player gets priority, 704.3)")
+            for entry in body:
+                if "amount" in entry:
+                    raise Unsupported(f"{where}: combat damage with an amount of its own (the "
+                                      "adapter lets the engine assign each creature's damage)")
+        elif name in ("cast", "resolve", "pay_cost"):
+            raise Unsupported(f"{where}: the step `{name}` (casting spells and resolving them "
+                              "on the engine's stack is not mapped)")
         elif name == "damage":
             fixed(body["amount"], where)
             if not step.get("sba", True):
@@ -232,6 +288,90 @@ def check(case):
                     "through priority, which checks them, 704.3)")
         else:
             raise Unsupported(f"{where}: the step `{name}`")
+
+
+def static_text(name, ability, players, controller, where):
+    """A static ability of the case as Oracle text (611.3a), for the engine's
+    parser, and the kinds of modification the parsed ability must have; the
+    engine then applies it through its layer system."""
+    extra = set(ability) - {"name", "affects", "modify", "set", "add_keywords",
+                            "remove_keywords", "remove_all_abilities", "add_types"}
+    if extra:
+        raise Unsupported(f"{where}: a static ability with {sorted(extra)}")
+    for k in ability.get("add_keywords", []) + ability.get("remove_keywords", []):
+        if k not in KEYWORDS:
+            raise Unsupported(f"{where}: the keyword {k}")
+    affects = ability.get("affects")
+    if affects == "self":
+        subject, one = name, True
+    elif isinstance(affects, dict):
+        subject, one = filter_text(affects, players, controller, where), False
+    else:
+        raise Unsupported(f"{where}: a static ability that affects {json.dumps(affects)}")
+    has, gets = ("has", "gets") if one else ("have", "get")
+    parts, kinds = [], set()
+    if ability.get("add_types"):
+        if one or "set" in ability:
+            raise Unsupported(f"{where}: a static ability that adds types "
+                              + ("to its own object" if one else "and sets P/T"))
+        nouns = [t.lower() + "s" for t in ability["add_types"]]
+        parts.append(f"are {' '.join(nouns)} in addition to their other types")
+        kinds.add("AddType")
+    if ability.get("remove_all_abilities"):
+        parts.append("loses all abilities" if one else "lose all abilities")
+        kinds.add("RemoveAllAbilities")
+    if ability.get("remove_keywords"):
+        lose = "loses" if one else "lose"
+        parts.append(f"{lose} " + " and ".join(ability["remove_keywords"]))
+        kinds.add("RemoveKeyword")
+    if "set" in ability:
+        p, t = parse_pt(ability["set"], where)
+        parts.append(f"{has} base power and toughness {p}/{t}")
+        kinds |= {"SetPower", "SetToughness"}
+    if "modify" in ability:
+        p, t = parse_pt(ability["modify"], where, signed=True)
+        parts.append(f"{gets} {p:+d}/{t:+d}")
+        kinds |= {"AddPower", "AddToughness"}
+    if ability.get("add_keywords"):
+        parts.append(f"{has} " + " and ".join(ability["add_keywords"]))
+        kinds.add("AddKeyword")
+    if not parts:
+        raise Unsupported(f"{where}: a static ability that changes nothing the adapter maps")
+    return f"{subject} {' and '.join(parts)}.", kinds
+
+
+TYPE_NOUNS = {"Creature": "creatures", "Artifact": "artifacts", "Enchantment": "enchantments",
+              "Land": "lands", "Planeswalker": "planeswalkers"}
+
+
+def filter_text(f, players, controller, where):
+    """`{types: [Creature], controller: you, other: true}` -> `Other creatures you control`."""
+    extra = set(f) - {"types", "not_types", "controller", "other", "colors", "subtypes",
+                      "power_at_most", "power_at_least", "toughness_at_most",
+                      "toughness_at_least"}
+    types = f.get("types", [])
+    if extra or len(types) != 1 or types[0] not in TYPE_NOUNS or len(f.get("not_types", [])) > 1:
+        raise Unsupported(f"{where}: a static ability whose filter is {json.dumps(f)}")
+    words = ["Other"] if f.get("other") else []
+    words += [c for c in f.get("colors", [])]
+    words += ["non" + t.lower() for t in f.get("not_types", [])]
+    words += f.get("subtypes", [])
+    words.append(TYPE_NOUNS[types[0]])
+    if "controller" in f:
+        if f["controller"] not in players:
+            raise Unsupported(f"{where}: a filter on the controller {f['controller']}")
+        words.append("you control" if f["controller"] == controller else "your opponents control")
+    bounds = [(k, v) for k, v in f.items() if k.endswith(("_at_most", "_at_least"))]
+    if len(bounds) > 1:
+        raise Unsupported(f"{where}: a filter with several bounds on P/T")
+    for key, value in bounds:
+        stat = key.split("_")[0]
+        words.append(f"with {stat} {fixed(value, where)} or "
+                     + ("less" if key.endswith("most") else "greater"))
+    if len(words) == 1:
+        words.insert(0, "all")
+    text = " ".join(words)
+    return text[0].upper() + text[1:]
 
 
 # ---- the game ---------------------------------------------------------------
@@ -296,8 +436,14 @@ class Game:
             taken.add(oid)
             self.ids[o["id"]] = oid
             self.timestamps[o["id"]] = self.timestamp(o.get("timestamp"))
-            self.apply(debug("MoveToZone", {"object_id": oid, "to_zone": "Battlefield",
-                                            "simulate": False}))
+            zone = ENGINE_ZONES[o.get("zone", "battlefield")]
+            if zone != "Battlefield":
+                self.move(oid, zone)
+                for kind, n in o.get("counters", {}).items():
+                    if n:
+                        self.counters(oid, kind, n)
+                continue
+            self.move(oid, "Battlefield")
             self.apply(debug("SetSummoningSickness", {"object_id": oid, "sick": False}))
             if o.get("tapped"):
                 self.apply(debug("SetTapped", {"object_id": oid, "tapped": True}))
@@ -329,7 +475,8 @@ class Game:
 
     @staticmethod
     def face_key(o):
-        return json.dumps({k: o.get(k) for k in ("types", "subtypes", "colors", "pt", "keywords")},
+        return json.dumps({k: o.get(k) for k in ("types", "subtypes", "colors", "pt", "keywords", "mana_cost",
+                                              "abilities")},
                           sort_keys=True)
 
     @staticmethod
@@ -346,11 +493,15 @@ class Game:
     def face(self, o):
         name = self.names[o["id"]]
         lines = [k.capitalize() for k in o.get("keywords", [])]
+        first = next(iter(self.player_ids))
+        statics = [static_text(name, a, self.player_ids, o.get("controller", first), o["id"])
+                   for a in o.get("abilities") or []]
+        lines += [text for text, _ in statics]
         for n in self.amounts.get(o["id"], []):
             lines.append(f"{{0}}: {name} deals {n} damage to any target.")
         spec = {
             "name": name,
-            "manaCost": "",
+            "manaCost": o.get("mana_cost", ""),
             "colors": [COLORS[c] for c in o.get("colors", []) if c in COLORS],
             "colorIdentity": [COLORS[c] for c in o.get("colors", []) if c in COLORS],
             "type": type_line(o.get("types", []), o.get("subtypes", [])),
@@ -366,7 +517,13 @@ class Game:
         if "pt" in o:
             p, t = parse_pt(o["pt"], o["id"])
             spec["power"], spec["toughness"] = str(p), str(t)
-        return phase.build_oracle_face(spec, None)
+        face = phase.build_oracle_face(spec, None)
+        parsed = [a for a in face["static_abilities"] if a.get("mode") == "Continuous"]
+        read = [{m["type"] for m in a["modifications"]} for a in parsed]
+        if len(parsed) != len(statics) or any(kinds - r for (_, kinds), r in zip(statics, read)):
+            raise Unsupported(f"{o['id']}: phase.rs's parser does not read all of the static "
+                              f"abilities {[text for text, _ in statics]} (it reads {read})")
+        return face
 
     def write_setup_state(self):
         """Setup values that are state, not actions: life, poison, damage."""
@@ -401,6 +558,11 @@ class Game:
                 self.timestamp()
         return result
 
+    def move(self, oid, zone):
+        """The engine's zone change (its debug action); the object keeps its id."""
+        if self.g.object(oid)["zone"] != zone:
+            self.apply(debug("MoveToZone", {"object_id": oid, "to_zone": zone, "simulate": False}))
+
     def counters(self, oid, kind, delta):
         self.apply(debug("ModifyCounters", {"object_id": oid,
                                             "counter_type": counter_name(kind), "delta": delta}))
@@ -426,8 +588,11 @@ class Game:
         if action == "state_based_actions":
             self.apply(debug("RunStateBasedActions"))
             return
-        (name, body), = action.items()
-        getattr(self, "do_" + name)(body)
+        if action == "cleanup":
+            self.do_cleanup()
+        else:
+            (name, body), = action.items()
+            getattr(self, "do_" + name)(body)
         if step.get("sba", True):
             self.apply(debug("RunStateBasedActions"))
 
@@ -450,6 +615,19 @@ class Game:
         if n:
             self.counters(oid, a["kind"], -n)
 
+    def do_move(self, a):
+        oid = self.known(a["object"])
+        self.move(oid, ENGINE_ZONES[a["to"]])
+        if self.g.object(oid)["zone"] != "Battlefield":
+            return  # it did not enter (the engine kept it where it was, 304.4)
+        # Counters it enters with share its timestamp (613.7d, docs/protocol.md):
+        # the engine's debug action puts them, before anything is checked.
+        counting, self.counting = self.counting, False
+        for kind, n in (a.get("counters") or {}).items():
+            if n:
+                self.counters(oid, kind, n)
+        self.counting = counting
+
     def do_effect(self, spec):
         oids = [self.on_battlefield(h) for h in spec["affects"]]
         x = spec.get("x")
@@ -462,6 +640,17 @@ class Game:
             mods += [{"type": "AddPower", "value": p}, {"type": "AddToughness", "value": t}]
         if spec.get("switch"):
             mods.append({"type": "SwitchPowerToughness"})
+        mods += [{"type": "AddType", "core_type": t} for t in spec.get("add_types", [])]
+        mods += [{"type": "RemoveType", "core_type": t} for t in spec.get("remove_types", [])]
+        if "set_colors" in spec:
+            mods.append({"type": "SetColor",
+                         "colors": [c.capitalize() for c in spec["set_colors"]]})
+        if spec.get("remove_all_abilities"):
+            mods.append({"type": "RemoveAllAbilities"})
+        mods += [{"type": "AddKeyword", "keyword": engine_keyword(k)}
+                 for k in spec.get("add_keywords", [])]
+        mods += [{"type": "RemoveKeyword", "keyword": engine_keyword(k)}
+                 for k in spec.get("remove_keywords", [])]
         ts = self.timestamp(spec.get("timestamp"))
         state = self.g.state()
         s = state["state"]
@@ -494,8 +683,12 @@ class Game:
             target = {"Object": self.on_battlefield(a["to"])}
         index = self.amounts[a["from"]].index(a["amount"])
         before = len(self.g.stack())
-        self.apply({"type": "ActivateAbility",
-                    "data": {"source_id": source, "ability_index": index}})
+        try:
+            self.apply({"type": "ActivateAbility",
+                        "data": {"source_id": source, "ability_index": index}})
+        except ValueError as e:
+            raise Unsupported(f"{a['from']} no longer has the activated ability the adapter deals "
+                              f"its damage with (it lost its abilities?): the engine says {e}")
         for _ in range(50):
             waiting = self.g.waiting_for()
             if waiting["type"] == "Priority":
@@ -519,14 +712,144 @@ class Game:
                 break
             self.apply({"type": "PassPriority"}, self.g.priority_player())
 
+    def do_cleanup(self):
+        """The engine's own cleanup step (514.2): the turn is walked from the
+        end step through cleanup into the next turn's upkeep; the untap step
+        on the way is not the case's, so the permanents get their tapped
+        status back, and the first player's main phase is set again."""
+        tapped = {oid: self.g.object(oid)["tapped"] for oid in self.ids.values()
+                  if self.g.object(oid)["zone"] == "Battlefield"}
+        self.apply(debug("SetPhase", {"phase": "End", "active_player": 0}))
+        for _ in range(10):
+            if self.g.state()["state"]["active_player"] != 0:
+                break
+            self.pass_once("the cleanup step")
+        else:
+            raise RuntimeError("the engine did not walk through its cleanup step")
+        if self.g.waiting_for()["type"] == "GameOver":
+            return
+        for oid, was in tapped.items():
+            if self.g.object(oid)["zone"] == "Battlefield" and self.g.object(oid)["tapped"] != was:
+                self.apply(debug("SetTapped", {"object_id": oid, "tapped": was}))
+        self.apply(debug("SetPhase", {"phase": "PreCombatMain", "active_player": 0}))
+
+    def do_combat_damage(self, entries):
+        """A real combat: the first player's creatures attack, the second
+        player's block what they deal damage to, and the engine walks the
+        turn to its combat damage step (510)."""
+        attacks, blocks = self.combat_roles(entries)
+        engaged = list(attacks) + list(blocks)
+        for oid in engaged:
+            strikes = {keyword_name(k) for k in self.g.object(oid)["keywords"]}
+            if strikes & {"first strike", "double strike"}:
+                raise Unsupported("combat damage from a creature with first strike or double "
+                                  "strike (the engine deals it in a step of its own, 510.4)")
+        before = {oid: self.g.object(oid)["tapped"] for oid in engaged}
+        for oid in engaged:
+            # The case declares no attack: an attacker or blocker is made
+            # ready to fight (untapped, not summoning sick), and gets its
+            # tapped status back as soon as the attack is declared (the tap
+            # of attacking is not the case's).
+            self.apply(debug("SetTapped", {"object_id": oid, "tapped": False}))
+            self.apply(debug("SetSummoningSickness", {"object_id": oid, "sick": False}))
+        self.apply(debug("SetPhase", {"phase": "BeginCombat", "active_player": 0}))
+        self.pass_until("DeclareAttackers")
+        defender = {"type": "Player", "data": 1}
+        self.offer("DeclareAttackers", {"attacks": [[a, defender] for a in attacks], "bands": []},
+                   "attack")
+        for oid, tapped in before.items():
+            self.apply(debug("SetTapped", {"object_id": oid, "tapped": tapped}))
+        if blocks:
+            self.pass_until("DeclareBlockers")
+            self.offer("DeclareBlockers",
+                       {"assignments": [[b, a] for b, a in blocks.items()]}, "block", player=1)
+        while self.g.state()["state"]["phase"] != "CombatDamage":
+            if self.g.waiting_for()["type"] == "DeclareBlockers" and not blocks:
+                self.apply({"type": "DeclareBlockers", "data": {"assignments": []}}, 1)
+                continue
+            self.pass_once("the combat damage step")
+        if self.g.waiting_for()["type"] != "GameOver":
+            self.apply(debug("SetPhase", {"phase": "PreCombatMain", "active_player": 0}))
+
+    def combat_roles(self, entries):
+        """Attackers (to the defending player) and blockers (blocker -> attacker)."""
+        attacks, blocks = {}, {}
+        first, second = sorted(self.player_ids, key=self.player_ids.get)
+        for e in entries:
+            source = self.on_battlefield(e["from"])
+            src = next(o for o in self.objects if o["id"] == e["from"])
+            if self.controller(src) == 0:
+                if source in attacks:
+                    raise Unsupported(f"{e['from']} deals combat damage to several things "
+                                      "(a damage assignment among blockers is not mapped)")
+                attacks[source] = e["to"]
+            elif e["to"] in self.player_ids:
+                raise Unsupported(f"{e['from']} of {second} deals combat damage to a player "
+                                  f"(only {first}, the active player, attacks)")
+            else:
+                blocks[source] = self.on_battlefield(e["to"])
+        for attacker, to in attacks.items():
+            if to == second:
+                continue
+            if to in self.player_ids:
+                raise Unsupported(f"combat damage to {to}, the attacking player")
+            blocker = self.on_battlefield(to)
+            owner = next(o for o in self.objects if o["id"] == to)
+            if self.controller(owner) != 1:
+                raise Unsupported(f"combat damage to {to}, a creature of the attacking player")
+            if blocks.setdefault(blocker, attacker) != attacker:
+                raise Unsupported(f"{to} deals its combat damage to another creature than the "
+                                  "one that deals it combat damage")
+        for blocker, attacker in blocks.items():
+            if attacker not in attacks:
+                back = {v: k for k, v in self.ids.items()}
+                if self.controller(next(o for o in self.objects
+                                        if o["id"] == back[attacker])) != 0:
+                    raise Unsupported("combat damage between two creatures of the second player")
+                attacks[attacker] = second
+        return list(attacks), blocks
+
+    def pass_once(self, goal):
+        waiting = self.g.waiting_for()
+        if waiting["type"] != "Priority":
+            raise Unsupported(f"the engine waits for {waiting['type']} on the way to {goal}")
+        self.apply({"type": "PassPriority"}, self.g.priority_player())
+
+    def pass_until(self, kind):
+        for _ in range(20):
+            if self.g.waiting_for()["type"] == kind:
+                return
+            self.pass_once(kind)
+        raise RuntimeError(f"the engine never asked for {kind}")
+
+    def offer(self, kind, data, what, player=0):
+        """Declare attackers or blockers, as one of the choices the engine offers."""
+        waiting = self.g.waiting_for()["data"]
+        valid = waiting.get("valid_attacker_ids" if kind == "DeclareAttackers"
+                            else "valid_blocker_ids", [])
+        chosen = [x[0] for x in data["attacks" if kind == "DeclareAttackers" else "assignments"]]
+        refused = [x for x in chosen if x not in valid]
+        if kind == "DeclareBlockers":
+            targets = waiting.get("valid_block_targets", {})
+            refused += [b for b, a in data["assignments"] if a not in targets.get(str(b), [])]
+        if refused:
+            back = {v: k for k, v in self.ids.items()}
+            raise Unsupported(f"the engine does not let {', '.join(back[x] for x in refused)} "
+                              f"{what} as the case's combat damage needs")
+        self.apply({"type": kind, "data": data}, player)
+
     # ---- observations -------------------------------------------------------
 
     def observe_object(self, handle):
         o = self.g.object(self.ids[handle])
         types = list(o["card_types"]["core_types"])
-        creature = "Creature" in types
+        # The engine's P/T, as it gives it: a creature without P/T in the
+        # engine (a land made a creature, say) is reported with none.
+        creature = "Creature" in types and o.get("power") is not None \
+            and o.get("toughness") is not None
         p, t = (o["power"], o["toughness"]) if creature else (None, None)
-        bp, bt = (o["layer_base_power"], o["layer_base_toughness"]) if creature else (None, None)
+        bp, bt = (o.get("layer_base_power"), o.get("layer_base_toughness")) if creature \
+            else (None, None)
         counters = {}
         for kind, n in o["counters"].items():
             if n:
