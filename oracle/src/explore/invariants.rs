@@ -936,18 +936,9 @@ fn face_down_hides_printed_values(s: &Subject<'_>) -> Option<Found> {
     // The steps while it is surely face down and on the battlefield: up to
     // the first that turns it, moves, casts or resolves it (a new object is
     // face up, 708.9), or after which it is elsewhere.
-    let touches = |a: &Action| match a {
-        Action::TurnFaceUp(x)
-        | Action::TurnFaceDown(x)
-        | Action::Transform(x)
-        | Action::Resolve(x) => x == h,
-        Action::Move(m) => m.object == *h,
-        Action::Cast(c) => c.object == *h,
-        _ => false,
-    };
     let mut upto = 0;
     for (k, step) in s.steps() {
-        if touches(&step.action) || !s.after(k)?.objects.get(h).is_some_and(on_bf) {
+        if turns_or_moves(&step.action, h) || !s.after(k)?.objects.get(h).is_some_and(on_bf) {
             break;
         }
         upto = k + 1;
@@ -975,6 +966,20 @@ fn face_down_hides_printed_values(s: &Subject<'_>) -> Option<Found> {
     None
 }
 
+/// Whether `a` turns `h` over, transforms it, or makes it a new object by
+/// moving, casting or resolving it (708.9, 400.7).
+fn turns_or_moves(a: &Action, h: &Handle) -> bool {
+    match a {
+        Action::TurnFaceUp(x)
+        | Action::TurnFaceDown(x)
+        | Action::Transform(x)
+        | Action::Resolve(x) => x == h,
+        Action::Move(m) => m.object == *h,
+        Action::Cast(c) => c.object == *h,
+        _ => false,
+    }
+}
+
 fn face_up_timestamp(s: &Subject<'_>) -> Option<Found> {
     // 613.1f: an effect that removes all abilities may remove its static
     // ability; explicit timestamps can come after the new one (613.7).
@@ -994,15 +999,9 @@ fn face_up_timestamp(s: &Subject<'_>) -> Option<Found> {
         };
         let Some(spec) = s.spec(h) else { continue };
         // Face down or front face up until now: never turned or moved.
-        let earlier = s.case.steps[..k].iter().any(|st| match &st.action {
-            Action::TurnFaceUp(x)
-            | Action::TurnFaceDown(x)
-            | Action::Transform(x)
-            | Action::Resolve(x) => x == h,
-            Action::Move(m) => m.object == *h,
-            Action::Cast(c) => c.object == *h,
-            _ => false,
-        });
+        let earlier = s.case.steps[..k]
+            .iter()
+            .any(|st| turns_or_moves(&st.action, h));
         let returns = [Keyword::Undying, Keyword::Persist]
             .iter()
             .any(|kw| spec.keywords.contains(kw));
