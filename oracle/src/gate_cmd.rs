@@ -79,11 +79,15 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
         keep_shrunk: 20,
         expectations,
     };
-    let live = Live::default();
     let done = AtomicBool::new(false);
     let total = plan.corpus.len() as u64 + plan.generated.map_or(0, |g| g.0);
+    let terminal = std::io::stderr().is_terminal();
+    let live = Live {
+        tick: (!terminal).then(|| progress_lines(total)).flatten(),
+        ..Live::default()
+    };
     let mut report = std::thread::scope(|scope| {
-        if std::io::stderr().is_terminal() && dead.is_none() {
+        if terminal && dead.is_none() {
             scope.spawn(|| progress(total, &live, &done));
         }
         let r = gate::run(&plan, &|| probe.engine(&config), &stop, &live);
@@ -305,6 +309,34 @@ fn write_reports(args: &GateArgs, report: &Report, previous: Option<&Expectation
     });
     ok
 }
+
+/// Where stderr is no terminal (a CI log, a file), a long run says how far
+/// it is in plain lines instead of a bar: one every 5% of the cases, for
+/// runs of `PROGRESS_LINES_FROM` cases or more. Counted in cases, not time,
+/// so the same run prints the same lines.
+fn progress_lines(total: u64) -> Option<gate::Tick> {
+    if total < PROGRESS_LINES_FROM {
+        return None;
+    }
+    let start = std::time::Instant::now();
+    Some(gate::Tick {
+        every: total.div_ceil(20),
+        call: Box::new(move |done, live| {
+            let secs = start.elapsed().as_secs();
+            eprintln!(
+                "gate: {done}/{total} cases ({}%), {} failed, {} errored, {}:{:02} elapsed",
+                done.saturating_mul(100) / total.max(1),
+                live.failed.load(Ordering::Relaxed),
+                live.errored.load(Ordering::Relaxed),
+                secs / 60,
+                secs % 60
+            );
+        }),
+    })
+}
+
+/// The smallest run that prints progress lines (see [`progress_lines`]).
+const PROGRESS_LINES_FROM: u64 = 1000;
 
 fn progress(total: u64, live: &Live, done: &AtomicBool) {
     let bar = indicatif::ProgressBar::new(total);

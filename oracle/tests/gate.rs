@@ -94,6 +94,48 @@ fn gate_reports(mode: &str) -> (Ran, PathBuf, PathBuf, PathBuf) {
 /// case is the one they misbehave on.
 const FILTER: &str = "613.4d";
 
+/// A long run whose stderr is no terminal (a CI log) says how far it is in
+/// plain lines, one every 5% of the cases, counted in cases so that the
+/// same run prints the same lines; a short run prints none.
+#[test]
+fn a_long_run_logs_progress_lines_without_a_terminal() {
+    let serve = format!("{BIN} serve");
+    let args = |n: &'static str| {
+        [
+            "gate",
+            "--engine",
+            &serve,
+            "--no-corpus",
+            "--generated",
+            n,
+            "--seed",
+            "5",
+        ]
+        .map(str::to_string)
+    };
+    let long = args("2000");
+    let long: Vec<&str> = long.iter().map(String::as_str).collect();
+    let r = ptoracle(&long, &[], Duration::from_secs(300));
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    let lines: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("gate: ") && l.contains(" cases ("))
+        .collect();
+    assert!(
+        lines[0].starts_with("gate: 100/2000 cases (5%), 0 failed, 0 errored, "),
+        "{}",
+        r.stderr
+    );
+    // Unplayable indices are not cases, so the last lines may not come.
+    assert!((15..=20).contains(&lines.len()), "{}", r.stderr);
+    let short = args("300");
+    let short: Vec<&str> = short.iter().map(String::as_str).collect();
+    let r = ptoracle(&short, &[], Duration::from_secs(120));
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert!(!r.stderr.contains(" cases ("), "{}", r.stderr);
+}
+
 #[test]
 fn serve_passes_the_corpus_and_generated_cases() {
     let serve = format!("{BIN} serve");

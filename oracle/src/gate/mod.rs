@@ -61,7 +61,7 @@ pub struct Plan {
 }
 
 /// Live counters, for a progress bar.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Live {
     /// Cases done.
     pub done: AtomicU64,
@@ -69,6 +69,28 @@ pub struct Live {
     pub failed: AtomicU64,
     /// Cases that ended in an error.
     pub errored: AtomicU64,
+    /// Called with the number of cases done each time it reaches a
+    /// multiple of `every` (a log line where no progress bar can be drawn).
+    pub tick: Option<Tick>,
+}
+
+/// A callback every `every` cases done: see [`Live::tick`].
+pub struct Tick {
+    /// How many cases between two calls (at least 1).
+    pub every: u64,
+    /// What to do, given the cases done and the counters.
+    pub call: Box<dyn Fn(u64, &Live) + Send + Sync>,
+}
+
+impl std::fmt::Debug for Live {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Live")
+            .field("done", &self.done)
+            .field("failed", &self.failed)
+            .field("errored", &self.errored)
+            .field("tick", &self.tick.as_ref().map(|t| t.every))
+            .finish()
+    }
 }
 
 /// Makes one engine per worker.
@@ -117,12 +139,17 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
                 // sent ahead (an engine that takes several in flight).
                 let mut ahead: VecDeque<(usize, Prepared)> = VecDeque::new();
                 let mut finish = |mut record: Record| {
-                    live.done.fetch_add(1, Ordering::Relaxed);
                     match record.outcome.kind() {
                         Kind::Fail | Kind::Flaky => live.failed.fetch_add(1, Ordering::Relaxed),
                         Kind::Error => live.errored.fetch_add(1, Ordering::Relaxed),
                         _ => 0,
                     };
+                    let done = live.done.fetch_add(1, Ordering::Relaxed).saturating_add(1);
+                    if let Some(t) = &live.tick {
+                        if done % t.every.max(1) == 0 {
+                            (t.call)(done, live);
+                        }
+                    }
                     if let Some(e) = &plan.expectations {
                         if e.mark(&mut record) {
                             if let Ok(mut seen) = listed_seen.lock() {
