@@ -79,8 +79,11 @@ pub struct Tick {
     /// How many cases between two calls (at least 1).
     pub every: u64,
     /// What to do, given the cases done and the counters.
-    pub call: Box<dyn Fn(u64, &Live) + Send + Sync>,
+    pub call: TickFn,
 }
+
+/// The callback of a [`Tick`].
+pub type TickFn = Box<dyn Fn(u64, &Live) + Send + Sync>;
 
 impl std::fmt::Debug for Live {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
