@@ -140,7 +140,12 @@ fn cases_hash(scope: &ptoracle::explore::generate::Scope) -> u64 {
 }
 
 fn derived_switches_leave_the_other_cases_alone() -> Result<(), Failed> {
-    const DERIVED: &[Feature] = &[Feature::GrantedPt, Feature::FaceDown, Feature::Transform];
+    const DERIVED: &[Feature] = &[
+        Feature::GrantedPt,
+        Feature::FaceDown,
+        Feature::Transform,
+        Feature::Exchange,
+    ];
     let features: std::collections::BTreeSet<Feature> = Feature::ALL
         .iter()
         .copied()

@@ -84,6 +84,7 @@ features! {
     DoubleCounters => "double-counters", "the double_counters step: as many more counters of a kind as an object or player has (701.10e)";
     Double => "double", "the double step (701.10)";
     Triple => "triple", "the triple step (701.11)";
+    Exchange => "exchange", "the exchange step: two powers, toughnesses or life totals each become the other (701.12g), and effects that set the power or the toughness only, `set_power` and `set_toughness` (613.4b)";
     LevelUp => "level-up", "level up bands and level counters (107.8, 711)";
     Attachments => "attachments", "Equipment attached to creatures, the attach step and hone counters (301.5, 122.1j)";
     Vehicles => "vehicles", "Vehicles and the crew step (301.7, 702.122)";
@@ -363,6 +364,9 @@ fn effect(e: &EffectSpec, f: &mut BTreeSet<Feature>) {
     if e.set.is_some() {
         f.insert(Feature::Set);
     }
+    if e.set_power.is_some() || e.set_toughness.is_some() {
+        f.insert(Feature::Exchange);
+    }
     if e.modify.is_some() {
         f.insert(Feature::Modify);
     }
@@ -511,6 +515,9 @@ fn action(a: &Action, f: &mut BTreeSet<Feature>) {
         }
         Action::Triple(_) => {
             f.insert(Feature::Triple);
+        }
+        Action::Exchange(_) => {
+            f.insert(Feature::Exchange);
         }
         Action::Regenerate(_) => {
             f.insert(Feature::Regeneration);

@@ -23,8 +23,9 @@ use crate::scenario::{
     Action, Affects, Attach, BackFace, Case, CaseId, Cast, Cda, Chapter, CombatAssignment,
     CostPayment, Count, CounterDouble, CounterMove, CounterPut, CounterRemove, CounterScale,
     CounterTrigger, CountersFrom, CountersOn, CountersPutBy, Crew, Damage, EffectSpec, EntryChoice,
-    Filter, GainControl, Handle, LevelBand, ManaAbility, ManaPool, MoveZone, ObjectSpec,
-    PlayerSpec, Quantity, QuantityRef, RuleRef, Scale, ScaleWhat, Setup, Step, Timestamp, Until,
+    Exchange, Exchanged, Filter, GainControl, Handle, LevelBand, ManaAbility, ManaPool, MoveZone,
+    ObjectSpec, PlayerSpec, Quantity, QuantityRef, RuleRef, Scale, ScaleWhat, Setup, Step,
+    Timestamp, Until,
 };
 use crate::terms::{CardType, CounterKind, Keyword, Mana, Zone};
 
@@ -111,6 +112,8 @@ switches! {
     BATTLES = 47, "battles";
     GRANTED_PT = 48, "granted abilities that define P/T";
     FACE_DOWN = 49, "face-down and double-faced permanents";
+    // 50 and 51 are left for the next groups of issue 15.
+    EXCHANGE = 52, "exchanges of powers, toughnesses and life totals";
 }
 
 impl Switches {
@@ -189,6 +192,7 @@ impl Switches {
             (Switches::BATTLES, &[P::Battles]),
             (Switches::GRANTED_PT, &[P::GrantedPt, P::Quantities]),
             (Switches::FACE_DOWN, &[P::FaceDown, P::Transform]),
+            (Switches::EXCHANGE, &[P::Exchange]),
         ];
         needs
             .iter()
@@ -303,12 +307,19 @@ fn derived_switches(drawn: u64) -> u64 {
     // 49: two bits of a multiplicative hash (Fibonacci-style mixing, then
     // the top bits) are 0.
     let face_down = (drawn ^ drawn >> 29).wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 62 == 0;
+    // 52: two bits of another multiplicative hash are 0.
+    let exchange =
+        (drawn.rotate_left(23) ^ 0x9E37_79B9_7F4A_7C15).wrapping_mul(0xA24B_AED4_963E_E407) >> 62
+            == 0;
     let mut derived = 0;
     if granted {
         derived |= Switches::GRANTED_PT;
     }
     if face_down {
         derived |= Switches::FACE_DOWN;
+    }
+    if exchange {
+        derived |= Switches::EXCHANGE;
     }
     derived
 }
@@ -1357,6 +1368,31 @@ impl Gen<'_, '_> {
         })
     }
 
+    /// An exchange of two values (701.12g): two powers most often, else a
+    /// power and another creature's toughness, or a life total and a
+    /// toughness. Either creature may have gone by then (701.12a).
+    fn exchange_step(&mut self) -> Result<Action> {
+        let (a, b) = (self.creature()?, self.any_object()?);
+        let (ha, hb) = (object_handle(a), object_handle(b));
+        let values = match self.index(4)? {
+            0 => vec![
+                Exchanged::Life(handle(self.pick(&["you", "opponent"])?)),
+                Exchanged::Toughness(ha),
+            ],
+            1 if a != b => vec![Exchanged::Power(ha), Exchanged::Toughness(hb)],
+            _ if a != b => vec![Exchanged::Power(ha), Exchanged::Power(hb)],
+            _ => vec![
+                Exchanged::Toughness(ha),
+                Exchanged::Life(handle(self.pick(&["you", "opponent"])?)),
+            ],
+        };
+        Ok(Action::Exchange(Exchange {
+            values,
+            until: Some(self.until()?),
+            name: None,
+        }))
+    }
+
     fn any_object(&mut self) -> Result<usize> {
         self.index(self.objects.len())
     }
@@ -1474,6 +1510,8 @@ impl Gen<'_, '_> {
         add(&mut a, self.on(Switches::DOUBLE_COUNTERS), 22);
         add(&mut a, self.on(Switches::FACE_DOWN), 23);
         add(&mut a, self.on(Switches::FACE_DOWN), 23);
+        add(&mut a, self.on(Switches::EXCHANGE), 24);
+        add(&mut a, self.on(Switches::EXCHANGE), 24);
         a
     }
 
@@ -1584,6 +1622,7 @@ impl Gen<'_, '_> {
             21 => self.pay_cost_step()?,
             22 => self.double_counters_step()?,
             23 => self.turn_over_step()?,
+            24 => self.exchange_step()?,
             _ => Action::StateBasedActions,
         };
         let sba = !(self.on(Switches::SPLIT_SBA) && self.one_in(2)?);

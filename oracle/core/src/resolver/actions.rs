@@ -13,7 +13,8 @@ use crate::number::{Amount, Change, ModPt, checked};
 use crate::observation::ObjectState;
 use crate::scenario::{
     Action, Affects, Cast, CostPayment, Count, CounterMove, CounterPut, CounterRemove,
-    CountersFrom, Crew, Damage, EffectSpec, Handle, Quantity, Scale, ScaleWhat, Until,
+    CountersFrom, Crew, Damage, EffectSpec, Exchange, Exchanged, Handle, Quantity, Scale,
+    ScaleWhat, Until,
 };
 use crate::terms::{CardType, CounterKind, Keyword, Zone};
 
@@ -86,6 +87,7 @@ impl<'c, B: Bugs> Game<'c, B> {
             Action::PayCost(c) => self.pay_cost(c, path, log),
             Action::Double(s) => self.scale(s, 1, path, log),
             Action::Triple(s) => self.scale(s, 2, path, log),
+            Action::Exchange(x) => self.exchange(x, path, log),
             Action::Regenerate(h) => self.regenerate(h, path, log),
             Action::Destroy(h) => self.destroy_action(h, path, log),
             Action::Move(m) => self.move_action(m, by(&m.by), path, log),
@@ -1027,6 +1029,129 @@ impl<'c, B: Bugs> Game<'c, B> {
     /// 701.10 / 701.11: doubling adds X, tripling adds 2X, where X is the
     /// value as it resolves; a negative value lowers it where the edition
     /// says so, and otherwise counts as 0 (107.1b).
+    /// Exchanges two numerical values (701.12a, 701.12g): each becomes the
+    /// other's value as the exchange happens. A power or toughness takes
+    /// the other value through an effect that sets it in 7b (613.4b), so
+    /// modifications and counters still apply on top; a life total takes it
+    /// by gaining or losing the difference (119.3). If either value is not
+    /// there, nothing is exchanged (701.12a).
+    fn exchange(&mut self, x: &Exchange, path: &NodePath, log: &mut Log) -> Res<()> {
+        let label = x.name.clone().unwrap_or_else(|| "the exchange".into());
+        let mut values = Vec::with_capacity(2);
+        {
+            let eval = Eval::new(self, false);
+            for v in &x.values {
+                let value = match v {
+                    Exchanged::Life(h) => Some(self.players[self.player_index(h)].life),
+                    Exchanged::Power(h) | Exchanged::Toughness(h) => {
+                        let c = self.card_index(h);
+                        let pt = if self.cards[c].on_battlefield() {
+                            eval.pt(c)?.map(|i| i.pt)
+                        } else {
+                            None
+                        };
+                        pt.map(|pt| match v {
+                            Exchanged::Power(_) => pt.power,
+                            _ => pt.toughness,
+                        })
+                    }
+                };
+                values.push(value);
+            }
+        }
+        let (Some(Some(va)), Some(Some(vb)), [a, b]) =
+            (values.first(), values.get(1), x.values.as_slice())
+        else {
+            let missing = x
+                .values
+                .iter()
+                .zip(&values)
+                .find(|(_, v)| v.is_none())
+                .map(|(e, _)| e.to_string())
+                .unwrap_or_default();
+            log.line(1, || {
+                format!("{label} does nothing: {missing} is not there (not a creature on the battlefield), and an exchange happens whole or not at all [701.12a]")
+            });
+            return Ok(());
+        };
+        let (va, vb) = (*va, *vb);
+        log.line(1, || {
+            let show = |e: &Exchanged| match e {
+                Exchanged::Power(h) => {
+                    format!("the power of {}", self.cards[self.card_index(h)].name())
+                }
+                Exchanged::Toughness(h) => {
+                    format!("the toughness of {}", self.cards[self.card_index(h)].name())
+                }
+                Exchanged::Life(h) => format!("the life total of {h}"),
+            };
+            format!(
+                "{label} exchanges {} ({va}) and {} ({vb}): each becomes the other's value [701.12g]",
+                show(a),
+                show(b)
+            )
+        });
+        for (side, from, to) in [(a, va, vb), (b, vb, va)] {
+            match side {
+                Exchanged::Life(h) => {
+                    let p = self.player_index(h);
+                    let player = &mut self.players[p];
+                    let was = player.life;
+                    player.life = to;
+                    let diff = checked(to.checked_sub(was), || format!("the life total of {h}"))?;
+                    log.line(1, || {
+                        let (verb, n) = if diff < 0 {
+                            ("loses", -diff)
+                        } else {
+                            ("gains", diff)
+                        };
+                        format!("player {h} {verb} {n} life: {was} becomes {to} [701.12g, 119.3]")
+                    });
+                }
+                Exchanged::Power(h) | Exchanged::Toughness(h) => {
+                    let power = matches!(side, Exchanged::Power(_));
+                    // 701.12g: a continuous effect sets the value in 7b (613.4b).
+                    let mut spec = EffectSpec {
+                        name: Some(label.clone()),
+                        affects: Affects::Objects(vec![h.clone()]),
+                        until: Some(x.until.unwrap_or(Until::Forever)),
+                        set_power: power.then_some(to),
+                        set_toughness: (!power).then_some(to),
+                        ..EffectSpec::default()
+                    };
+                    if self.bug(Mutant::ExchangeModifies) {
+                        let d = checked(to.checked_sub(from), || format!("the exchange on {h}"))?;
+                        let change = Change {
+                            minus: d < 0,
+                            amount: Amount::Fixed(checked(d.checked_abs(), || {
+                                format!("the exchange on {h}")
+                            })?),
+                        };
+                        let none = Change {
+                            minus: false,
+                            amount: Amount::Fixed(0),
+                        };
+                        spec.set_power = None;
+                        spec.set_toughness = None;
+                        spec.modify = Some(if power {
+                            ModPt {
+                                power: change,
+                                toughness: none,
+                            }
+                        } else {
+                            ModPt {
+                                power: none,
+                                toughness: change,
+                            }
+                        });
+                    }
+                    self.create_effect(&spec, path, log)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn scale(&mut self, sc: &Scale, factor: i64, path: &NodePath, log: &mut Log) -> Res<()> {
         let c = self.card_index(&sc.affects);
         let (verb, rule, lowers) = if factor == 1 {

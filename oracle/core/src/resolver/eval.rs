@@ -941,7 +941,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                 } else {
                     PtClass::ModifyResolved
                 };
-                if act.spec.set.is_some() {
+                if act.spec.sets_numbers() {
                     let class = if g.bug(Mutant::SetSharesTimestamps) {
                         modify_class
                     } else {
@@ -1269,6 +1269,28 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
         Ok(next)
     }
 
+    /// A setting effect that sets the power or the toughness only (7b,
+    /// 613.4b): what an exchange of values leaves (701.12g).
+    fn set_one_step(&self, a: usize, pt: Wide, describe: bool) -> (Wide, String) {
+        let spec = &self.actives[a].spec;
+        let mut next = pt;
+        let mut said = Vec::new();
+        if let Some(p) = spec.set_power {
+            next.power = p.into();
+            said.push(format!("power {p}"));
+        }
+        if let Some(t) = spec.set_toughness {
+            next.toughness = t.into();
+            said.push(format!("toughness {t}"));
+        }
+        let text = if describe && !said.is_empty() {
+            self.effect_text(a, &format!("set {}", said.join(", ")))
+        } else {
+            String::new()
+        };
+        (next, text)
+    }
+
     /// Applies one layer-7 entry; returns the new P/T and, when `describe`
     /// is set, what it did.
     fn pt_step(
@@ -1284,7 +1306,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
             PtEntry::Set(a) => {
                 let act = &self.actives[a];
                 let Some(set) = act.spec.set else {
-                    return Ok((pt, String::new()));
+                    return Ok(self.set_one_step(a, pt, describe));
                 };
                 let x = match act.x {
                     XVal::Locked { set, .. } => set,

@@ -55,6 +55,13 @@ pub enum Action {
     Double(Scale),
     /// Triple a creature's power and/or toughness (701.11).
     Triple(Scale),
+    /// Exchange two numerical values (701.12a, 701.12g): powers,
+    /// toughnesses and life totals. Each becomes the other's value before
+    /// the exchange; a power or toughness through an effect that sets it
+    /// in 7b (613.4b), a life total by gaining or losing life. If either
+    /// value is not there (an object that is not a creature on the
+    /// battlefield), nothing is exchanged.
+    Exchange(Exchange),
     /// Give a permanent a regeneration shield (701.19).
     Regenerate(Handle),
     /// Destroy a permanent (701.8): regeneration and indestructible apply.
@@ -111,6 +118,7 @@ impl Action {
             Action::Resolve(_) => "resolve",
             Action::Double(_) => "double",
             Action::Triple(_) => "triple",
+            Action::Exchange(_) => "exchange",
             Action::Regenerate(_) => "regenerate",
             Action::Destroy(_) => "destroy",
             Action::Move(_) => "move",
@@ -273,6 +281,14 @@ pub struct EffectSpec {
     /// setting effects (613.4b), its value read all the time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grant_pt_ability: Option<Cda>,
+    /// Layer 7b: sets the power only, to this number (what an exchange of
+    /// values leaves, 701.12g; "has base power N"). Not with `set`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set_power: Option<i64>,
+    /// Layer 7b: sets the toughness only, to this number (701.12g). Not
+    /// with `set`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set_toughness: Option<i64>,
     /// Layer 7c: modifies power and toughness, e.g. +3/+3 or -X/-0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub modify: Option<ModPt>,
@@ -300,12 +316,18 @@ impl EffectSpec {
     /// Whether it sets P/T in 7b: a setting effect, or an ability it grants
     /// that defines P/T (604.3a, 613.4b).
     pub fn sets_pt(&self) -> bool {
-        self.set.is_some() || self.grant_pt_ability.is_some()
+        self.sets_numbers() || self.grant_pt_ability.is_some()
+    }
+
+    /// Whether it sets P/T, or one of them, to numbers in 7b: `set`,
+    /// `set_power`, `set_toughness`.
+    pub fn sets_numbers(&self) -> bool {
+        self.set.is_some() || self.set_power.is_some() || self.set_toughness.is_some()
     }
 
     /// Whether it has any part at all.
     pub fn has_parts(&self) -> bool {
-        self.has_early_parts() || self.set.is_some() || self.modify.is_some() || self.switch
+        self.has_early_parts() || self.sets_numbers() || self.modify.is_some() || self.switch
     }
 
     /// Whether its P/T text uses X.
@@ -343,6 +365,12 @@ impl EffectSpec {
         }
         if let Some(s) = self.set {
             parts.push(format!("becomes {s}"));
+        }
+        if let Some(p) = self.set_power {
+            parts.push(format!("has base power {p}"));
+        }
+        if let Some(t) = self.set_toughness {
+            parts.push(format!("has base toughness {t}"));
         }
         if let Some(m) = self.modify {
             parts.push(format!("gets {m}"));
@@ -567,6 +595,88 @@ pub struct Scale {
     /// Its timestamp (default: the next timestamp).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timestamp: Option<Timestamp>,
+}
+
+/// An exchange of two numerical values (701.12g).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Exchange {
+    /// The two values exchanged.
+    pub values: Vec<Exchanged>,
+    /// How long the effects that set a power or toughness last (default:
+    /// indefinitely).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<Until>,
+    /// The spell or ability's name, for explanations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// One value of an exchange, written as a map of one key:
+/// `{ power: OBJECT }`, `{ toughness: OBJECT }` or `{ life: PLAYER }`.
+#[derive(Clone, Debug, PartialEq, Eq, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Exchanged {
+    /// A creature's power.
+    Power(Handle),
+    /// A creature's toughness.
+    Toughness(Handle),
+    /// A player's life total.
+    Life(Handle),
+}
+
+impl Exchanged {
+    /// The object or player whose value it is.
+    pub fn of(&self) -> &Handle {
+        match self {
+            Exchanged::Power(h) | Exchanged::Toughness(h) | Exchanged::Life(h) => h,
+        }
+    }
+}
+
+impl Serialize for Exchanged {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let key = match self {
+            Exchanged::Power(_) => "power",
+            Exchanged::Toughness(_) => "toughness",
+            Exchanged::Life(_) => "life",
+        };
+        let mut m = s.serialize_map(Some(1))?;
+        m.serialize_entry(key, self.of())?;
+        m.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Exchanged {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct One {
+            power: Option<Handle>,
+            toughness: Option<Handle>,
+            life: Option<Handle>,
+        }
+        let one = One::deserialize(d)?;
+        match (one.power, one.toughness, one.life) {
+            (Some(h), None, None) => Ok(Exchanged::Power(h)),
+            (None, Some(h), None) => Ok(Exchanged::Toughness(h)),
+            (None, None, Some(h)) => Ok(Exchanged::Life(h)),
+            _ => Err(serde::de::Error::custom(
+                "an exchanged value is one of `power: OBJECT`, `toughness: OBJECT` or `life: PLAYER`",
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Exchanged {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Exchanged::Power(h) => write!(f, "the power of {h}"),
+            Exchanged::Toughness(h) => write!(f, "the toughness of {h}"),
+            Exchanged::Life(h) => write!(f, "the life total of {h}"),
+        }
+    }
 }
 
 /// Which values a doubling or tripling changes.

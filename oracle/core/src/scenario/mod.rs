@@ -24,8 +24,8 @@ use serde::{Deserialize, Serialize};
 
 pub use action::{
     Action, Affects, Attach, Cast, CombatAssignment, CostPayment, CounterDouble, CounterMove,
-    CounterPut, CounterRemove, CountersFrom, Crew, Damage, EffectSpec, GainControl, ManaAbility,
-    MoveZone, Scale, ScaleWhat, Until,
+    CounterPut, CounterRemove, CountersFrom, Crew, Damage, EffectSpec, Exchange, Exchanged,
+    GainControl, ManaAbility, MoveZone, Scale, ScaleWhat, Until,
 };
 pub use expect::{Expect, PtOrNone};
 pub use quantity::{CountersOn, Filter, Half, Quantity, QuantityRef, Round};

@@ -378,6 +378,42 @@ impl<'a> Validator<'a> {
         }
     }
 
+    /// 701.12g: two numerical values, each a creature's power or toughness
+    /// or a player's life total.
+    fn exchange(&mut self, x: &super::Exchange, path: &NodePath) {
+        use super::Exchanged;
+        let at = path.key("values");
+        if x.values.len() != 2 {
+            self.err(
+                at.clone(),
+                format!(
+                    "an exchange has two values, not {} (701.12g)",
+                    x.values.len()
+                ),
+            );
+        }
+        for (i, v) in x.values.iter().enumerate() {
+            let want = match v {
+                Exchanged::Life(_) => Kind::Player,
+                Exchanged::Power(_) | Exchanged::Toughness(_) => Kind::Object,
+            };
+            self.kind_of(v.of(), Some(want), &at.index(i));
+        }
+        if let [a, b] = x.values.as_slice() {
+            if a == b {
+                self.err(at.index(1), format!("{a} can't be exchanged with itself"));
+            } else if a.of() == b.of() && !matches!(a, Exchanged::Life(_)) {
+                self.err(
+                    at.index(1),
+                    format!(
+                        "exchanging a creature's power and toughness is switching them (701.12g, 613.4d): write an effect with `switch: true` on `{}`",
+                        a.of()
+                    ),
+                );
+            }
+        }
+    }
+
     fn object_ref(&mut self, h: &Handle, path: &NodePath) {
         self.kind_of(h, Some(Kind::Object), path);
     }
@@ -716,6 +752,12 @@ impl<'a> Validator<'a> {
                 "this effect does nothing: give it a part (add_types, set, modify, switch, …)",
             );
         }
+        if e.set.is_some() && (e.set_power.is_some() || e.set_toughness.is_some()) {
+            self.err(
+                path.key("set"),
+                "`set` sets both values: leave out `set_power` and `set_toughness`, or write them without `set`",
+            );
+        }
         match (&e.x, e.uses_x()) {
             (Some(_), false) => self.err(
                 path.key("x"),
@@ -831,6 +873,7 @@ impl<'a> Validator<'a> {
             Action::Double(s) | Action::Triple(s) => {
                 self.object_ref(&s.affects, &path.key("affects"))
             }
+            Action::Exchange(x) => self.exchange(x, path),
             Action::Regenerate(h)
             | Action::Destroy(h)
             | Action::TurnFaceUp(h)
