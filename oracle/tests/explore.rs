@@ -145,6 +145,7 @@ fn derived_switches_leave_the_other_cases_alone() -> Result<(), Failed> {
         Feature::FaceDown,
         Feature::Transform,
         Feature::Exchange,
+        Feature::Prevention,
     ];
     let features: std::collections::BTreeSet<Feature> = Feature::ALL
         .iter()

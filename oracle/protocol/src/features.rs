@@ -84,6 +84,7 @@ features! {
     DoubleCounters => "double-counters", "the double_counters step: as many more counters of a kind as an object or player has (701.10e)";
     Double => "double", "the double step (701.10)";
     Triple => "triple", "the triple step (701.11)";
+    Prevention => "prevention", "the prevent step: shields that prevent the next N damage to a permanent or player this turn, 1 for 1 across events and sources (615.7)";
     Exchange => "exchange", "the exchange step: two powers, toughnesses or life totals each become the other (701.12g), and effects that set the power or the toughness only, `set_power` and `set_toughness` (613.4b)";
     LevelUp => "level-up", "level up bands and level counters (107.8, 711)";
     Attachments => "attachments", "Equipment attached to creatures, the attach step and hone counters (301.5, 122.1j)";
@@ -518,6 +519,9 @@ fn action(a: &Action, f: &mut BTreeSet<Feature>) {
         }
         Action::Exchange(_) => {
             f.insert(Feature::Exchange);
+        }
+        Action::Prevent(_) => {
+            f.insert(Feature::Prevention);
         }
         Action::Regenerate(_) => {
             f.insert(Feature::Regeneration);

@@ -24,8 +24,8 @@ use crate::scenario::{
     CostPayment, Count, CounterDouble, CounterMove, CounterPut, CounterRemove, CounterScale,
     CounterTrigger, CountersFrom, CountersOn, CountersPutBy, Crew, Damage, EffectSpec, EntryChoice,
     Exchange, Exchanged, Filter, GainControl, Handle, LevelBand, ManaAbility, ManaPool, MoveZone,
-    ObjectSpec, PlayerSpec, Quantity, QuantityRef, RuleRef, Scale, ScaleWhat, Setup, Step,
-    Timestamp, Until,
+    ObjectSpec, PlayerSpec, Prevention, Quantity, QuantityRef, RuleRef, Scale, ScaleWhat, Setup,
+    Step, Timestamp, Until,
 };
 use crate::terms::{CardType, CounterKind, Keyword, Mana, Zone};
 
@@ -114,6 +114,7 @@ switches! {
     FACE_DOWN = 49, "face-down and double-faced permanents";
     // 50 and 51 are left for the next groups of issue 15.
     EXCHANGE = 52, "exchanges of powers, toughnesses and life totals";
+    PREVENTION = 53, "prevention shields";
 }
 
 impl Switches {
@@ -193,6 +194,7 @@ impl Switches {
             (Switches::GRANTED_PT, &[P::GrantedPt, P::Quantities]),
             (Switches::FACE_DOWN, &[P::FaceDown, P::Transform]),
             (Switches::EXCHANGE, &[P::Exchange]),
+            (Switches::PREVENTION, &[P::Prevention]),
         ];
         needs
             .iter()
@@ -311,7 +313,14 @@ fn derived_switches(drawn: u64) -> u64 {
     let exchange =
         (drawn.rotate_left(23) ^ 0x9E37_79B9_7F4A_7C15).wrapping_mul(0xA24B_AED4_963E_E407) >> 62
             == 0;
+    // 53: two bits of a third multiplicative hash are 0.
+    let prevention =
+        (drawn.rotate_left(41) ^ 0x2545_F491_4F6C_DD1D).wrapping_mul(0xD1B5_4A32_D192_ED03) >> 62
+            == 0;
     let mut derived = 0;
+    if prevention {
+        derived |= Switches::PREVENTION;
+    }
     if granted {
         derived |= Switches::GRANTED_PT;
     }
@@ -1512,6 +1521,8 @@ impl Gen<'_, '_> {
         add(&mut a, self.on(Switches::FACE_DOWN), 23);
         add(&mut a, self.on(Switches::EXCHANGE), 24);
         add(&mut a, self.on(Switches::EXCHANGE), 24);
+        add(&mut a, self.on(Switches::PREVENTION), 25);
+        add(&mut a, self.on(Switches::PREVENTION), 25);
         a
     }
 
@@ -1623,6 +1634,12 @@ impl Gen<'_, '_> {
             22 => self.double_counters_step()?,
             23 => self.turn_over_step()?,
             24 => self.exchange_step()?,
+            // 615.7: "prevent the next N damage … this turn".
+            25 => Action::Prevent(Prevention {
+                to: self.target()?,
+                amount: Count(self.int(1, 4)?),
+                name: None,
+            }),
             _ => Action::StateBasedActions,
         };
         let sba = !(self.on(Switches::SPLIT_SBA) && self.one_in(2)?);

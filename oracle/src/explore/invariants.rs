@@ -19,8 +19,8 @@ use std::cell::OnceCell;
 
 use crate::resolver::{self, Mutant, Options, Run, Session};
 use crate::scenario::{
-    Action, Affects, Case, Count, EffectSpec, ErrorCode, Exchanged, Expect, Handle, ManaPool,
-    ObjectSpec, PtOrNone, Quantity, QuantityRef, ScaleWhat, Step, Until,
+    Action, Affects, Case, Count, Damage, EffectSpec, ErrorCode, Exchanged, Expect, Handle,
+    ManaPool, ObjectSpec, Prevention, PtOrNone, Quantity, QuantityRef, ScaleWhat, Step, Until,
 };
 use crate::terms::{CardType, CounterKind, Keyword, Zone};
 
@@ -101,6 +101,9 @@ const TAIL: (u64, u64) = (4, 0);
 const QUARTER_OF_TAIL: (u64, u64) = (16, 0);
 /// The relation that checks again after a step: another case in four.
 const RECHECK: (u64, u64) = (4, 2);
+/// One case in four, neither a [`TAIL`] nor a [`RECHECK`] one: for a
+/// relation that replays the whole case, to spread its cost.
+const FOURTH: (u64, u64) = (4, 1);
 
 /// A case and its run, as the invariants see them.
 pub struct Subject<'a> {
@@ -320,6 +323,14 @@ impl Subject<'_> {
             .steps
             .get(k + 1)
             .map(|o| o.observation.clone())
+    }
+
+    /// Whether a prevention shield (615.7) may protect `h` in step `k`: a
+    /// `prevent` step for it came before.
+    fn prevented(&self, k: usize, h: &Handle) -> bool {
+        self.case.steps[..k.min(self.case.steps.len())]
+            .iter()
+            .any(|st| matches!(&st.action, Action::Prevent(p) if p.to == *h))
     }
 
     /// The shared continuation on one creature (see [`Tail`]); played for
@@ -875,7 +886,7 @@ pub static ALL: &[Invariant] = &[
         rules: &["708.2a", "708.2", "613.2a"],
         statement: "while a permanent set up face down stays face down on the battlefield, its printed values (P/T, keywords, colors, subtypes, abilities) change nothing: the same case with other printed values gives the same observations (a 2/2 with no name or text, whatever is printed; counters and effects apply on top)",
         caught_by: Mutant::FaceDownKeepsPrinted,
-        sampling: EVERY,
+        sampling: FOURTH,
         closed_form: false,
         holds_in: EVERY_EDITION,
         check: face_down_hides_printed_values,
@@ -899,6 +910,16 @@ pub static ALL: &[Invariant] = &[
         closed_form: false,
         holds_in: SETS_FIRST,
         check: exchange_values,
+    },
+    Invariant {
+        name: "prevention-shields",
+        rules: &["615.7", "120.4a", "120.8"],
+        statement: "at the end of a case, a shield that prevents the next N damage to a creature or player, then D damage to it, leaves the same state as dealing it max(0, D - N) damage: prevented damage has no result, the rest is dealt as usual (without shield counters on it)",
+        caught_by: Mutant::PreventionShieldWholeEvent,
+        sampling: QUARTER_OF_TAIL,
+        closed_form: false,
+        holds_in: EVERY_EDITION,
+        check: prevention_shields,
     },
 ];
 
@@ -1103,6 +1124,53 @@ fn exchange_values(s: &Subject<'_>) -> Option<Found> {
                 );
             }
         }
+    }
+    None
+}
+
+fn prevention_shields(s: &Subject<'_>) -> Option<Found> {
+    if s.objects_act() {
+        return None;
+    }
+    let source = s.case.setup.objects.first()?.id.clone();
+    let creature = last_creature(s);
+    let to = match &creature {
+        Some((h, o)) if s.index % 32 == 0 => {
+            // 122.1c: a shield counter would prevent all of either.
+            if count(o, &CounterKind::named("shield")) > 0 {
+                return None;
+            }
+            h.clone()
+        }
+        _ => s.case.setup.players.first()?.id.clone(),
+    };
+    let n = 1 + (s.index / 16 % 3) as i64;
+    let d = 1 + (s.index / 16 % 5) as i64;
+    let damage = |amount: i64| Step {
+        sba: true,
+        ..quiet(Action::Damage(Damage {
+            from: source.clone(),
+            to: to.clone(),
+            amount: Quantity::Fixed(amount),
+        }))
+    };
+    let shield = quiet(Action::Prevent(Prevention {
+        to: to.clone(),
+        amount: Count(n),
+        name: None,
+    }));
+    let shielded = vec![shield, damage(d)];
+    let mine = s.extend(&shielded)?.pop()?;
+    let theirs = s.extend(&[damage((d - n).max(0))])?.pop()?;
+    if mine != theirs {
+        return Some(
+            found(
+                s.case.steps.len(),
+                format!("a shield for the next {n} damage to {to}, then {d} damage from {source}, should leave the state that {} damage leaves (615.7)", (d - n).max(0)),
+            )
+            .on(extended(s.case, shielded))
+            .expect_all(diff(&theirs, &mine)),
+        );
     }
     None
 }
@@ -1701,6 +1769,7 @@ fn deathtouch_destroys(s: &Subject<'_>) -> Option<Found> {
             if amount.is_some_and(|a| a > 0)
                 && source_keywords(before, &from).contains(&Keyword::Deathtouch)
                 && !shielded(before, &to)
+                && !s.prevented(k, &to)
             {
                 touched.push(to);
             }
@@ -1743,6 +1812,10 @@ fn combat_damage(s: &Subject<'_>) -> Option<Found> {
         // `sba: false` may resolve in this one (D37).
         if !s.edition.rules().lifelink_static && (0..k).any(|j| !s.checked(j)) {
             return None;
+        }
+        // 615.7: a prevention shield takes some of the damage.
+        if v.iter().any(|a| s.prevented(k, &a.to)) {
+            continue;
         }
         let (before, after) = (s.before(k)?, s.after(k)?);
         let mut life: BTreeMap<Handle, i128> = BTreeMap::new();

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use super::{
-    Bugs, Effect, Eval, Fault, Game, Log, Mutant, ObjRef, Pending, Res, Resolution, Stack, Trigger,
-    Who, add,
+    Bugs, Effect, Eval, Fault, Game, Log, Mutant, ObjRef, Pending, PreventionShield, Res,
+    Resolution, Shielded, Stack, Trigger, Who, add,
 };
 use crate::cost::{ManaCost, ManaKind, PAYMENT_LIMIT, Payment, Pool, Symbol};
 use crate::error::{NodePath, ScenarioError};
@@ -13,8 +13,8 @@ use crate::number::{Amount, Change, ModPt, checked};
 use crate::observation::ObjectState;
 use crate::scenario::{
     Action, Affects, Cast, CostPayment, Count, CounterMove, CounterPut, CounterRemove,
-    CountersFrom, Crew, Damage, EffectSpec, Exchange, Exchanged, Handle, Quantity, Scale,
-    ScaleWhat, Until,
+    CountersFrom, Crew, Damage, EffectSpec, Exchange, Exchanged, Handle, Prevention, Quantity,
+    Scale, ScaleWhat, Until,
 };
 use crate::terms::{CardType, CounterKind, Keyword, Zone};
 
@@ -82,6 +82,7 @@ impl<'c, B: Bugs> Game<'c, B> {
             }
             Action::Effect(e) => self.create_effect(e, path, log),
             Action::Damage(d) => self.noncombat_damage(d, path, log),
+            Action::Prevent(p) => self.prevent(p, path, log),
             Action::CombatDamage(v) => self.combat_damage(v, path, log),
             Action::AddMana(m) => self.add_mana(m, log),
             Action::PayCost(c) => self.pay_cost(c, path, log),
@@ -1405,6 +1406,94 @@ impl<'c, B: Bugs> Game<'c, B> {
                 format!("a shield counter is removed from {name} [122.1c]")
             });
         }
+        // 616.1: both prevent the same damage; the shield counter first
+        // (D49), so a prevention shield is kept for later damage.
+        self.prevent_by_shields(plan, log);
+    }
+
+    /// 615.7: "prevent the next N damage that would be dealt to it this
+    /// turn", a shield that lasts until the cleanup step or until it has
+    /// prevented N damage; on a permanent, only while it stays the same
+    /// object (400.7).
+    fn prevent(&mut self, p: &Prevention, path: &NodePath, log: &mut Log) -> Res<()> {
+        let label = p
+            .name
+            .clone()
+            .unwrap_or_else(|| "a prevention effect".into());
+        let (to, name) = match self.handles.get(p.to.as_str()) {
+            Some(Who::Player(i)) => (Shielded::Player(*i), format!("player {}", p.to)),
+            _ => {
+                let c = self.card_index(&p.to);
+                self.require_battlefield(c, &path.key("to"), "get a prevention shield")?;
+                let card = &self.cards[c];
+                (
+                    Shielded::Permanent {
+                        card: c,
+                        object: card.object,
+                    },
+                    card.name().to_string(),
+                )
+            }
+        };
+        let n = p.amount.0;
+        log.line(1, || {
+            format!("{label}: the next {n} damage that would be dealt to {name} this turn is prevented [615.7]")
+        });
+        self.prevention
+            .push(PreventionShield { to, left: n, label });
+        Ok(())
+    }
+
+    /// 615.7: the prevention shields of each recipient prevent its damage 1
+    /// for 1, the damage of the step in the order it lists it (the choice
+    /// 615.7 gives the protected player, D49), older shields first.
+    /// Damage they prevent entirely leaves the plan: it is not dealt.
+    fn prevent_by_shields(&mut self, plan: &mut Vec<(Source, Recipient, i64)>, log: &mut Log) {
+        if self.prevention.iter().all(|s| s.left <= 0) {
+            return;
+        }
+        let whole = self.bug(Mutant::PreventionShieldWholeEvent);
+        let mut emptied = vec![false; plan.len()];
+        for (i, (src, to, amount)) in plan.iter_mut().enumerate() {
+            let target = match *to {
+                Recipient::Player(p) => Shielded::Player(p),
+                Recipient::Permanent { card, .. } => Shielded::Permanent {
+                    card,
+                    object: self.cards[card].object,
+                },
+            };
+            let recipient = match target {
+                Shielded::Player(p) => format!("player {}", self.players[p].handle),
+                Shielded::Permanent { card, .. } => self.cards[card].name().to_string(),
+            };
+            for sh in self.prevention.iter_mut() {
+                if *amount <= 0 {
+                    break;
+                }
+                if sh.to != target || sh.left <= 0 {
+                    continue;
+                }
+                let n = if whole {
+                    *amount
+                } else {
+                    (*amount).min(sh.left)
+                };
+                sh.left = (sh.left - n).max(0);
+                *amount -= n;
+                let (left, label, from) = (sh.left, &sh.label, &src.name);
+                log.line(1, || {
+                    format!("{label} prevents {n} of the damage {from} would deal to {recipient} ({left} left to prevent) [615.7]")
+                });
+                if *amount <= 0 {
+                    emptied[i] = true;
+                }
+            }
+        }
+        let mut i = 0;
+        plan.retain(|_| {
+            i += 1;
+            !emptied[i - 1]
+        });
     }
 
     /// The results of damage (120.3), once its amount is known.
@@ -2046,6 +2135,8 @@ impl<'c, B: Bugs> Game<'c, B> {
             p.mana.clear();
             p.snow.clear();
         }
+        // 615.7: "this turn".
+        self.prevention.clear();
         log.line(1, || {
             format!("cleanup: all marked damage is removed and {ended} \"until end of turn\" effect{} end, at the same time [514.2]; regeneration shields expire [701.19a]; mana empties [500.5]", if ended == 1 { "" } else { "s" })
         });

@@ -471,6 +471,24 @@ pub(crate) enum Who {
     Player(usize),
 }
 
+/// "Prevent the next N damage that would be dealt to it this turn"
+/// (615.7): what it protects and how much it has left.
+#[derive(Clone)]
+pub(crate) struct PreventionShield {
+    /// A player, or a permanent as the object it was when the shield was
+    /// made (a new object is not protected, 400.7).
+    pub to: Shielded,
+    pub left: i64,
+    pub label: String,
+}
+
+/// What a prevention shield protects.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shielded {
+    Player(usize),
+    Permanent { card: usize, object: u64 },
+}
+
 #[derive(Clone)]
 pub(crate) struct Game<'c, B: Bugs> {
     pub rules: &'static Rules,
@@ -484,6 +502,9 @@ pub(crate) struct Game<'c, B: Bugs> {
     /// Life that lifelink triggers will gain (player, amount), where
     /// lifelink is a trigger (before Magic 2010, DECISIONS.md D37).
     pub lifelink_gains: Vec<(usize, i64)>,
+    /// The prevention shields of this turn (615.7), in the order they were
+    /// made.
+    pub prevention: Vec<PreventionShield>,
     /// Whether some object can change whether or how many counters are put
     /// (`cant_have_counters_put`, `counters_put_by`): only then is each
     /// placement of counters checked against them.
@@ -505,6 +526,7 @@ impl<'c, B: Bugs> Game<'c, B> {
             triggers: Vec::new(),
             pending: Vec::new(),
             lifelink_gains: Vec::new(),
+            prevention: Vec::new(),
             counter_rules: case
                 .setup
                 .objects

@@ -35,6 +35,9 @@ pub enum Action {
     Effect(Box<EffectSpec>),
     /// A source deals noncombat damage (120.3).
     Damage(Damage),
+    /// A resolved spell or ability creates a prevention shield: "prevent
+    /// the next N damage that would be dealt to it this turn" (615.7).
+    Prevent(Prevention),
     /// Combat damage, all assignments dealt at once (510.1a, 510.2).
     CombatDamage(Vec<CombatAssignment>),
     /// A mana ability adds mana; its amount is read as it resolves (608.2h, 107.1b).
@@ -111,6 +114,7 @@ impl Action {
             Action::PutCountersFrom(_) => "put_counters_from",
             Action::Effect(_) => "effect",
             Action::Damage(_) => "damage",
+            Action::Prevent(_) => "prevent",
             Action::CombatDamage(_) => "combat_damage",
             Action::AddMana(_) => "add_mana",
             Action::PayCost(_) => "pay_cost",
@@ -500,6 +504,21 @@ pub struct Damage {
     pub to: Handle,
     /// How much: a number or an amount read as it resolves (608.2h; a negative amount is 0, 107.1b).
     pub amount: Quantity,
+}
+
+/// A prevention shield (615.7): the next `amount` damage that would be
+/// dealt to a permanent or player this turn is prevented, 1 for 1, whatever
+/// the events or sources.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Prevention {
+    /// The permanent or player it protects.
+    pub to: Handle,
+    /// How much damage it prevents in all.
+    pub amount: Count,
+    /// The spell or ability's name, for explanations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 /// One combat damage assignment (510.1).

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 pub use action::{
     Action, Affects, Attach, Cast, CombatAssignment, CostPayment, CounterDouble, CounterMove,
     CounterPut, CounterRemove, CountersFrom, Crew, Damage, EffectSpec, Exchange, Exchanged,
-    GainControl, ManaAbility, MoveZone, Scale, ScaleWhat, Until,
+    GainControl, ManaAbility, MoveZone, Prevention, Scale, ScaleWhat, Until,
 };
 pub use expect::{Expect, PtOrNone};
 pub use quantity::{CountersOn, Filter, Half, Quantity, QuantityRef, Round};

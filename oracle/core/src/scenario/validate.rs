@@ -852,6 +852,15 @@ impl<'a> Validator<'a> {
                 self.kind_of(&d.to, None, &path.key("to"));
                 self.non_negative(&d.amount, &path.key("amount"), "damage");
             }
+            Action::Prevent(p) => {
+                self.kind_of(&p.to, None, &path.key("to"));
+                if p.amount.0 < 1 {
+                    self.err(
+                        path.key("amount"),
+                        "a prevention shield prevents 1 damage or more (615.7)",
+                    );
+                }
+            }
             Action::CombatDamage(v) => {
                 if v.is_empty() {
                     self.err(path.clone(), "give at least one assignment");
