@@ -63,6 +63,19 @@ pub struct Rules {
     /// object's timestamp was the time it entered its zone (613.6c of
     /// 2015-03-27), and turning it over changed nothing of it.
     pub turning_over_takes_timestamp: bool,
+    /// 509.2 and 510.1c–d from Magic 2010 (2009-07-11) until Foundations
+    /// (2024-11-08): the damage assignment order announced as blockers are
+    /// declared binds the attacker: no damage to a blocker unless each one
+    /// ahead of it is assigned lethal damage. Before and since, the
+    /// controller divides the damage as they choose (310.2c of 2009-05-01,
+    /// 510.1c of 2024-11-08).
+    pub damage_assignment_order: bool,
+    /// 702.2c since Magic 2011 (702.2b of 2010-07-16): any nonzero combat
+    /// damage assigned by a source with deathtouch is lethal damage. Under
+    /// Magic 2010 (702.2b of 2009-07-11) a deathtouch creature divides its
+    /// damage as it likes instead, its order aside, and lethal damage is
+    /// read from toughness; before, deathtouch was a trigger (502.63a).
+    pub deathtouch_assigns_one_as_lethal: bool,
 }
 
 impl Rules {
@@ -83,6 +96,23 @@ impl Rules {
         self.layer7
             .iter()
             .any(|sub| sub.holds == [class].as_slice())
+    }
+
+    /// 509.2, 510.1c: whether the damage assignment order announced as
+    /// blockers were declared binds an attacking creature (with deathtouch
+    /// or not) as it assigns its combat damage. Magic 2010's deathtouch
+    /// divided freely (702.2b of 2009-07-11).
+    ///
+    /// ```
+    /// use ptoracle_core::Edition;
+    /// let binds = |e: &str, dt| Edition::parse(e).unwrap().rules().order_binds(dt);
+    /// assert!(!binds("2007-05", false));
+    /// assert!(binds("2009-07", false) && !binds("2009-07", true));
+    /// assert!(binds("2010-07-16", true));
+    /// assert!(!binds("2024-11-08", false));
+    /// ```
+    pub fn order_binds(&self, deathtouch: bool) -> bool {
+        self.damage_assignment_order && (self.deathtouch_assigns_one_as_lethal || !deathtouch)
     }
 
     /// The rules (by number) on which two editions differ, one per switch
@@ -133,6 +163,14 @@ impl Rules {
             (
                 "613.7g",
                 self.turning_over_takes_timestamp != other.turning_over_takes_timestamp,
+            ),
+            (
+                "510.1c",
+                self.damage_assignment_order != other.damage_assignment_order,
+            ),
+            (
+                "702.2c",
+                self.deathtouch_assigns_one_as_lethal != other.deathtouch_assigns_one_as_lethal,
             ),
         ];
         switches
@@ -344,12 +382,15 @@ const CURRENT: Rules = Rules {
     counter_caps: true,
     lifelink_static: true,
     turning_over_takes_timestamp: true,
+    damage_assignment_order: false,
+    deathtouch_assigns_one_as_lethal: true,
 };
 
 /// 2020-01-22 (Theros Beyond Death), the last edition before the counter
 /// merge; also the rules of 2018-04-27.
 const THB: Rules = Rules {
     layer7: LAYER7_2009,
+    damage_assignment_order: true,
     triple_negative_lowers: false,
     hone_counters: false,
     keyword_counters: &[],
@@ -382,6 +423,13 @@ const COUNTER_CAPS: Rules = Rules {
 /// 2009-07 (Magic 2010): layer 7 with 7a–7e, no counter caps yet.
 const M10: Rules = Rules {
     counter_caps: false,
+    ..COUNTER_CAPS_M10
+};
+
+/// 2009-09-04 to 2010-07-16: the counter caps of 2009-09-04, and deathtouch
+/// that divides its damage freely (702.2b of 2009-07-11).
+const COUNTER_CAPS_M10: Rules = Rules {
+    deathtouch_assigns_one_as_lethal: false,
     ..COUNTER_CAPS
 };
 
@@ -399,6 +447,7 @@ const TIME_SPIRAL: Rules = Rules {
 const FUTURE_SIGHT: Rules = Rules {
     layer7: LAYER_2007,
     lifelink_static: false,
+    damage_assignment_order: false,
     ..M10
 };
 
@@ -451,6 +500,13 @@ static EDITIONS: &[Entry] = &[
         alias: "counter-caps",
         since: "2009-09-04",
         name: "a permanent that can't have more than N counters of a kind loses the rest as a state-based action (704.5s)",
+        rules: COUNTER_CAPS_M10,
+    },
+    Entry {
+        id: "2010-07-16",
+        alias: "m11",
+        since: "2010-07-16",
+        name: "Magic 2011: any nonzero combat damage from a deathtouch source is lethal damage when it is assigned (702.2b)",
         rules: COUNTER_CAPS,
     },
     Entry {
@@ -525,6 +581,18 @@ static EDITIONS: &[Entry] = &[
         },
     },
     Entry {
+        id: "2024-11-08",
+        alias: "foundations",
+        since: "2024-11-08",
+        name: "Foundations: no damage assignment order; a blocked creature divides its combat damage among its blockers as its controller chooses (510.1c)",
+        rules: Rules {
+            layer7: LAYER7_2020,
+            keyword_counters: KEYWORD_COUNTERS_2024,
+            damage_assignment_order: false,
+            ..THB
+        },
+    },
+    Entry {
         id: "2025-04-04",
         alias: "decayed-counters",
         since: "2025-04-04",
@@ -532,6 +600,7 @@ static EDITIONS: &[Entry] = &[
         rules: Rules {
             layer7: LAYER7_2020,
             keyword_counters: KEYWORD_COUNTERS_2026,
+            damage_assignment_order: false,
             ..THB
         },
     },
@@ -988,7 +1057,7 @@ mod tests {
         assert!(id("2026-02-30").unwrap_err().contains("unknown edition"));
         assert!(id("1994-04").unwrap_err().contains("predates"));
         let r: EditionRange = "2008-05..2010".parse().unwrap();
-        assert_eq!(r.to_string(), "2007-05..2009-09-04");
+        assert_eq!(r.to_string(), "2007-05..2010-07-16");
     }
 
     #[test]
@@ -1007,7 +1076,7 @@ mod tests {
         assert_eq!(id("M10"), "2009-07");
         assert_eq!(id("m10"), "2009-07");
         assert_eq!(id("SHM"), "2007-05");
-        assert_eq!(id("fdn"), "2024-06-07");
+        assert_eq!(id("fdn"), "2024-11-08");
         assert_eq!(id("Hou"), "2017-07-07");
         assert_eq!(id("TSP"), "2006-10-01");
         let (_, note) = Edition::resolve("shm").unwrap();

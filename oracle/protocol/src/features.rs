@@ -70,6 +70,7 @@ features! {
     Quantities => "quantities", "amounts read from the game: another object's power, counters, a count of objects, life, hand size (608.2h)";
     Damage => "damage", "the noncombat damage step (120.3)";
     CombatDamage => "combat-damage", "the combat_damage step (510.1a)";
+    Combat => "combat", "the attack and combat_damage_step steps: attackers and blockers declared, and combat damage assigned by the rules: lethal damage to each blocker in turn, trample, deathtouch, first strike and double strike (508.1, 509.1, 510.1, 510.4, 702.19b, 702.2c)";
     Deathtouch => "deathtouch", "damage from deathtouch sources and the deathtouch-damage state (702.2b, 704.5h)";
     Wither => "wither", "damage from wither sources (702.80)";
     Infect => "infect", "damage from infect sources and poison counters (702.90, 704.5c)";
@@ -496,6 +497,9 @@ fn action(a: &Action, f: &mut BTreeSet<Feature>) {
         }
         Action::CombatDamage(_) => {
             f.insert(Feature::CombatDamage);
+        }
+        Action::Attack(_) | Action::CombatDamageStep(_) => {
+            f.insert(Feature::Combat);
         }
         Action::AddMana(m) => {
             f.insert(Feature::Mana);

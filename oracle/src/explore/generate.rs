@@ -20,12 +20,12 @@ use arbitrary::{Arbitrary, Result, Unstructured};
 use crate::cost::ManaCost;
 use crate::number::{Amount, Change, ModPt, Printed, PrintedPt, Pt, SetPt};
 use crate::scenario::{
-    Action, Affects, Attach, BackFace, Case, CaseId, Cast, Cda, Chapter, CombatAssignment,
-    CostPayment, Count, CounterDouble, CounterMove, CounterPut, CounterRemove, CounterScale,
-    CounterTrigger, CountersFrom, CountersOn, CountersPutBy, Crew, Damage, EffectSpec, EntryChoice,
-    Exchange, Exchanged, Filter, GainControl, Handle, LevelBand, ManaAbility, ManaPool, MoveZone,
-    ObjectSpec, PlayerSpec, Prevention, Quantity, QuantityRef, RuleRef, Scale, ScaleWhat, Setup,
-    Step, Timestamp, Until,
+    Action, Affects, Attach, AttackDeclaration, BackFace, Case, CaseId, Cast, Cda, Chapter,
+    CombatAssignment, CostPayment, Count, CounterDouble, CounterMove, CounterPut, CounterRemove,
+    CounterScale, CounterTrigger, CountersFrom, CountersOn, CountersPutBy, Crew, Damage,
+    DamageStep, EffectSpec, EntryChoice, Exchange, Exchanged, Filter, GainControl, Handle,
+    LevelBand, ManaAbility, ManaPool, MoveZone, ObjectSpec, PlayerSpec, Prevention, Quantity,
+    QuantityRef, RuleRef, Scale, ScaleWhat, Setup, Step, Timestamp, Until,
 };
 use crate::terms::{CardType, CounterKind, Keyword, Mana, Zone};
 
@@ -112,7 +112,8 @@ switches! {
     BATTLES = 47, "battles";
     GRANTED_PT = 48, "granted abilities that define P/T";
     FACE_DOWN = 49, "face-down and double-faced permanents";
-    // 50 and 51 are left for the next groups of issue 15.
+    COMBAT_STEPS = 50, "declared combats and their damage steps";
+    // 51 is left for the copy effects of issue 15.
     EXCHANGE = 52, "exchanges of powers, toughnesses and life totals";
     PREVENTION = 53, "prevention shields";
 }
@@ -195,6 +196,7 @@ impl Switches {
             (Switches::FACE_DOWN, &[P::FaceDown, P::Transform]),
             (Switches::EXCHANGE, &[P::Exchange]),
             (Switches::PREVENTION, &[P::Prevention]),
+            (Switches::COMBAT_STEPS, &[P::Combat]),
         ];
         needs
             .iter()
@@ -286,6 +288,7 @@ pub fn generate_within(u: &mut Unstructured<'_>, scope: &Scope) -> Result<Case> 
         choices: Vec::new(),
         resolve_next: None,
         shielded: Vec::new(),
+        theirs: Vec::new(),
         face_down: Vec::new(),
         double_faced: Vec::new(),
         sealed: Vec::new(),
@@ -317,7 +320,14 @@ fn derived_switches(drawn: u64) -> u64 {
     let prevention =
         (drawn.rotate_left(41) ^ 0x2545_F491_4F6C_DD1D).wrapping_mul(0xD1B5_4A32_D192_ED03) >> 62
             == 0;
+    // 50: two bits of a fourth multiplicative hash are 0.
+    let combat = (drawn.rotate_left(7) ^ 0x6A09_E667_F3BC_C908).wrapping_mul(0x9FB2_1C65_1E98_DF25)
+        >> 62
+        == 0;
     let mut derived = 0;
+    if combat {
+        derived |= Switches::COMBAT_STEPS;
+    }
     if prevention {
         derived |= Switches::PREVENTION;
     }
@@ -334,7 +344,7 @@ fn derived_switches(drawn: u64) -> u64 {
 }
 
 /// SplitMix64's finalizer: a well-mixed function of `x`.
-fn mix64(mut x: u64) -> u64 {
+pub(crate) fn mix64(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     x ^ (x >> 31)
@@ -373,6 +383,8 @@ struct Gen<'u, 'a> {
     resolve_next: Option<usize>,
     /// The objects set up with shield counters (122.1c).
     shielded: Vec<usize>,
+    /// The objects set up under the second player's control.
+    theirs: Vec<bool>,
     /// The objects set up face down (708).
     face_down: Vec<usize>,
     /// The double-faced objects (712).
@@ -388,8 +400,13 @@ struct Gen<'u, 'a> {
 
 /// A step whose action is this effect, checked as usual.
 fn effect_step(e: EffectSpec) -> Step {
+    checked_step(Action::Effect(Box::new(e)))
+}
+
+/// A step with this action, checked as usual.
+fn checked_step(action: Action) -> Step {
     Step {
-        action: Action::Effect(Box::new(e)),
+        action,
         sba: true,
         expect: BTreeMap::new(),
         expect_in: BTreeMap::new(),
@@ -526,6 +543,7 @@ impl Gen<'_, '_> {
         for i in 0..n {
             let o = self.object(i, &objects)?;
             self.zones.push(o.zone);
+            self.theirs.push(o.controller.is_some());
             self.costs.push(o.mana_cost.clone());
             self.choices
                 .push(o.enters_as.iter().map(|c| c.pt).collect());
@@ -552,6 +570,29 @@ impl Gen<'_, '_> {
                     let e = self.set_until_end_of_turn(h.clone(), 5, None)?;
                     steps.push(effect_step(e));
                 }
+            }
+            // A declared combat plays out: a damage step, sometimes after
+            // another step, and a second one where first or double strike
+            // may make two (510.4).
+            if let Action::Attack(decl) = &step.action {
+                let decl = decl.clone();
+                steps.push(step);
+                let strikers = decl.iter().any(|a| {
+                    std::iter::once(&a.attacker).chain(&a.blockers).any(|h| {
+                        objects.iter().any(|o| {
+                            o.id == *h
+                                && (o.keywords.contains(&Keyword::FirstStrike)
+                                    || o.keywords.contains(&Keyword::DoubleStrike))
+                        })
+                    })
+                });
+                for _ in 0..if strikers { 2 } else { 1 } {
+                    if self.one_in(3)? {
+                        steps.push(self.step()?);
+                    }
+                    steps.push(checked_step(self.divided_damage_step(&decl)?));
+                }
+                continue;
             }
             let plain = matches!(&step.action, Action::Effect(e) if e.modify.is_some() && e.x.is_none() && !e.has_early_parts());
             let numbered = matches!(&step.action, Action::RemoveCounters(_) | Action::Move(_));
@@ -1166,6 +1207,18 @@ impl Gen<'_, '_> {
                 o.keywords.push(k);
             }
         }
+        if self.on(Switches::COMBAT_STEPS) {
+            for (k, one_in) in [
+                (Keyword::FirstStrike, 4),
+                (Keyword::DoubleStrike, 6),
+                (Keyword::Trample, 3),
+                (Keyword::Vigilance, 6),
+            ] {
+                if self.one_in(one_in)? && !o.keywords.contains(&k) {
+                    o.keywords.push(k);
+                }
+            }
+        }
         if self.on(Switches::INERT_KEYWORDS) && self.one_in(3)? {
             let k = self.inert_keyword()?;
             if !o.keywords.contains(&k) {
@@ -1523,6 +1576,8 @@ impl Gen<'_, '_> {
         add(&mut a, self.on(Switches::EXCHANGE), 24);
         add(&mut a, self.on(Switches::PREVENTION), 25);
         add(&mut a, self.on(Switches::PREVENTION), 25);
+        add(&mut a, self.on(Switches::COMBAT_STEPS), 26);
+        add(&mut a, self.on(Switches::COMBAT_STEPS), 26);
         a
     }
 
@@ -1640,6 +1695,7 @@ impl Gen<'_, '_> {
                 amount: Count(self.int(1, 4)?),
                 name: None,
             }),
+            26 => self.attack_step()?,
             _ => Action::StateBasedActions,
         };
         let sba = !(self.on(Switches::SPLIT_SBA) && self.one_in(2)?);
@@ -1732,6 +1788,59 @@ impl Gen<'_, '_> {
             to,
             amount,
         }))
+    }
+
+    /// A declared combat (508.1, 509.1): one or two of the first player's
+    /// creatures attack, and each of the other player's may block one.
+    fn attack_step(&mut self) -> Result<Action> {
+        let creatures = |theirs: bool| -> Vec<usize> {
+            (0..self.objects.len())
+                .filter(|&i| {
+                    self.objects[i] == Kind::Creature
+                        && self.zones[i] == Zone::Battlefield
+                        && self.theirs.get(i) == Some(&theirs)
+                })
+                .collect()
+        };
+        let (mine, theirs) = (creatures(false), creatures(true));
+        if mine.is_empty() {
+            return self.combat_damage_step();
+        }
+        let mut decl: Vec<AttackDeclaration> = Vec::new();
+        for _ in 0..1 + self.index(2)? {
+            let i = self.pick(&mine)?;
+            if decl.iter().all(|a| a.attacker != object_handle(i)) {
+                decl.push(AttackDeclaration {
+                    attacker: object_handle(i),
+                    defender: None,
+                    blockers: Vec::new(),
+                });
+            }
+        }
+        for b in theirs {
+            if self.one_in(3)? {
+                continue;
+            }
+            let k = self.index(decl.len())?;
+            decl[k].blockers.push(object_handle(b));
+        }
+        Ok(Action::Attack(decl))
+    }
+
+    /// The attacking player's choice in a combat damage step: sometimes
+    /// the blockers of an attacker in reverse, then what it attacks.
+    fn divided_damage_step(&mut self, attack: &[AttackDeclaration]) -> Result<Action> {
+        let mut divide = BTreeMap::new();
+        for a in attack {
+            if a.blockers.len() > 1 && self.one_in(2)? {
+                let mut order: Vec<Handle> = a.blockers.iter().rev().cloned().collect();
+                if self.one_in(2)? {
+                    order.pop();
+                }
+                divide.insert(a.attacker.clone(), order);
+            }
+        }
+        Ok(Action::CombatDamageStep(DamageStep { divide }))
     }
 
     /// Combat damage from one or two creatures.

@@ -19,8 +19,9 @@ use std::cell::OnceCell;
 
 use crate::resolver::{self, Mutant, Options, Run, Session};
 use crate::scenario::{
-    Action, Affects, Case, Count, Damage, EffectSpec, ErrorCode, Exchanged, Expect, Handle,
-    ManaPool, ObjectSpec, Prevention, PtOrNone, Quantity, QuantityRef, ScaleWhat, Step, Until,
+    Action, Affects, AttackDeclaration, Case, CombatAssignment, Count, Damage, DamageStep,
+    EffectSpec, ErrorCode, Exchanged, Expect, GainControl, Handle, ManaPool, ObjectSpec,
+    Prevention, PtOrNone, Quantity, QuantityRef, ScaleWhat, Step, Until,
 };
 use crate::terms::{CardType, CounterKind, Keyword, Zone};
 
@@ -99,6 +100,10 @@ const TAIL: (u64, u64) = (4, 0);
 /// case in sixteen, for a relation that finds its bug often (the explore
 /// budget of 2× the resolver is tight).
 const QUARTER_OF_TAIL: (u64, u64) = (16, 0);
+/// The half of the [`TAIL`] cases that [`QUARTER_OF_TAIL`] leaves out,
+/// for a relation that needs a rare state (two creatures on opposite
+/// sides) to find its bug.
+const HALF_OF_TAIL: (u64, u64) = (8, 4);
 /// The relation that checks again after a step: another case in four.
 const RECHECK: (u64, u64) = (4, 2);
 /// One case in four, neither a [`TAIL`] nor a [`RECHECK`] one: for a
@@ -921,6 +926,19 @@ pub static ALL: &[Invariant] = &[
         holds_in: EVERY_EDITION,
         check: prevention_shields,
     },
+    Invariant {
+        name: "combat-assignment",
+        rules: &[
+            "510.1a", "510.1b", "510.1c", "510.1d", "510.4", "702.19b", "702.19d", "702.2c",
+            "702.4b", "702.7b",
+        ],
+        statement: "at the end of a case, the first player's untapped creatures attack and the other player's block them: each combat damage step leaves the same state as explicit assignments computed from the state as the step begins — lethal damage to each blocker in turn counting the damage marked on it and assigned to it so far (1 from deathtouch where 702.2c says so), the rest to the last blocker or, with trample, to the player; power read again in the second step, which only creatures without first or double strike as the first began, or with double strike now, take part in",
+        caught_by: Mutant::TrampleIgnoresMarkedDamage,
+        sampling: HALF_OF_TAIL,
+        closed_form: false,
+        holds_in: EVERY_EDITION,
+        check: combat_assignment,
+    },
 ];
 
 /// The invariant with this name.
@@ -1173,6 +1191,265 @@ fn prevention_shields(s: &Subject<'_>) -> Option<Found> {
         );
     }
     None
+}
+
+fn combat_assignment(s: &Subject<'_>) -> Option<Found> {
+    if s.objects_act() {
+        return None;
+    }
+    // Each step checks state-based actions, as a real combat would.
+    let checked = |action: Action| Step {
+        sba: true,
+        ..quiet(action)
+    };
+    let n = s.case.steps.len();
+    let end = s.after(n.checked_sub(1)?)?;
+    let you = s.case.setup.players.first()?.id.clone();
+    let opponent = s.case.setup.players.get(1)?.id.clone();
+    let mut attackers = Vec::new();
+    let mut blockers = Vec::new();
+    for (h, o) in &end.objects {
+        if !on_bf(o) || !is_creature(o) || o.tapped || s.control_may_change(h, n) {
+            continue;
+        }
+        let controller = s.spec(h)?.controller.clone().unwrap_or_else(|| you.clone());
+        if controller == you && !o.summoning_sick {
+            attackers.push(h.clone());
+        } else if controller == opponent {
+            blockers.push(h.clone());
+        }
+    }
+    attackers.truncate(2);
+    // 702.93a, 702.79a: a creature that dies and returns is a new object,
+    // out of combat, which observations can't tell from the old one.
+    let returns = end
+        .objects
+        .values()
+        .any(|o| o.keywords.contains(&Keyword::Undying) || o.keywords.contains(&Keyword::Persist));
+    if attackers.is_empty() || returns {
+        return None;
+    }
+    // Without a creature of the other player, the second attacker changes
+    // sides to block (layer 2, 613.1b).
+    let mut prelude = Vec::new();
+    if blockers.is_empty() && attackers.len() == 2 {
+        let b = attackers.pop()?;
+        prelude.push(checked(Action::GainControl(GainControl {
+            object: b.clone(),
+            player: opponent.clone(),
+        })));
+        blockers.push(b);
+    }
+    // Who blocks whom, and whether the attacking player asks for the
+    // blockers in reverse: from the case's index, mixed so that every bit
+    // varies among the sampled indices.
+    let bits = super::generate::mix64(s.index);
+    let mut decl: Vec<AttackDeclaration> = attackers
+        .iter()
+        .map(|a| AttackDeclaration {
+            attacker: a.clone(),
+            defender: None,
+            blockers: Vec::new(),
+        })
+        .collect();
+    for (i, b) in blockers.iter().enumerate().take(8) {
+        match (bits >> (2 * i)) % 4 {
+            0 => {}
+            3 => decl.last_mut()?.blockers.push(b.clone()),
+            _ => decl[0].blockers.push(b.clone()),
+        }
+    }
+    // Often the first attacker gets trample and its first blocker some
+    // damage first, so that lethal damage is not its toughness (702.19b).
+    let first = &decl[0];
+    let given_trample = bits >> 21 & 3 != 0;
+    if given_trample {
+        prelude.push(checked(effect_on(
+            &first.attacker,
+            EffectSpec {
+                add_keywords: vec![Keyword::Trample],
+                modify: "+3/+0".parse().ok(),
+                ..EffectSpec::default()
+            },
+        )));
+    }
+    if let (false, Some(b)) = (bits >> 23 & 3 == 0, first.blockers.first()) {
+        prelude.push(checked(Action::Damage(Damage {
+            from: first.attacker.clone(),
+            to: b.clone(),
+            amount: Quantity::Fixed(1),
+        })));
+    }
+    let divide: BTreeMap<Handle, Vec<Handle>> = if bits >> 20 & 1 == 1 {
+        decl.iter()
+            .filter(|a| a.blockers.len() > 1)
+            .map(|a| {
+                let mut order: Vec<Handle> = a.blockers.iter().rev().cloned().collect();
+                // 702.19b: with trample, the rest goes to the player.
+                let tramples = end
+                    .objects
+                    .get(&a.attacker)
+                    .is_some_and(|o| o.keywords.contains(&Keyword::Trample));
+                if tramples || given_trample && a.attacker == decl[0].attacker {
+                    order.push(opponent.clone());
+                }
+                (a.attacker.clone(), order)
+            })
+            .collect()
+    } else {
+        BTreeMap::new()
+    };
+    let attack = checked(Action::Attack(decl.clone()));
+    let step = checked(Action::CombatDamageStep(DamageStep {
+        divide: divide.clone(),
+    }));
+    let combat = Combat {
+        decl: &decl,
+        divide: &divide,
+        defender: &opponent,
+        rules: s.edition.rules(),
+    };
+    let declared = s.extend(&[prelude.as_slice(), std::slice::from_ref(&attack)].concat())?;
+    let (first, strikers) = combat.assignments(declared.last()?, None)?;
+    let explicit = |v: Vec<CombatAssignment>| {
+        checked(if v.is_empty() {
+            Action::StateBasedActions
+        } else {
+            Action::CombatDamage(v)
+        })
+    };
+    let mut theirs_steps = [prelude.as_slice(), &[attack.clone(), explicit(first)]].concat();
+    let mut mine_steps = [prelude.as_slice(), &[attack, step.clone()]].concat();
+    if let Some(strikers) = strikers {
+        let mid = s.extend(&theirs_steps)?;
+        let (second, _) = combat.assignments(mid.last()?, Some(&strikers))?;
+        theirs_steps.push(explicit(second));
+        mine_steps.push(step);
+    }
+    let mine = s.extend(&mine_steps)?;
+    let theirs = s.extend(&theirs_steps)?;
+    for k in prelude.len() + 1..mine.len() {
+        if mine[k] != theirs[k] {
+            let nth = k - prelude.len();
+            return Some(
+                found(
+                    n + k,
+                    format!("combat damage step {nth} should leave the state that assigning lethal damage to each blocker in turn leaves (510.1c, 702.19b, 510.4)"),
+                )
+                .on(extended(s.case, mine_steps[..=k].iter().cloned()))
+                .expect_all(diff(&theirs[k], &mine[k])),
+            );
+        }
+    }
+    None
+}
+
+/// A declared combat, as the `combat-assignment` relation works it out
+/// from observations alone.
+struct Combat<'a> {
+    decl: &'a [AttackDeclaration],
+    divide: &'a BTreeMap<Handle, Vec<Handle>>,
+    defender: &'a Handle,
+    rules: &'static Rules,
+}
+
+impl Combat<'_> {
+    /// The assignments of one combat damage step, in the order the
+    /// resolver deals them; and, for a first-strike step, the creatures
+    /// that had first or double strike (510.4).
+    fn assignments(
+        &self,
+        obs: &Observation,
+        first: Option<&[Handle]>,
+    ) -> Option<(Vec<CombatAssignment>, Option<Vec<Handle>>)> {
+        let in_combat = |h: &Handle| {
+            obs.objects
+                .get(h)
+                .is_some_and(|o| on_bf(o) && is_creature(o))
+        };
+        let has =
+            |h: &Handle, k: Keyword| obs.objects.get(h).is_some_and(|o| o.keywords.contains(&k));
+        let strikes_first =
+            |h: &Handle| has(h, Keyword::FirstStrike) || has(h, Keyword::DoubleStrike);
+        let all: Vec<Handle> = self
+            .decl
+            .iter()
+            .flat_map(|a| std::iter::once(&a.attacker).chain(&a.blockers))
+            .filter(|h| in_combat(h))
+            .cloned()
+            .collect();
+        let (assigns, strikers) = match first {
+            None if all.iter().any(strikes_first) => {
+                let f: Vec<Handle> = all.iter().filter(|h| strikes_first(h)).cloned().collect();
+                (f.clone(), Some(f))
+            }
+            None => (all, None),
+            Some(f) => (
+                all.into_iter()
+                    .filter(|h| !f.contains(h) || has(h, Keyword::DoubleStrike))
+                    .collect(),
+                None,
+            ),
+        };
+        let power = |h: &Handle| -> Option<i64> { Some(obs.objects.get(h)?.pt?.power.max(0)) };
+        let mut v = Vec::new();
+        let mut assigned: BTreeMap<Handle, i64> = BTreeMap::new();
+        let give = |v: &mut Vec<CombatAssignment>, from: &Handle, to: &Handle, amount: i64| {
+            if amount > 0 {
+                v.push(CombatAssignment {
+                    from: from.clone(),
+                    to: to.clone(),
+                    amount: Some(Count(amount)),
+                });
+            }
+        };
+        for a in self.decl {
+            let attacker_in = in_combat(&a.attacker);
+            if attacker_in && assigns.contains(&a.attacker) {
+                let p = power(&a.attacker)?;
+                let trample = has(&a.attacker, Keyword::Trample);
+                let deathtouch = has(&a.attacker, Keyword::Deathtouch);
+                let mut live: Vec<&Handle> = a.blockers.iter().filter(|h| in_combat(h)).collect();
+                let bound = self.rules.order_binds(deathtouch);
+                if let (false, Some(order)) = (bound, self.divide.get(&a.attacker)) {
+                    live.sort_by_key(|h| order.iter().position(|o| o == *h).unwrap_or(usize::MAX));
+                }
+                if a.blockers.is_empty() || (live.is_empty() && trample) {
+                    give(&mut v, &a.attacker, self.defender, p);
+                } else {
+                    let mut left = p;
+                    for (i, b) in live.iter().enumerate() {
+                        let share = if i + 1 == live.len() && !trample {
+                            left
+                        } else {
+                            let o = obs.objects.get(*b)?;
+                            let so_far = assigned.get(*b).copied().unwrap_or(0);
+                            let lethal = (o.pt?.toughness - o.damage - so_far).max(0);
+                            let lethal =
+                                if deathtouch && self.rules.deathtouch_assigns_one_as_lethal {
+                                    lethal.min(1)
+                                } else {
+                                    lethal
+                                };
+                            lethal.min(left)
+                        };
+                        *assigned.entry((*b).clone()).or_default() += share;
+                        left -= share;
+                        give(&mut v, &a.attacker, b, share);
+                    }
+                    if !live.is_empty() {
+                        give(&mut v, &a.attacker, self.defender, left);
+                    }
+                }
+            }
+            for b in &a.blockers {
+                if attacker_in && in_combat(b) && assigns.contains(b) {
+                    give(&mut v, b, &a.attacker, power(b)?);
+                }
+            }
+        }
+        Some((v, strikers))
+    }
 }
 
 fn face_up_timestamp(s: &Subject<'_>) -> Option<Found> {
@@ -2467,6 +2744,10 @@ struct EditionSensitive {
     /// Lifelink, a triggered ability before Magic 2010 (2007-05 CR
     /// 502.68a; D37) and static since (702.15b).
     lifelink: bool,
+    /// A combat damage step with the attacking player's order of
+    /// blockers, which the damage assignment order overrides from 2009-07
+    /// to 2024-06-07 (509.2, D45).
+    divided_combat: bool,
 }
 
 impl EditionSensitive {
@@ -2522,6 +2803,7 @@ impl EditionSensitive {
                 Action::Triple(_) => u.triple = true,
                 // 701.12g: an exchange leaves setting effects.
                 Action::Exchange(_) => u.set = true,
+                Action::CombatDamageStep(d) => u.divided_combat |= !d.divide.is_empty(),
                 _ => {}
             }
         }
@@ -2539,9 +2821,14 @@ const NEUTRAL: &[(&str, &str, Domain)] = &[
     ("2020-01-22", "2020-04-17", |u| {
         !(u.keyword_counters || u.pt_conditions)
     }),
-    // 701.10c, 701.11c, 122.1b, 122.1j: what changed after 2017-07-07.
+    // 701.10c, 701.11c, 122.1b, 122.1j, 510.1c: what changed after 2017-07-07.
     ("2017-07-07", "2026-09-25", |u| {
-        !(u.double || u.triple || u.keyword_counters || u.hone_counters || u.pt_conditions)
+        !(u.double
+            || u.triple
+            || u.keyword_counters
+            || u.hone_counters
+            || u.pt_conditions
+            || u.divided_combat)
     }),
     // 122.1j: hone counters (2026-09-25).
     ("2025-06-06", "2026-09-25", |u| !u.hone_counters),
@@ -2549,9 +2836,10 @@ const NEUTRAL: &[(&str, &str, Domain)] = &[
     ("2018-04-27", "2020-01-22", |_| true),
     // 613.4 (2009-07): 6b set and pumps in one order (both annihilate
     // counters since 2006-10-01; -1/-1 counters are kept out all the same);
-    // 702.15b (2009-07): lifelink became static, a trigger before (D37).
+    // 702.15b (2009-07): lifelink became static, a trigger before (D37);
+    // 509.2 (2009-07): the damage assignment order binds.
     ("2007-05", "2009-07", |u| {
-        !(u.set || u.minus_counters || u.pt_conditions || u.lifelink)
+        !(u.set || u.minus_counters || u.pt_conditions || u.lifelink || u.divided_combat)
     }),
 ];
 

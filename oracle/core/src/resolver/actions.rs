@@ -84,6 +84,8 @@ impl<'c, B: Bugs> Game<'c, B> {
             Action::Damage(d) => self.noncombat_damage(d, path, log),
             Action::Prevent(p) => self.prevent(p, path, log),
             Action::CombatDamage(v) => self.combat_damage(v, path, log),
+            Action::Attack(v) => self.attack(v, path, log),
+            Action::CombatDamageStep(d) => self.combat_damage_step(d, path, log),
             Action::AddMana(m) => self.add_mana(m, log),
             Action::PayCost(c) => self.pay_cost(c, path, log),
             Action::Double(s) => self.scale(s, 1, path, log),
@@ -1256,7 +1258,7 @@ impl<'c, B: Bugs> Game<'c, B> {
         Ok(())
     }
 
-    fn source_info(&self, eval: &Eval<'_, 'c, B>, c: usize) -> Source {
+    pub(super) fn source_info(&self, eval: &Eval<'_, 'c, B>, c: usize) -> Source {
         let card = &self.cards[c];
         // 702.2e, 702.15c, 702.80b, 702.90d: keywords of a source that has left the
         // battlefield are read from its last known information.
@@ -1378,7 +1380,11 @@ impl<'c, B: Bugs> Game<'c, B> {
     /// shield counter is removed (however many sources and counters; the
     /// single effect of the text of 2023-11-17, D39). Prevented damage is
     /// never dealt, so it has no results: it leaves the plan.
-    fn prevent_damage(&mut self, plan: &mut Vec<(Source, Recipient, i64)>, log: &mut Log) {
+    pub(super) fn prevent_damage(
+        &mut self,
+        plan: &mut Vec<(Source, Recipient, i64)>,
+        log: &mut Log,
+    ) {
         let shield = CounterKind::named("shield");
         let mut spent: Vec<usize> = Vec::new();
         plan.retain(|(src, to, amount)| {
@@ -2137,6 +2143,8 @@ impl<'c, B: Bugs> Game<'c, B> {
         }
         // 615.7: "this turn".
         self.prevention.clear();
+        // 511.3: combat is long over by the cleanup step.
+        self.combat = None;
         log.line(1, || {
             format!("cleanup: all marked damage is removed and {ended} \"until end of turn\" effect{} end, at the same time [514.2]; regeneration shields expire [701.19a]; mana empties [500.5]", if ended == 1 { "" } else { "s" })
         });

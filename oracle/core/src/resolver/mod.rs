@@ -14,6 +14,7 @@
 
 mod actions;
 mod bits;
+mod combat;
 mod counters;
 mod eval;
 mod mutant;
@@ -505,6 +506,9 @@ pub(crate) struct Game<'c, B: Bugs> {
     /// The prevention shields of this turn (615.7), in the order they were
     /// made.
     pub prevention: Vec<PreventionShield>,
+    /// The combat declared by the last `attack` step, until its last
+    /// combat damage step (511.3).
+    pub combat: Option<combat::Combat>,
     /// Whether some object can change whether or how many counters are put
     /// (`cant_have_counters_put`, `counters_put_by`): only then is each
     /// placement of counters checked against them.
@@ -527,6 +531,7 @@ impl<'c, B: Bugs> Game<'c, B> {
             pending: Vec::new(),
             lifelink_gains: Vec::new(),
             prevention: Vec::new(),
+            combat: None,
             counter_rules: case
                 .setup
                 .objects
@@ -734,6 +739,9 @@ impl<'c, B: Bugs> Game<'c, B> {
             log.line(1, || {
                 "state-based actions are not checked after this step (sba: false)".into()
             });
+        }
+        if self.combat.is_some() {
+            self.leave_combat();
         }
         let eval = Eval::new(self, false);
         self.observe(&eval)

@@ -40,6 +40,18 @@ pub enum Action {
     Prevent(Prevention),
     /// Combat damage, all assignments dealt at once (510.1a, 510.2).
     CombatDamage(Vec<CombatAssignment>),
+    /// Declare attackers and blockers (508.1, 509.1): the combat that the
+    /// `combat_damage_step` steps play out. Each attacker without vigilance
+    /// taps (508.1f). A new `attack` starts a new combat.
+    Attack(Vec<AttackDeclaration>),
+    /// The next combat damage step of the declared combat (510): the
+    /// first-strike step if a creature in combat has first strike or double
+    /// strike as it begins, else the regular one (510.4, 702.4b, 702.7b).
+    /// Each creature assigns damage by the rules: lethal damage to each
+    /// blocker in turn, the rest to the last, or to the player or
+    /// planeswalker attacked with trample (510.1, 702.19b, 702.2c). After
+    /// the last damage step, combat is over (511.3).
+    CombatDamageStep(DamageStep),
     /// A mana ability adds mana; its amount is read as it resolves (608.2h, 107.1b).
     AddMana(ManaAbility),
     /// A player pays a mana cost with mana from their pool and, for
@@ -116,6 +128,8 @@ impl Action {
             Action::Damage(_) => "damage",
             Action::Prevent(_) => "prevent",
             Action::CombatDamage(_) => "combat_damage",
+            Action::Attack(_) => "attack",
+            Action::CombatDamageStep(_) => "combat_damage_step",
             Action::AddMana(_) => "add_mana",
             Action::PayCost(_) => "pay_cost",
             Action::Cast(_) => "cast",
@@ -532,6 +546,44 @@ pub struct CombatAssignment {
     /// How much of its damage goes there (default: all of it, i.e. its power; 0 or less assigns none, 510.1a).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<Count>,
+}
+
+/// One attacking creature, declared with what it attacks and the
+/// creatures that block it (508.1, 509.1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AttackDeclaration {
+    /// The attacking creature: untapped, and under its controller's control
+    /// since their turn began unless it has haste (508.1a, 302.6).
+    pub attacker: Handle,
+    /// The player, planeswalker or battle it attacks (default: the first
+    /// player who does not control it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defender: Option<Handle>,
+    /// The untapped creatures that block it, each controlled by a player
+    /// other than the attacker's controller (509.1a); each blocks this
+    /// attacker only. Listed in the damage assignment order that the
+    /// editions from 2009-07 to 2024-11-08 have the attacker's controller
+    /// announce (509.2 of those texts).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blockers: Vec<Handle>,
+}
+
+/// A combat damage step, and the attacking player's choices in it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DamageStep {
+    /// For a blocked attacker: the order in which its controller assigns
+    /// lethal damage to its blockers, the rest going to the last one named;
+    /// with trample, the player, planeswalker or battle it attacks may come
+    /// last, and gets the rest once every blocker has lethal damage
+    /// (702.19b). Default: the blockers as declared, then, with trample,
+    /// what it attacks. Blockers it leaves out come after the ones it
+    /// names. Where the damage assignment order binds (2009-07 to
+    /// 2024-11-08, 510.1c of those texts), the blockers go in their
+    /// declared order whatever this says.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub divide: BTreeMap<Handle, Vec<Handle>>,
 }
 
 /// A mana ability such as Viridian Joiner's "add {G} equal to its power".

@@ -23,9 +23,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use action::{
-    Action, Affects, Attach, Cast, CombatAssignment, CostPayment, CounterDouble, CounterMove,
-    CounterPut, CounterRemove, CountersFrom, Crew, Damage, EffectSpec, Exchange, Exchanged,
-    GainControl, ManaAbility, MoveZone, Prevention, Scale, ScaleWhat, Until,
+    Action, Affects, Attach, AttackDeclaration, Cast, CombatAssignment, CostPayment, CounterDouble,
+    CounterMove, CounterPut, CounterRemove, CountersFrom, Crew, Damage, DamageStep, EffectSpec,
+    Exchange, Exchanged, GainControl, ManaAbility, MoveZone, Prevention, Scale, ScaleWhat, Until,
 };
 pub use expect::{Expect, PtOrNone};
 pub use quantity::{CountersOn, Filter, Half, Quantity, QuantityRef, Round};

@@ -870,6 +870,20 @@ impl<'a> Validator<'a> {
                     self.kind_of(&c.to, None, &path.index(i).key("to"));
                 }
             }
+            Action::Attack(v) => self.attack(v, path),
+            Action::CombatDamageStep(s) => {
+                for (attacker, order) in &s.divide {
+                    let at = path.key("divide").key(attacker.as_str().to_string());
+                    self.object_ref(attacker, &at);
+                    let mut seen = std::collections::BTreeSet::new();
+                    for (i, h) in order.iter().enumerate() {
+                        self.kind_of(h, None, &at.index(i));
+                        if !seen.insert(h) {
+                            self.err(at.index(i), format!("`{h}` is named twice"));
+                        }
+                    }
+                }
+            }
             Action::AddMana(m) => {
                 if let Some(p) = &m.player {
                     self.player_ref(p, &path.key("player"));
@@ -923,6 +937,35 @@ impl<'a> Validator<'a> {
     /// Counters put on an object or a player: poison goes on players alone (122.1f).
     /// Counters of `kind` put on `on` (by `by`): poison counters on
     /// players, the others on objects.
+    /// 508.1, 509.1: a creature attacks or blocks once per combat.
+    fn attack(&mut self, v: &[super::AttackDeclaration], path: &NodePath) {
+        if v.is_empty() {
+            self.err(path.clone(), "declare at least one attacking creature");
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for (i, a) in v.iter().enumerate() {
+            let at = path.index(i);
+            self.object_ref(&a.attacker, &at.key("attacker"));
+            if let Some(d) = &a.defender {
+                self.kind_of(d, None, &at.key("defender"));
+            }
+            let blockers = a.blockers.iter().enumerate();
+            let named = std::iter::once((&a.attacker, at.key("attacker")))
+                .chain(blockers.map(|(j, b)| (b, at.key("blockers").index(j))));
+            for (k, (h, p)) in named.enumerate() {
+                if k > 0 {
+                    self.object_ref(h, &p);
+                }
+                if !seen.insert(h) {
+                    self.err(
+                        p,
+                        format!("`{h}` attacks or blocks twice: each creature attacks or blocks once, and blocks one attacker (508.1, 509.1a)"),
+                    );
+                }
+            }
+        }
+    }
+
     fn put_counters(
         &mut self,
         on: &Handle,
