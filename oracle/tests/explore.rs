@@ -146,6 +146,7 @@ fn derived_switches_leave_the_other_cases_alone() -> Result<(), Failed> {
         Feature::Transform,
         Feature::Exchange,
         Feature::Prevention,
+        Feature::Copy,
     ];
     let features: std::collections::BTreeSet<Feature> = Feature::ALL
         .iter()

@@ -63,6 +63,12 @@ pub struct Rules {
     /// object's timestamp was the time it entered its zone (613.6c of
     /// 2015-03-27), and turning it over changed nothing of it.
     pub turning_over_takes_timestamp: bool,
+    /// 707.2 (706.2, 503.2 then) since the text of 2005-10-01: the P/T
+    /// (and keywords) chosen as a permanent entered are part of its
+    /// copiable values. Before, a copy got the printed values (as modified
+    /// by copy effects and face-down status) and no choice (DECISIONS.md
+    /// D46).
+    pub entry_choice_copiable: bool,
 }
 
 impl Rules {
@@ -133,6 +139,10 @@ impl Rules {
             (
                 "613.7g",
                 self.turning_over_takes_timestamp != other.turning_over_takes_timestamp,
+            ),
+            (
+                "707.2",
+                self.entry_choice_copiable != other.entry_choice_copiable,
             ),
         ];
         switches
@@ -344,6 +354,7 @@ const CURRENT: Rules = Rules {
     counter_caps: true,
     lifelink_static: true,
     turning_over_takes_timestamp: true,
+    entry_choice_copiable: true,
 };
 
 /// 2020-01-22 (Theros Beyond Death), the last edition before the counter
@@ -412,6 +423,7 @@ static EDITIONS: &[Entry] = &[
         rules: Rules {
             layer7: LAYER_1999,
             counter_annihilation: false,
+            entry_choice_copiable: false,
             ..TIME_SPIRAL
         },
     },

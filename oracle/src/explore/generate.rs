@@ -112,7 +112,8 @@ switches! {
     BATTLES = 47, "battles";
     GRANTED_PT = 48, "granted abilities that define P/T";
     FACE_DOWN = 49, "face-down and double-faced permanents";
-    // 50 and 51 are left for the next groups of issue 15.
+    // 50 is left for the next group of issue 15.
+    COPY = 51, "copy effects";
     EXCHANGE = 52, "exchanges of powers, toughnesses and life totals";
     PREVENTION = 53, "prevention shields";
 }
@@ -195,6 +196,7 @@ impl Switches {
             (Switches::FACE_DOWN, &[P::FaceDown, P::Transform]),
             (Switches::EXCHANGE, &[P::Exchange]),
             (Switches::PREVENTION, &[P::Prevention]),
+            (Switches::COPY, &[P::Copy]),
         ];
         needs
             .iter()
@@ -289,6 +291,7 @@ pub fn generate_within(u: &mut Unstructured<'_>, scope: &Scope) -> Result<Case> 
         face_down: Vec::new(),
         double_faced: Vec::new(),
         sealed: Vec::new(),
+        copyable: Vec::new(),
         steps_made: 0,
         next_ts: 1,
     };
@@ -317,7 +320,14 @@ fn derived_switches(drawn: u64) -> u64 {
     let prevention =
         (drawn.rotate_left(41) ^ 0x2545_F491_4F6C_DD1D).wrapping_mul(0xD1B5_4A32_D192_ED03) >> 62
             == 0;
+    // 51: two bits of a fourth multiplicative hash are 0.
+    let copy = (drawn.rotate_left(13) ^ 0x6A09_E667_F3BC_C909).wrapping_mul(0x9FB2_1C65_1E98_DF25)
+        >> 62
+        == 0;
     let mut derived = 0;
+    if copy {
+        derived |= Switches::COPY;
+    }
     if prevention {
         derived |= Switches::PREVENTION;
     }
@@ -380,6 +390,9 @@ struct Gen<'u, 'a> {
     /// The objects set up with counters that can't have more put on them,
     /// with a kind of counter each has.
     sealed: Vec<(usize, CounterKind)>,
+    /// Whether each object may copy or be copied: none of the abilities a
+    /// copy effect does not copy in the model (`ObjectSpec::copy_unmodelled`).
+    copyable: Vec<bool>,
     /// How many steps have been drawn so far.
     steps_made: i64,
     /// About where the automatic timestamps have got ([`next_timestamp`]).
@@ -419,7 +432,7 @@ fn next_timestamp(objects: &[ObjectSpec], steps: &[Step]) -> i64 {
             Action::PutCounters(_)
             | Action::DoubleCounters(_)
             | Action::MoveCounters(_)
-            | Action::Move(_)
+            | Action::Copy(_)
             | Action::Attach(_)
             | Action::Crew(_)
             | Action::Double(_)
@@ -427,6 +440,13 @@ fn next_timestamp(objects: &[ObjectSpec], steps: &[Step]) -> i64 {
             | Action::TurnFaceUp(_)
             | Action::TurnFaceDown(_)
             | Action::Transform(_) => take(None),
+            // 613.7: a new object, then the copy effect it enters with.
+            Action::Move(m) => {
+                take(None);
+                if m.copy.is_some() {
+                    take(None);
+                }
+            }
             _ => {}
         }
     }
@@ -534,6 +554,10 @@ impl Gen<'_, '_> {
         for (i, o) in objects.iter_mut().enumerate() {
             self.acting(i, o)?;
         }
+        self.copyable = objects
+            .iter()
+            .map(|o| o.copy_unmodelled().is_none())
+            .collect();
         let steps_n = 1 + self.index(8)?;
         let mut steps = Vec::new();
         for _ in 0..steps_n {
@@ -1402,6 +1426,51 @@ impl Gen<'_, '_> {
         }))
     }
 
+    /// A permanent becomes a copy of another object (707.2), which may
+    /// have counters and effects on it: indefinitely or until end of turn,
+    /// sometimes with an exception that sets P/T (707.9b).
+    fn copy_step(&mut self) -> Result<Action> {
+        let Some(i) = self.object_where(|g, i| g.zones[i] == Zone::Battlefield && g.copyable[i])?
+        else {
+            return Ok(Action::StateBasedActions);
+        };
+        let Some(copy) = self.copy_of(i)? else {
+            return Ok(Action::StateBasedActions);
+        };
+        let until = if self.one_in(2)? {
+            Some(Until::EndOfTurn)
+        } else {
+            None
+        };
+        Ok(Action::Copy(crate::scenario::CopyStep {
+            object: object_handle(i),
+            of: copy.of,
+            except_pt: copy.except_pt,
+            until,
+            name: None,
+        }))
+    }
+
+    /// What object `i` may copy: another object that may be copied,
+    /// anywhere, with an exception that sets P/T one time in four.
+    fn copy_of(&mut self, i: usize) -> Result<Option<crate::scenario::CopyOf>> {
+        if !self.copyable[i] {
+            return Ok(None);
+        }
+        let Some(j) = self.object_where(|g, j| j != i && g.copyable[j])? else {
+            return Ok(None);
+        };
+        let except_pt = if self.one_in(4)? {
+            Some(Pt::new(self.int(0, 7)?, self.int(1, 7)?))
+        } else {
+            None
+        };
+        Ok(Some(crate::scenario::CopyOf {
+            of: object_handle(j),
+            except_pt,
+        }))
+    }
+
     fn any_object(&mut self) -> Result<usize> {
         self.index(self.objects.len())
     }
@@ -1523,6 +1592,8 @@ impl Gen<'_, '_> {
         add(&mut a, self.on(Switches::EXCHANGE), 24);
         add(&mut a, self.on(Switches::PREVENTION), 25);
         add(&mut a, self.on(Switches::PREVENTION), 25);
+        add(&mut a, self.on(Switches::COPY), 26);
+        add(&mut a, self.on(Switches::COPY), 26);
         a
     }
 
@@ -1634,6 +1705,7 @@ impl Gen<'_, '_> {
             22 => self.double_counters_step()?,
             23 => self.turn_over_step()?,
             24 => self.exchange_step()?,
+            26 => self.copy_step()?,
             // 615.7: "prevent the next N damage … this turn".
             25 => Action::Prevent(Prevention {
                 to: self.target()?,
@@ -1797,6 +1869,12 @@ impl Gen<'_, '_> {
             .collect();
         let to = self.pick(&choices)?;
         self.zones[i] = to;
+        // 707.2: sometimes it enters as a copy (Clone).
+        let copy = if to == Zone::Battlefield && self.on(Switches::COPY) && self.one_in(3)? {
+            self.copy_of(i)?
+        } else {
+            None
+        };
         let mut counters = BTreeMap::new();
         let mut choose = None;
         if to == Zone::Battlefield {
@@ -1820,6 +1898,7 @@ impl Gen<'_, '_> {
             counters,
             choose,
             by,
+            copy,
         }))
     }
 
