@@ -926,7 +926,7 @@ pub static ALL: &[Invariant] = &[
         rules: &["707.2", "613.2a", "122.1a", "613.4c"],
         statement: "at the end of a case, a creature that becomes a copy of another has the same P/T and base P/T whether or not a +1/+1 counter and a +2/+1 effect were put on the original just before: a copy takes copiable values, not counters or effects (without abilities that read values, or objects that act)",
         caught_by: Mutant::CopyKeepsCountersAndPumps,
-        sampling: FOURTH,
+        sampling: QUARTER_OF_TAIL,
         closed_form: false,
         holds_in: EVERY_EDITION,
         check: copy_ignores_counters_and_effects,
@@ -2940,7 +2940,7 @@ fn copy_ignores_counters_and_effects(s: &Subject<'_>) -> Option<Found> {
     if creatures.len() < 2 {
         return None;
     }
-    let pick = s.index as usize % creatures.len();
+    let pick = (s.index / 16) as usize % creatures.len();
     let (copy, of) = (
         creatures[pick].clone(),
         creatures[(pick + 1) % creatures.len()].clone(),
