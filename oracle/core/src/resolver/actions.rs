@@ -346,6 +346,9 @@ impl<'c, B: Bugs> Game<'c, B> {
         let stamp = self.restamp(c, down || !self.bug(Mutant::FaceUpKeepsTimestamp));
         let card = &mut self.cards[c];
         card.face_down = down;
+        // 613.2b: face-down status applied after the copy effects on it;
+        // face up, those give its copiable values (707.2).
+        let copy = card.copy().map(|v| v.spec.display_name().to_string());
         // 712.15a: a double-faced permanent turned face up has its front
         // face up.
         card.transformed = false;
@@ -353,7 +356,10 @@ impl<'c, B: Bugs> Game<'c, B> {
             if down {
                 format!("{name} is turned face down: a 2/2 creature with no name, text, subtypes or mana cost; its counters and the effects on it stay [708.2a]")
             } else {
-                format!("{name} is turned face up: its copiable values are its printed ones again; its counters and the effects on it stay, and its \"as it enters\" abilities do nothing [708.8]")
+                match &copy {
+                    Some(of) => format!("{name} is turned face up: its copiable values are those of {of}, which it copies [613.2a, 613.2b, 707.2]; its counters and the effects on it stay, and its \"as it enters\" abilities do nothing [708.8]"),
+                    None => format!("{name} is turned face up: its copiable values are its printed ones again; its counters and the effects on it stay, and its \"as it enters\" abilities do nothing [708.8]"),
+                }
             }
         });
         say_stamp(log, stamp, "613.7f");
