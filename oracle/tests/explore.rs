@@ -147,6 +147,7 @@ fn derived_switches_leave_the_other_cases_alone() -> Result<(), Failed> {
         Feature::Exchange,
         Feature::Prevention,
         Feature::Combat,
+        Feature::Copy,
     ];
     let features: std::collections::BTreeSet<Feature> = Feature::ALL
         .iter()

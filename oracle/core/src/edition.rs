@@ -76,6 +76,12 @@ pub struct Rules {
     /// damage as it likes instead, its order aside, and lethal damage is
     /// read from toughness; before, deathtouch was a trigger (502.63a).
     pub deathtouch_assigns_one_as_lethal: bool,
+    /// 707.2 (706.2, 503.2 then) since the text of 2005-10-01: the P/T
+    /// (and keywords) chosen as a permanent entered are part of its
+    /// copiable values. Before, a copy got the printed values (as modified
+    /// by copy effects and face-down status) and no choice (DECISIONS.md
+    /// D46).
+    pub entry_choice_copiable: bool,
 }
 
 impl Rules {
@@ -171,6 +177,10 @@ impl Rules {
             (
                 "702.2c",
                 self.deathtouch_assigns_one_as_lethal != other.deathtouch_assigns_one_as_lethal,
+            ),
+            (
+                "707.2",
+                self.entry_choice_copiable != other.entry_choice_copiable,
             ),
         ];
         switches
@@ -384,6 +394,7 @@ const CURRENT: Rules = Rules {
     turning_over_takes_timestamp: true,
     damage_assignment_order: false,
     deathtouch_assigns_one_as_lethal: true,
+    entry_choice_copiable: true,
 };
 
 /// 2020-01-22 (Theros Beyond Death), the last edition before the counter
@@ -461,6 +472,7 @@ static EDITIONS: &[Entry] = &[
         rules: Rules {
             layer7: LAYER_1999,
             counter_annihilation: false,
+            entry_choice_copiable: false,
             ..TIME_SPIRAL
         },
     },

@@ -86,6 +86,7 @@ features! {
     Double => "double", "the double step (701.10)";
     Triple => "triple", "the triple step (701.11)";
     Prevention => "prevention", "the prevent step: shields that prevent the next N damage to a permanent or player this turn, 1 for 1 across events and sources (615.7)";
+    Copy => "copy", "copy effects and copiable values: the copy step, objects set up as a copy and entering as one, with exceptions that set P/T (707.2, 707.9b, 613.2a)";
     Exchange => "exchange", "the exchange step: two powers, toughnesses or life totals each become the other (701.12g), and effects that set the power or the toughness only, `set_power` and `set_toughness` (613.4b)";
     LevelUp => "level-up", "level up bands and level counters (107.8, 711)";
     Attachments => "attachments", "Equipment attached to creatures, the attach step and hone counters (301.5, 122.1j)";
@@ -329,6 +330,9 @@ fn object(o: &ObjectSpec, f: &mut BTreeSet<Feature>) {
     if o.face_down {
         f.insert(Feature::FaceDown);
     }
+    if o.copy.is_some() {
+        f.insert(Feature::Copy);
+    }
     if let Some(b) = &o.back_face {
         f.insert(Feature::Transform);
         for k in &b.keywords {
@@ -535,6 +539,9 @@ fn action(a: &Action, f: &mut BTreeSet<Feature>) {
         }
         Action::Move(m) => {
             f.insert(Feature::Zones);
+            if m.copy.is_some() {
+                f.insert(Feature::Copy);
+            }
             if m.choose.is_some() {
                 f.insert(Feature::ChoosePt);
             }
@@ -567,6 +574,9 @@ fn action(a: &Action, f: &mut BTreeSet<Feature>) {
         }
         Action::Transform(_) => {
             f.insert(Feature::Transform);
+        }
+        Action::Copy(_) => {
+            f.insert(Feature::Copy);
         }
         Action::StateBasedActions => {}
     }

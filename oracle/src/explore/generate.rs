@@ -113,7 +113,7 @@ switches! {
     GRANTED_PT = 48, "granted abilities that define P/T";
     FACE_DOWN = 49, "face-down and double-faced permanents";
     COMBAT_STEPS = 50, "declared combats and their damage steps";
-    // 51 is left for the copy effects of issue 15.
+    COPY = 51, "copy effects";
     EXCHANGE = 52, "exchanges of powers, toughnesses and life totals";
     PREVENTION = 53, "prevention shields";
 }
@@ -197,6 +197,7 @@ impl Switches {
             (Switches::EXCHANGE, &[P::Exchange]),
             (Switches::PREVENTION, &[P::Prevention]),
             (Switches::COMBAT_STEPS, &[P::Combat]),
+            (Switches::COPY, &[P::Copy]),
         ];
         needs
             .iter()
@@ -292,6 +293,7 @@ pub fn generate_within(u: &mut Unstructured<'_>, scope: &Scope) -> Result<Case> 
         face_down: Vec::new(),
         double_faced: Vec::new(),
         sealed: Vec::new(),
+        copyable: Vec::new(),
         steps_made: 0,
         next_ts: 1,
     };
@@ -321,12 +323,19 @@ fn derived_switches(drawn: u64) -> u64 {
         (drawn.rotate_left(41) ^ 0x2545_F491_4F6C_DD1D).wrapping_mul(0xD1B5_4A32_D192_ED03) >> 62
             == 0;
     // 50: two bits of a fourth multiplicative hash are 0.
-    let combat = (drawn.rotate_left(7) ^ 0x6A09_E667_F3BC_C908).wrapping_mul(0x9FB2_1C65_1E98_DF25)
+    let combat = (drawn.rotate_left(7) ^ 0xBB67_AE85_84CA_A73B).wrapping_mul(0xE703_7ED1_A0B4_28DB)
+        >> 62
+        == 0;
+    // 51: two bits of a fifth multiplicative hash are 0.
+    let copy = (drawn.rotate_left(13) ^ 0x6A09_E667_F3BC_C909).wrapping_mul(0x9FB2_1C65_1E98_DF25)
         >> 62
         == 0;
     let mut derived = 0;
     if combat {
         derived |= Switches::COMBAT_STEPS;
+    }
+    if copy {
+        derived |= Switches::COPY;
     }
     if prevention {
         derived |= Switches::PREVENTION;
@@ -392,6 +401,9 @@ struct Gen<'u, 'a> {
     /// The objects set up with counters that can't have more put on them,
     /// with a kind of counter each has.
     sealed: Vec<(usize, CounterKind)>,
+    /// Whether each object may copy or be copied: none of the abilities a
+    /// copy effect does not copy in the model (`ObjectSpec::copy_unmodelled`).
+    copyable: Vec<bool>,
     /// How many steps have been drawn so far.
     steps_made: i64,
     /// About where the automatic timestamps have got ([`next_timestamp`]).
@@ -436,7 +448,7 @@ fn next_timestamp(objects: &[ObjectSpec], steps: &[Step]) -> i64 {
             Action::PutCounters(_)
             | Action::DoubleCounters(_)
             | Action::MoveCounters(_)
-            | Action::Move(_)
+            | Action::Copy(_)
             | Action::Attach(_)
             | Action::Crew(_)
             | Action::Double(_)
@@ -444,6 +456,13 @@ fn next_timestamp(objects: &[ObjectSpec], steps: &[Step]) -> i64 {
             | Action::TurnFaceUp(_)
             | Action::TurnFaceDown(_)
             | Action::Transform(_) => take(None),
+            // 613.7: a new object, then the copy effect it enters with.
+            Action::Move(m) => {
+                take(None);
+                if m.copy.is_some() {
+                    take(None);
+                }
+            }
             _ => {}
         }
     }
@@ -552,6 +571,10 @@ impl Gen<'_, '_> {
         for (i, o) in objects.iter_mut().enumerate() {
             self.acting(i, o)?;
         }
+        self.copyable = objects
+            .iter()
+            .map(|o| o.copy_unmodelled().is_none())
+            .collect();
         let steps_n = 1 + self.index(8)?;
         let mut steps = Vec::new();
         for _ in 0..steps_n {
@@ -1455,6 +1478,51 @@ impl Gen<'_, '_> {
         }))
     }
 
+    /// A permanent becomes a copy of another object (707.2), which may
+    /// have counters and effects on it: indefinitely or until end of turn,
+    /// sometimes with an exception that sets P/T (707.9b).
+    fn copy_step(&mut self) -> Result<Action> {
+        let Some(i) = self.object_where(|g, i| g.zones[i] == Zone::Battlefield && g.copyable[i])?
+        else {
+            return Ok(Action::StateBasedActions);
+        };
+        let Some(copy) = self.copy_of(i)? else {
+            return Ok(Action::StateBasedActions);
+        };
+        let until = if self.one_in(2)? {
+            Some(Until::EndOfTurn)
+        } else {
+            None
+        };
+        Ok(Action::Copy(crate::scenario::CopyStep {
+            object: object_handle(i),
+            of: copy.of,
+            except_pt: copy.except_pt,
+            until,
+            name: None,
+        }))
+    }
+
+    /// What object `i` may copy: another object that may be copied,
+    /// anywhere, with an exception that sets P/T one time in four.
+    fn copy_of(&mut self, i: usize) -> Result<Option<crate::scenario::CopyOf>> {
+        if !self.copyable[i] {
+            return Ok(None);
+        }
+        let Some(j) = self.object_where(|g, j| j != i && g.copyable[j])? else {
+            return Ok(None);
+        };
+        let except_pt = if self.one_in(4)? {
+            Some(Pt::new(self.int(0, 7)?, self.int(1, 7)?))
+        } else {
+            None
+        };
+        Ok(Some(crate::scenario::CopyOf {
+            of: object_handle(j),
+            except_pt,
+        }))
+    }
+
     fn any_object(&mut self) -> Result<usize> {
         self.index(self.objects.len())
     }
@@ -1578,6 +1646,8 @@ impl Gen<'_, '_> {
         add(&mut a, self.on(Switches::PREVENTION), 25);
         add(&mut a, self.on(Switches::COMBAT_STEPS), 26);
         add(&mut a, self.on(Switches::COMBAT_STEPS), 26);
+        add(&mut a, self.on(Switches::COPY), 26);
+        add(&mut a, self.on(Switches::COPY), 26);
         a
     }
 
@@ -1696,6 +1766,7 @@ impl Gen<'_, '_> {
                 name: None,
             }),
             26 => self.attack_step()?,
+            27 => self.copy_step()?,
             _ => Action::StateBasedActions,
         };
         let sba = !(self.on(Switches::SPLIT_SBA) && self.one_in(2)?);
@@ -1906,6 +1977,12 @@ impl Gen<'_, '_> {
             .collect();
         let to = self.pick(&choices)?;
         self.zones[i] = to;
+        // 707.2: sometimes it enters as a copy (Clone).
+        let copy = if to == Zone::Battlefield && self.on(Switches::COPY) && self.one_in(3)? {
+            self.copy_of(i)?
+        } else {
+            None
+        };
         let mut counters = BTreeMap::new();
         let mut choose = None;
         if to == Zone::Battlefield {
@@ -1929,6 +2006,7 @@ impl Gen<'_, '_> {
             counters,
             choose,
             by,
+            copy,
         }))
     }
 

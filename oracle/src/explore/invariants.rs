@@ -939,6 +939,16 @@ pub static ALL: &[Invariant] = &[
         holds_in: EVERY_EDITION,
         check: combat_assignment,
     },
+    Invariant {
+        name: "copy-ignores-counters-and-effects",
+        rules: &["707.2", "613.2a", "122.1a", "613.4c"],
+        statement: "at the end of a case, a creature that becomes a copy of another has the same P/T and base P/T whether or not a +1/+1 counter and a +2/+1 effect were put on the original just before: a copy takes copiable values, not counters or effects (without abilities that read values, or objects that act)",
+        caught_by: Mutant::CopyKeepsCountersAndPumps,
+        sampling: QUARTER_OF_TAIL,
+        closed_form: false,
+        holds_in: EVERY_EDITION,
+        check: copy_ignores_counters_and_effects,
+    },
 ];
 
 /// The invariant with this name.
@@ -1470,6 +1480,10 @@ fn face_up_timestamp(s: &Subject<'_>) -> Option<Found> {
             _ => continue,
         };
         let Some(spec) = s.spec(h) else { continue };
+        // 707.2: a copy's abilities are the original's, not its own.
+        if becomes_copy(s.case, h) {
+            continue;
+        }
         // Face down or front face up until now: never turned or moved.
         let earlier = s.case.steps[..k]
             .iter()
@@ -1538,7 +1552,7 @@ fn exact_arithmetic(s: &Subject<'_>) -> Option<Found> {
             Action::Double(sc) | Action::Triple(sc) => sc.affects == *h,
             Action::Exchange(x) => x.values.iter().any(|v| v.of() == h),
             _ => false,
-        })
+        }) || becomes_copy(s.case, h)
     };
     if s.global_pt_sources() {
         return None;
@@ -3000,7 +3014,7 @@ fn base_pt(s: &Subject<'_>) -> Option<Found> {
             }
             Action::Exchange(x) => x.values.iter().any(|v| v.of() == h),
             _ => false,
-        })
+        }) || becomes_copy(s.case, h)
     };
     let static_sets = s.case.setup.objects.iter().flat_map(|o| o.static_abilities()).any(|a| a.sets_pt())
         || s.case.steps.iter().any(|st| matches!(&st.action, Action::Effect(e) if e.sets_pt() && matches!(e.affects, Affects::Filter(_))));
@@ -3182,6 +3196,120 @@ fn players_lose(s: &Subject<'_>) -> Option<Found> {
         }
     }
     None
+}
+
+/// Whether a value of the case is read all the time from other objects
+/// (a characteristic-defining ability, a static ability's X, an ability
+/// that an effect grants and that defines P/T): such a value may read the
+/// counters or P/T of an original that a relation changes.
+fn reads_live(case: &Case) -> bool {
+    let live = |e: &EffectSpec| e.x.is_some() || e.grant_pt_ability.is_some();
+    case.setup
+        .objects
+        .iter()
+        .any(|o| o.cda.is_some() || o.static_abilities().any(live) || o.x_is.is_some())
+        || case
+            .actions()
+            .any(|a| matches!(a, Action::Effect(e) if e.grant_pt_ability.is_some()))
+}
+
+fn copy_ignores_counters_and_effects(s: &Subject<'_>) -> Option<Found> {
+    if s.objects_act() || reads_live(s.case) {
+        return None;
+    }
+    let end = &s.run.steps.last()?.observation;
+    let copyable = |h: &Handle| s.spec(h).is_some_and(|o| o.copy_unmodelled().is_none());
+    let creatures: Vec<&Handle> = end
+        .objects
+        .iter()
+        .filter(|(h, o)| on_bf(o) && is_creature(o) && copyable(h))
+        .map(|(h, _)| h)
+        .collect();
+    if creatures.len() < 2 {
+        return None;
+    }
+    let pick = (s.index / 16) as usize % creatures.len();
+    let (copy, of) = (
+        creatures[pick].clone(),
+        creatures[(pick + 1) % creatures.len()].clone(),
+    );
+    let copy_step = Step {
+        sba: true,
+        ..quiet(Action::Copy(crate::scenario::CopyStep {
+            object: copy.clone(),
+            of: of.clone(),
+            except_pt: None,
+            until: None,
+            name: None,
+        }))
+    };
+    let grown = vec![
+        quiet(Action::PutCounters(crate::scenario::CounterPut {
+            on: of.clone(),
+            kind: CounterKind::Pt {
+                power: 1,
+                toughness: 1,
+            },
+            count: Count(1),
+            by: None,
+        })),
+        quiet(effect_on(
+            &of,
+            EffectSpec {
+                modify: "+2/+1".parse().ok(),
+                ..EffectSpec::default()
+            },
+        )),
+        copy_step.clone(),
+    ];
+    let plain = s.extend(std::slice::from_ref(&copy_step))?.pop()?;
+    let mine = s.extend(&grown)?.pop()?;
+    // 704: the counter may have saved the original (a lord, say) from
+    // dying; compare only while it is there in both.
+    if !(plain.objects.get(&of).is_some_and(on_bf) && mine.objects.get(&of).is_some_and(on_bf)) {
+        return None;
+    }
+    let (want, got) = (plain.objects.get(&copy)?, mine.objects.get(&copy)?);
+    if (want.zone, want.pt, want.base_pt) != (got.zone, got.pt, got.base_pt) {
+        let show = |p: Option<Pt>| p.map_or("none".into(), |p| p.to_string());
+        return Some(
+            found(
+                s.case.steps.len(),
+                format!(
+                    "{copy} becomes a copy of {of}: {}, base {}, with a +1/+1 counter and +2/+1 put on {of} first; {}, base {} without (707.2: counters and effects are not copied)",
+                    show(got.pt),
+                    show(got.base_pt),
+                    show(want.pt),
+                    show(want.base_pt)
+                ),
+            )
+            .on(extended(s.case, grown))
+            .expect(
+                &copy,
+                Expect {
+                    zone: Some(want.zone),
+                    pt: Some(PtOrNone::from_option(want.pt)),
+                    base_pt: Some(PtOrNone::from_option(want.base_pt)),
+                    ..Expect::default()
+                },
+            ),
+        );
+    }
+    None
+}
+
+/// Whether `h` is or becomes a copy of another object at some point
+/// (707.2): its copiable values are then not its printed ones.
+fn becomes_copy(case: &Case, h: &Handle) -> bool {
+    case.setup
+        .objects
+        .iter()
+        .any(|o| o.id == *h && o.copy.is_some())
+        || case.actions().any(|a| match a {
+            Action::Copy(c) => c.object == *h,
+            Action::Move(m) => m.object == *h && m.copy.is_some(),
+            _ => false,
+        })
 }
 
 #[cfg(test)]

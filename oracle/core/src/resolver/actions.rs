@@ -91,6 +91,7 @@ impl<'c, B: Bugs> Game<'c, B> {
             Action::Double(s) => self.scale(s, 1, path, log),
             Action::Triple(s) => self.scale(s, 2, path, log),
             Action::Exchange(x) => self.exchange(x, path, log),
+            Action::Copy(cs) => self.copy_step(cs, path, log),
             Action::Regenerate(h) => self.regenerate(h, path, log),
             Action::Destroy(h) => self.destroy_action(h, path, log),
             Action::Move(m) => self.move_action(m, by(&m.by), path, log),
@@ -230,7 +231,13 @@ impl<'c, B: Bugs> Game<'c, B> {
             choose: m.choose,
             by,
         };
-        self.move_card(c, m.to, arrival, lki, log)
+        self.move_card(c, m.to, arrival, lki, log)?;
+        if let Some(copy) = &m.copy {
+            // 707.2: it enters as a copy, a new object; counters and
+            // effects on the original are not copied.
+            self.become_copy(c, copy, Until::Forever, log);
+        }
+        Ok(())
     }
 
     /// A player gains control of a permanent (613.1b), which then has not been under their control continuously (302.6).
@@ -341,6 +348,9 @@ impl<'c, B: Bugs> Game<'c, B> {
         let stamp = self.restamp(c, down || !self.bug(Mutant::FaceUpKeepsTimestamp));
         let card = &mut self.cards[c];
         card.face_down = down;
+        // 613.2b: face-down status applied after the copy effects on it;
+        // face up, those give its copiable values (707.2).
+        let copy = card.copy().map(|v| v.spec.display_name().to_string());
         // 712.15a: a double-faced permanent turned face up has its front
         // face up.
         card.transformed = false;
@@ -348,7 +358,10 @@ impl<'c, B: Bugs> Game<'c, B> {
             if down {
                 format!("{name} is turned face down: a 2/2 creature with no name, text, subtypes or mana cost; its counters and the effects on it stay [708.2a]")
             } else {
-                format!("{name} is turned face up: its copiable values are its printed ones again; its counters and the effects on it stay, and its \"as it enters\" abilities do nothing [708.8]")
+                match &copy {
+                    Some(of) => format!("{name} is turned face up: its copiable values are those of {of}, which it copies [613.2a, 613.2b, 707.2]; its counters and the effects on it stay, and its \"as it enters\" abilities do nothing [708.8]"),
+                    None => format!("{name} is turned face up: its copiable values are its printed ones again; its counters and the effects on it stay, and its \"as it enters\" abilities do nothing [708.8]"),
+                }
             }
         });
         say_stamp(log, stamp, "613.7f");
@@ -1699,6 +1712,8 @@ impl<'c, B: Bugs> Game<'c, B> {
         // revealed; the new object is face up, its front face up (712.14).
         card.face_down = false;
         card.transformed = false;
+        // 400.7: the new object copies nothing.
+        card.copies.clear();
         if !(from == Zone::Stack
             && to == Zone::Battlefield
             && self.bugs.has(Mutant::PermanentKeepsX))
@@ -2126,6 +2141,7 @@ impl<'c, B: Bugs> Game<'c, B> {
         let before = self.effects.len();
         if !self.bug(Mutant::CleanupKeepsEffects) {
             self.effects.retain(|e| e.until != Until::EndOfTurn);
+            self.end_copies(log);
         }
         let ended = before - self.effects.len();
         let keep_damage = self.bug(Mutant::CleanupKeepsDamage);
@@ -2208,4 +2224,68 @@ fn say_stamp(log: &mut Log, stamp: Option<i64>, rule: &'static str) {
         Some(ts) => format!("it gets a new timestamp t={ts} [{rule}]"),
         None => format!("it keeps its timestamp: in this edition an object's timestamp is the time it entered its zone [613.7d; {rule} from 2015-07-17]"),
     });
+}
+
+impl<B: Bugs> Game<'_, B> {
+    /// A permanent becomes a copy of another object (707.2): the same
+    /// object, so its counters, damage and the effects on it stay; only its
+    /// copiable values change, in layer 1 (613.2a).
+    fn copy_step(
+        &mut self,
+        cs: &crate::scenario::CopyStep,
+        path: &NodePath,
+        log: &mut Log,
+    ) -> Res<()> {
+        let c = self.card_index(&cs.object);
+        self.require_battlefield(c, &path.key("object"), "become a copy")?;
+        if let Some(n) = &cs.name {
+            log.line(1, || format!("{n} resolves"));
+        }
+        self.become_copy(c, &cs.copy_of(), cs.until.unwrap_or(Until::Forever), log);
+        Ok(())
+    }
+
+    /// Gives card `c` a copy effect of `copy.of`'s copiable values as they
+    /// are now (707.2), lasting `until`.
+    fn become_copy(
+        &mut self,
+        c: usize,
+        copy: &crate::scenario::CopyOf,
+        until: Until,
+        log: &mut Log,
+    ) {
+        let o = self.card_index(&copy.of);
+        let values = self.copiable(o, copy.except_pt);
+        let ts = self.take_ts();
+        let (name, of) = (
+            self.cards[c].name().to_string(),
+            self.cards[o].name().to_string(),
+        );
+        log.line(1, || {
+            let except = copy
+                .except_pt
+                .map(|pt| format!(", except it's {pt} [707.9b]"))
+                .unwrap_or_default();
+            format!(
+                "{name} becomes a copy of {of} {until} (t={ts}): it takes {of}'s copiable values (printed, as copy effects, face-down status and the choice made as it entered modify them), not its counters, damage or other effects [707.2, 613.2a]{except}"
+            )
+        });
+        self.cards[c]
+            .copies
+            .push(super::CopyEffect { values, ts, until });
+    }
+
+    /// 514.2: "until end of turn" copy effects end with the others.
+    fn end_copies(&mut self, log: &mut Log) {
+        for card in &mut self.cards {
+            let before = card.copies.len();
+            card.copies.retain(|e| e.until != Until::EndOfTurn);
+            if card.copies.len() < before {
+                let name = card.name().to_string();
+                log.line(1, || {
+                    format!("{name} is no longer a copy until end of turn: its copiable values are what they were [514.2, 613.2a]")
+                });
+            }
+        }
+    }
 }

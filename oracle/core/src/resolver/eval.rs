@@ -39,8 +39,9 @@ impl Early {
     /// of the option chosen as it entered (208.2b, 613.2a).
     fn printed(card: &Card<'_>) -> Early {
         // 708.2a: a face-down permanent's copiable values are a creature
-        // with no text (no abilities, no keywords), no color, no subtypes.
-        if card.face_down {
+        // with no text (no abilities, no keywords), no color, no subtypes;
+        // so are a copy's of a face-down permanent (707.2).
+        if card.blank() {
             return Early {
                 types: Bits::of(&[CardType::Creature]),
                 colors: Bits::empty(),
@@ -60,15 +61,17 @@ impl Early {
                 lost_at: 0,
             };
         }
-        let mut keywords = Bits::of(&card.spec.keywords);
+        // 707.2: a copy's printed values are the original's.
+        let face = card.face();
+        let mut keywords = Bits::of(&face.keywords);
         if let Some(ch) = card.chosen() {
             for k in &ch.keywords {
                 keywords.insert(*k);
             }
         }
         Early {
-            types: Bits::of(&card.spec.types),
-            colors: Bits::of(&card.spec.colors),
+            types: Bits::of(&face.types),
+            colors: Bits::of(&face.colors),
             keywords,
             abilities: true,
             lost_at: 0,
@@ -450,9 +453,10 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
             }
             // 107.8a, 107.8b: what a level band gives (base P/T, keywords,
             // abilities) exists while its level counters are in the band.
+            // 707.2: a copy has the original's bands, and its own counters.
             let levels = card.count(&CounterKind::named("level"));
-            for la in &card.levels {
-                if card.back().is_none() && card.spec.level_up[la.band].contains(levels) {
+            for la in card.level_abilities() {
+                if card.back().is_none() && card.face().level_up[la.band].contains(levels) {
                     self.actives
                         .push(active(&la.spec, Origin::Level { card: ci }));
                 }
@@ -873,20 +877,44 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
             });
             return Wide::of(Pt::new(2, 2));
         }
+        if let Some(cp) = card.copy() {
+            // 707.9b: an exception of the copy effect that sets P/T is its
+            // copiable P/T.
+            if let Some(pt) = cp.except_pt {
+                self.line(c, 0, || {
+                    format!("a copy \"except it's {pt}\": {pt}, its copiable P/T [707.9b, 613.2a]")
+                });
+                return Wide::of(pt);
+            }
+            // 707.2: a copy of a face-down permanent copies 708.2a's values.
+            if cp.face_down {
+                self.line(c, 0, || {
+                    "a copy of a face-down permanent: 2/2, its copiable P/T [707.2, 708.2a]".into()
+                });
+                return Wide::of(Pt::new(2, 2));
+            }
+            self.line(c, 0, || {
+                format!(
+                    "a copy of {}: its copiable values are that card's, not its counters or effects [707.2, 613.2a]",
+                    cp.spec.display_name()
+                )
+            });
+        }
         // 712.8e: transformed, its back face's P/T (none: 0/0, 208.5).
         if let Some(b) = card.back() {
             let pt = b.pt.unwrap_or(Pt::new(0, 0));
             self.line(c, 0, || format!("back face up: printed {pt} [712.8e]"));
             return Wide::of(pt);
         }
-        let printed = card.spec.pt;
+        let face = card.face();
+        let printed = face.pt;
         let chosen = card.chosen();
         let start = Wide::of(match (chosen, printed) {
             // 208.2b: the values chosen as it entered are its copiable P/T.
             (Some(ch), _) => ch.pt,
             // 208.2b: off the battlefield, a card whose P/T is chosen as it
             // enters has power and toughness 0.
-            (None, _) if !card.spec.enters_as.is_empty() => Pt::new(0, 0),
+            (None, _) if !face.enters_as.is_empty() => Pt::new(0, 0),
             (None, Some(p)) => Pt::new(
                 p.power.value(0).unwrap_or(0),
                 p.toughness.value(0).unwrap_or(0),
@@ -901,7 +929,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                     chosen.map(super::entry_label).unwrap_or_default()
                 )
             }),
-            _ if !card.spec.enters_as.is_empty() => self.line(c, 0, || {
+            _ if !face.enters_as.is_empty() => self.line(c, 0, || {
                 "its P/T is chosen only as it enters the battlefield: 0/0 here [208.2b]".into()
             }),
             Some(p) => self.line(c, 0, || {
@@ -926,7 +954,12 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
         let card = &g.cards[c];
         let on_bf = card.on_battlefield();
         let mut entries: Vec<Layer7Entry> = Vec::new();
-        let cda_here = card.spec.cda.is_some()
+        // 707.9d: a copy whose exception sets P/T does not copy an ability
+        // that defines them; a copy of a face-down one has none (707.2).
+        let cda_here = card.face().cda.is_some()
+            && card
+                .copy()
+                .is_none_or(|cp| cp.except_pt.is_none() && !cp.face_down)
             && card.back().is_none()
             && self.early[c].abilities
             && (on_bf || rules.cda_in_every_zone && !g.bug(Mutant::CdaOnlyOnBattlefield));
@@ -1145,7 +1178,7 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                         }
                     }
                     PtEntry::Cda => {
-                        if let Some(cda) = &card.spec.cda {
+                        if let Some(cda) = &card.face().cda {
                             if cda.power.is_some() {
                                 base.power = pt.power;
                             }
@@ -1374,11 +1407,11 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
         who: &dyn Fn() -> String,
         describe: bool,
     ) -> Result<(Wide, String), Overflow> {
-        let card = &self.g.cards[c];
-        let Some(cda) = &card.spec.cda else {
+        let face = self.g.cards[c].face();
+        let Some(cda) = &face.cda else {
             return Ok((pt, String::new()));
         };
-        let Some(printed) = card.spec.pt else {
+        let Some(printed) = face.pt else {
             return Ok((pt, String::new()));
         };
         let mut next = pt;
@@ -1644,10 +1677,11 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
             }
             QuantityRef::ManaValueOf(h) => {
                 let c = g.card_index(h);
-                let spec = g.cards[c].spec;
+                // 707.2: a copy's mana cost is the original's.
+                let spec = g.cards[c].face();
                 match &spec.mana_cost {
                     // 708.2a: a face-down permanent has no mana cost.
-                    _ if g.cards[c].face_down => 0,
+                    _ if g.cards[c].blank() => 0,
                     // 202.3e: X counts as its value on the stack, 0 elsewhere;
                     // 107.1b: a negative X counts as 0 in the sum.
                     Some(cost) => {

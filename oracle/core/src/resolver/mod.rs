@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 
 use crate::edition::{Edition, Rules};
 use crate::error::{NodePath, ResolveError, ScenarioError};
-use crate::number::Overflow;
+use crate::number::{Overflow, Pt};
 use crate::observation::{Observation, PlayerState};
 use crate::scenario::{Affects, Case, EffectSpec, Handle, ObjectSpec, Until, validate};
 use crate::terms::{CounterKind, Mana, Zone};
@@ -326,6 +326,40 @@ pub(crate) struct Card<'c> {
     /// The level-up bands as static abilities (107.8), built once: each
     /// band's P/T and keywords, then the abilities it lists.
     pub levels: Vec<LevelAbility>,
+    /// The copy effects on it (707.2), in timestamp order: in layer 1 the
+    /// last one's values are its copiable values (613.2a). A new object
+    /// has none (400.7).
+    pub copies: Vec<CopyEffect<'c>>,
+}
+
+/// The copiable values a copy effect gives an object (707.2), fixed as
+/// the effect begins: another object's printed values, as modified by the
+/// copy effects on it, its face-down status and the P/T chosen as it
+/// entered; never its counters, damage or other effects.
+#[derive(Clone)]
+pub(crate) struct Copiable<'c> {
+    /// Whose printed values.
+    pub spec: &'c ObjectSpec,
+    /// Which of `spec.enters_as` was chosen as the original entered (208.2b).
+    pub choice: Option<usize>,
+    /// The original was face down: the values of 708.2a (a 2/2 creature
+    /// with no name, text, subtypes or mana cost).
+    pub face_down: bool,
+    /// The original was transformed: its back face's values (712.8e).
+    pub back: bool,
+    /// An exception that set P/T, of this copy effect or of one the
+    /// original copied (707.9b).
+    pub except_pt: Option<Pt>,
+    /// `spec`'s level bands as static abilities (107.8).
+    pub levels: std::sync::Arc<Vec<LevelAbility>>,
+}
+
+/// A copy effect on an object (707.2), in layer 1 (613.2a).
+#[derive(Clone)]
+pub(crate) struct CopyEffect<'c> {
+    pub values: Copiable<'c>,
+    pub ts: i64,
+    pub until: Until,
 }
 
 /// A static ability a creature has while its level counters are in a band
@@ -342,8 +376,43 @@ impl<'c> Card<'c> {
         self.spec.display_name()
     }
 
+    /// The copiable values a copy effect gave it, if any: the latest
+    /// (613.2a, 613.7).
+    pub fn copy(&self) -> Option<&Copiable<'c>> {
+        self.copies.last().map(|e| &e.values)
+    }
+
+    /// Whose printed values its copiable values start from: the object it
+    /// copies, else its own (707.2).
+    pub fn face(&self) -> &'c ObjectSpec {
+        self.copy().map_or(self.spec, |c| c.spec)
+    }
+
+    /// Whether its characteristics are those of 708.2a: it is face down,
+    /// or it copies a face-down permanent (707.2).
+    pub fn blank(&self) -> bool {
+        self.face_down || self.copy().is_some_and(|c| c.face_down)
+    }
+
+    /// Its level bands as static abilities: those of what it copies (707.2).
+    pub fn level_abilities(&self) -> &[LevelAbility] {
+        match self.copy() {
+            Some(c) => &c.levels,
+            None => &self.levels,
+        }
+    }
+
     /// Its back face, while that is the face up (712.8e).
     pub fn back(&self) -> Option<&'c crate::scenario::BackFace> {
+        // 707.2: a copy of a transformed permanent has its back face's
+        // values; its own face up does not matter while it copies.
+        if let Some(c) = self.copy() {
+            return if c.back {
+                c.spec.back_face.as_deref()
+            } else {
+                None
+            };
+        }
         if self.transformed {
             self.spec.back_face.as_deref()
         } else {
@@ -354,9 +423,9 @@ impl<'c> Card<'c> {
     /// The subtypes of the face up: none face down (708.2a).
     pub fn subtypes(&self) -> &'c [String] {
         match self.back() {
-            _ if self.face_down => &[],
+            _ if self.blank() => &[],
             Some(b) => &b.subtypes,
-            None => &self.spec.subtypes,
+            None => &self.face().subtypes,
         }
     }
 
@@ -364,7 +433,7 @@ impl<'c> Card<'c> {
     pub fn abilities(&self) -> &'c [EffectSpec] {
         match self.back() {
             Some(b) => &b.abilities,
-            None => &self.spec.abilities,
+            None => &self.face().abilities,
         }
     }
 
@@ -372,9 +441,9 @@ impl<'c> Card<'c> {
     /// while transformed.
     pub fn face_name(&self) -> Option<&'c str> {
         match self.back() {
-            _ if self.face_down => None,
-            Some(b) => Some(b.name.as_deref().unwrap_or(self.spec.display_name())),
-            None => Some(self.spec.display_name()),
+            _ if self.blank() => None,
+            Some(b) => Some(b.name.as_deref().unwrap_or(self.face().display_name())),
+            None => Some(self.face().display_name()),
         }
     }
 
@@ -403,7 +472,11 @@ impl<'c> Card<'c> {
     /// The option its controller chose as it entered (208.2b), while it is
     /// on the battlefield.
     pub fn chosen(&self) -> Option<&'_ crate::scenario::EntryChoice> {
-        self.choice.and_then(|i| self.spec.enters_as.get(i))
+        // 707.2: a copy has the choice the original made as it entered.
+        match self.copy() {
+            Some(c) => c.choice.and_then(|i| c.spec.enters_as.get(i)),
+            None => self.choice.and_then(|i| self.spec.enters_as.get(i)),
+        }
     }
 }
 
@@ -612,6 +685,7 @@ impl<'c, B: Bugs> Game<'c, B> {
                 attached_to: None,
                 lki: None,
                 levels,
+                copies: Vec::new(),
             });
         }
         for (i, o) in case.setup.objects.iter().enumerate() {
@@ -630,6 +704,15 @@ impl<'c, B: Bugs> Game<'c, B> {
                     )));
                 }
                 g.cards[i].attached_to = Some(g.obj_ref(target));
+            }
+        }
+        // 707.2, 613.2a: a permanent set up as a copy entered as one, of an
+        // object listed before it (validated), with its values then.
+        for (i, o) in case.setup.objects.iter().enumerate() {
+            if let Some(c) = &o.copy {
+                let values = g.copiable(g.card_index(&c.of), c.except_pt);
+                let (ts, until) = (g.cards[i].ts, Until::Forever);
+                g.cards[i].copies.push(CopyEffect { values, ts, until });
             }
         }
         Ok(g)
@@ -786,6 +869,13 @@ impl<'c, B: Bugs> Game<'c, B> {
             text.push_str(
                 ", face down: a 2/2 creature with no name, text, subtypes or mana cost [708.2a]",
             );
+        }
+        if let Some(e) = c.copies.last() {
+            text.push_str(&format!(
+                ", entered as a copy of {} (t={}): its copiable values are that card's [707.2, 613.2a]",
+                e.values.spec.display_name(),
+                e.ts
+            ));
         }
         text.push_str(&format!(
             ", {}, t={}",
@@ -1070,4 +1160,47 @@ fn describe_player(p: &Player) -> String {
         text.push_str(&format!(" ({snow} from snow sources) [107.4h]"));
     }
     text
+}
+
+impl<'c, B: Bugs> Game<'c, B> {
+    /// The copiable values of card `c` now (707.2), for a copy effect with
+    /// the exception `except_pt` (707.9b): its printed values as the copy
+    /// effects on it, its face-down status and its entry choice modify
+    /// them. Counters, damage and the other effects on it are not copied.
+    pub(crate) fn copiable(&self, c: usize, except_pt: Option<Pt>) -> Copiable<'c> {
+        let card = &self.cards[c];
+        let mut values = match card.copy() {
+            // 707.2: as modified by other copy effects (an exception of
+            // theirs included, 707.9b).
+            Some(v) => v.clone(),
+            None => Copiable {
+                spec: card.spec,
+                choice: card.choice,
+                face_down: false,
+                back: card.transformed,
+                except_pt: None,
+                levels: std::sync::Arc::new(card.levels.clone()),
+            },
+        };
+        // 707.2, 708.2a: a face-down permanent's copiable values are those
+        // of 708.2a, whatever it copies (613.2b applies after 613.2a).
+        if card.face_down {
+            values.face_down = true;
+            values.except_pt = None;
+        }
+        if self.bug(Mutant::CopyKeepsCountersAndPumps) {
+            let now = Eval::new(self, false).pt(c).ok().flatten();
+            values.except_pt = now.map(|i| i.pt).or(values.except_pt);
+        }
+        // 707.2: before the text of 2005-10-01, the P/T chosen as it
+        // entered was not copied: only its printed values (D46).
+        if !self.rules.entry_choice_copiable {
+            values.choice = None;
+        }
+        // 707.9b: the exception's values become part of the copiable values.
+        if except_pt.is_some() {
+            values.except_pt = except_pt;
+        }
+        values
+    }
 }

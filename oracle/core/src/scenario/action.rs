@@ -77,6 +77,10 @@ pub enum Action {
     /// value is not there (an object that is not a creature on the
     /// battlefield), nothing is exchanged.
     Exchange(Exchange),
+    /// A permanent becomes a copy of another object (707.2; Cytoshape):
+    /// its copiable values become the other's, in layer 1 (613.2a). It is
+    /// the same object: its counters, damage and the effects on it stay.
+    Copy(CopyStep),
     /// Give a permanent a regeneration shield (701.19).
     Regenerate(Handle),
     /// Destroy a permanent (701.8): regeneration and indestructible apply.
@@ -137,6 +141,7 @@ impl Action {
             Action::Double(_) => "double",
             Action::Triple(_) => "triple",
             Action::Exchange(_) => "exchange",
+            Action::Copy(_) => "copy",
             Action::Regenerate(_) => "regenerate",
             Action::Destroy(_) => "destroy",
             Action::Move(_) => "move",
@@ -785,6 +790,10 @@ pub struct MoveZone {
     /// (122.6a; default: its controller as it enters, i.e. its owner).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub by: Option<Handle>,
+    /// It enters the battlefield as a copy of another object (Clone,
+    /// 707.2): its copiable values are that object's as it enters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copy: Option<CopyOf>,
 }
 
 /// A player gains control of a permanent (a control-changing effect that
@@ -816,4 +825,53 @@ pub struct Crew {
     pub vehicle: Handle,
     /// The untapped creatures its controller taps; their total power must be N or more.
     pub with: Vec<Handle>,
+}
+
+/// What a copy effect copies (707.2): the copiable values of another
+/// object, with an exception that sets power and toughness (707.9b).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CopyOf {
+    /// The object copied: its printed values, as modified by other copy
+    /// effects, its face-down status and the P/T chosen as it entered
+    /// (707.2). Counters, damage and other effects on it are not copied.
+    pub of: Handle,
+    /// "… except it's P/T" (Quicksilver Gargantuan's `7/7`): the copy's
+    /// power and toughness are these, part of its copiable values
+    /// (707.9b), and no characteristic-defining ability of the original
+    /// that defines them is copied (707.9d).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub except_pt: Option<crate::number::Pt>,
+}
+
+/// A permanent becomes a copy of another object (707.2): a copy effect
+/// in layer 1 (613.2a) on an object already on the battlefield.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CopyStep {
+    /// The permanent that becomes a copy; it keeps its counters, damage
+    /// and the effects that apply to it.
+    pub object: Handle,
+    /// The object copied (707.2).
+    pub of: Handle,
+    /// An exception that sets the copy's power and toughness (707.9b).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub except_pt: Option<crate::number::Pt>,
+    /// How long it stays a copy (default: indefinitely); not while a
+    /// source remains.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<Until>,
+    /// The spell or ability's name, for explanations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+impl CopyStep {
+    /// What it copies, as an entering copy writes it.
+    pub fn copy_of(&self) -> CopyOf {
+        CopyOf {
+            of: self.of.clone(),
+            except_pt: self.except_pt,
+        }
+    }
 }

@@ -23,9 +23,10 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use action::{
-    Action, Affects, Attach, AttackDeclaration, Cast, CombatAssignment, CostPayment, CounterDouble,
-    CounterMove, CounterPut, CounterRemove, CountersFrom, Crew, Damage, DamageStep, EffectSpec,
-    Exchange, Exchanged, GainControl, ManaAbility, MoveZone, Prevention, Scale, ScaleWhat, Until,
+    Action, Affects, Attach, AttackDeclaration, Cast, CombatAssignment, CopyOf, CopyStep,
+    CostPayment, CounterDouble, CounterMove, CounterPut, CounterRemove, CountersFrom, Crew, Damage,
+    DamageStep, EffectSpec, Exchange, Exchanged, GainControl, ManaAbility, MoveZone, Prevention,
+    Scale, ScaleWhat, Until,
 };
 pub use expect::{Expect, PtOrNone};
 pub use quantity::{CountersOn, Filter, Half, Quantity, QuantityRef, Round};
@@ -313,6 +314,11 @@ pub struct ObjectSpec {
     /// and "as this enters" abilities had no effect on it (708.3, 708.8).
     #[serde(default, skip_serializing_if = "is_false")]
     pub face_down: bool,
+    /// A permanent set up as a copy of an object listed before it (Clone
+    /// that entered as a copy, 707.2): its copiable values are that
+    /// object's as the setup is made, in layer 1 (613.2a).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copy: Option<CopyOf>,
     /// The back face of a transforming double-faced card (712.2): the
     /// characteristics it has while transformed (712.8e), after a
     /// `transform` step. Its mana value stays the front face's.
@@ -492,6 +498,7 @@ impl ObjectSpec {
             choose: None,
             sick: false,
             face_down: false,
+            copy: None,
             back_face: None,
             cant_have_counters_put: false,
             counters_put_by: None,
@@ -502,6 +509,29 @@ impl ObjectSpec {
     /// Its name: the given one, or its handle.
     pub fn display_name(&self) -> &str {
         self.name.as_deref().unwrap_or(&self.id.0)
+    }
+
+    /// The first of its fields that a copy effect would have to copy and
+    /// the model does not (707.2): the abilities it models outside
+    /// `abilities`, `keywords`, `cda`, `level_up` and `enters_as`. A case
+    /// may not copy such an object, nor make one a copy.
+    pub fn copy_unmodelled(&self) -> Option<&'static str> {
+        [
+            (self.crew.is_some(), "crew"),
+            (!self.chapters.is_empty(), "chapters"),
+            (!self.counter_triggers.is_empty(), "counter_triggers"),
+            (!self.enters_with.is_empty(), "enters_with"),
+            (!self.max_counters.is_empty(), "max_counters"),
+            (self.cant_have_counters_put, "cant_have_counters_put"),
+            (self.counters_put_by.is_some(), "counters_put_by"),
+            (self.loyalty.is_some(), "loyalty"),
+            (self.defense.is_some(), "defense"),
+            (self.on_resolve.is_some(), "on_resolve"),
+            (self.x_is.is_some(), "x_is"),
+        ]
+        .into_iter()
+        .find(|(has, _)| *has)
+        .map(|(_, f)| f)
     }
 
     /// Every static ability it can have: its `abilities`, then those of

@@ -281,6 +281,9 @@ impl<'a> Validator<'a> {
         for (i, o) in case.setup.objects.iter().enumerate() {
             self.object(o, &setup.key("objects").index(i));
         }
+        for (i, o) in case.setup.objects.iter().enumerate() {
+            self.setup_copy(case, i, o, &setup.key("objects").index(i).key("copy"));
+        }
         let last = case.steps.len().saturating_sub(1);
         for (i, step) in case.steps.iter().enumerate() {
             let path = root.key("steps").index(i);
@@ -411,6 +414,54 @@ impl<'a> Validator<'a> {
                     ),
                 );
             }
+        }
+    }
+
+    /// 707.2: `object` copies `c.of`; both must be objects whose every
+    /// copiable value the model copies.
+    fn copy_of(&mut self, object: &Handle, c: &super::CopyOf, path: &NodePath) {
+        self.object_ref(&c.of, &path.key("of"));
+        if *object == c.of {
+            self.err(path.key("of"), format!("`{object}` can't copy itself"));
+            return;
+        }
+        for (h, at) in [(object, path.clone()), (&c.of, path.key("of"))] {
+            let Some(o) = self.objects.get(h.as_str()).copied() else {
+                continue;
+            };
+            if let Some(field) = o.copy_unmodelled() {
+                self.err(
+                    at,
+                    format!(
+                        "`{h}` has `{field}`, which copy effects don't copy in this model (707.2): leave it out of copies"
+                    ),
+                );
+            }
+        }
+    }
+
+    /// A setup object that entered as a copy: of an object listed before
+    /// it, whose copiable values are known by then.
+    fn setup_copy(&mut self, case: &'a Case, i: usize, o: &ObjectSpec, path: &NodePath) {
+        let Some(c) = &o.copy else { return };
+        self.copy_of(&o.id, c, path);
+        if o.zone != Zone::Battlefield {
+            self.err(
+                path.clone(),
+                format!(
+                    "only a permanent entered as a copy; this object is in the {}",
+                    o.zone
+                ),
+            );
+        }
+        if !case.setup.objects[..i].iter().any(|e| e.id == c.of) && c.of != o.id {
+            self.err(
+                path.key("of"),
+                format!(
+                    "`{}` must be listed before `{}`, which copies it",
+                    c.of, o.id
+                ),
+            );
         }
     }
 
@@ -897,6 +948,15 @@ impl<'a> Validator<'a> {
                 self.object_ref(&s.affects, &path.key("affects"))
             }
             Action::Exchange(x) => self.exchange(x, path),
+            Action::Copy(c) => {
+                self.copy_of(&c.object, &c.copy_of(), path);
+                if c.until == Some(super::Until::SourceLeaves) {
+                    self.err(
+                        path.key("until"),
+                        "a copy step lasts indefinitely or until end of turn, not while a source remains",
+                    );
+                }
+            }
             Action::Regenerate(h)
             | Action::Destroy(h)
             | Action::TurnFaceUp(h)
@@ -1107,6 +1167,15 @@ impl<'a> Validator<'a> {
     /// A zone change, and what the object enters the battlefield with (122.6, 208.2b).
     fn move_object(&mut self, m: &super::action::MoveZone, path: &NodePath) {
         self.object_ref(&m.object, &path.key("object"));
+        if let Some(c) = &m.copy {
+            self.copy_of(&m.object, c, &path.key("copy"));
+            if m.to != Zone::Battlefield {
+                self.err(
+                    path.key("copy"),
+                    "only an object entering the battlefield enters as a copy (707.2)",
+                );
+            }
+        }
         if !m.counters.is_empty() && m.to != Zone::Battlefield {
             self.err(
                 path.key("counters"),
