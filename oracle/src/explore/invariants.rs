@@ -100,10 +100,9 @@ const TAIL: (u64, u64) = (4, 0);
 /// case in sixteen, for a relation that finds its bug often (the explore
 /// budget of 2× the resolver is tight).
 const QUARTER_OF_TAIL: (u64, u64) = (16, 0);
-/// The half of the [`TAIL`] cases that [`QUARTER_OF_TAIL`] leaves out,
-/// for a relation that needs a rare state (two creatures on opposite
-/// sides) to find its bug.
-const HALF_OF_TAIL: (u64, u64) = (8, 4);
+/// Another quarter of the [`TAIL`] cases, which [`QUARTER_OF_TAIL`]
+/// leaves out: its relations don't pile onto the same cases.
+const OTHER_QUARTER_OF_TAIL: (u64, u64) = (16, 4);
 /// The relation that checks again after a step: another case in four.
 const RECHECK: (u64, u64) = (4, 2);
 /// One case in four, neither a [`TAIL`] nor a [`RECHECK`] one: for a
@@ -934,7 +933,7 @@ pub static ALL: &[Invariant] = &[
         ],
         statement: "at the end of a case, the first player's untapped creatures attack and the other player's block them: each combat damage step leaves the same state as explicit assignments computed from the state as the step begins — lethal damage to each blocker in turn counting the damage marked on it and assigned to it so far (1 from deathtouch where 702.2c says so), the rest to the last blocker or, with trample, to the player; power read again in the second step, which only creatures without first or double strike as the first began, or with double strike now, take part in",
         caught_by: Mutant::TrampleIgnoresMarkedDamage,
-        sampling: HALF_OF_TAIL,
+        sampling: OTHER_QUARTER_OF_TAIL,
         closed_form: false,
         holds_in: EVERY_EDITION,
         check: combat_assignment,
