@@ -64,6 +64,7 @@ FEATURES = [
     "color-changes",
     "keyword-counters",
     "cleanup",
+    "locked-sets",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information, regeneration shields).
@@ -240,8 +241,14 @@ def check(case):
                 raise Unsupported(f"{where}: {body['kind']} counters")
             fixed(body.get("count", 1), where)
         elif name == "effect":
-            if not isinstance(body.get("affects"), list):
-                raise Unsupported(f"{where}: an effect whose affected set is a filter")
+            if isinstance(body.get("affects"), dict):
+                first = (setup.get("players") or [{"id": "you"}])[0]["id"]
+                locked_effect_text(body, players, first, where)
+                if not step.get("sba", True):
+                    raise Unsupported(f"{where}: an effect on a filter with state-based actions "
+                                      "deferred (its ability resolves through priority, 704.3)")
+            elif not isinstance(body.get("affects"), list):
+                raise Unsupported(f"{where}: an effect that affects {json.dumps(body.get('affects'))}")
             extra = set(body) - {"name", "source", "affects", "until", "x", "set", "modify",
                                  "switch", "timestamp", "add_keywords", "remove_keywords",
                                  "remove_all_abilities", "add_types", "remove_types",
@@ -340,6 +347,49 @@ def static_text(name, ability, players, controller, where):
     return f"{subject} {' and '.join(parts)}.", kinds
 
 
+def locked_effect_text(spec, players, first, where):
+    """An effect whose affected set is a filter, as the Oracle text of an
+    activated ability of the adapter's effect source, and the kinds of
+    modification its parsed effect must have. The engine locks the set as
+    the ability resolves (611.2c): it writes one effect per object then."""
+    parts = set(spec) - {"name", "source", "affects", "until", "timestamp"}
+    if len(parts) != 1 or parts - {"modify", "set", "set_colors", "remove_all_abilities",
+                                   "add_keywords"}:
+        raise Unsupported(f"{where}: an effect on a filter with {sorted(parts)} (the adapter "
+                          "writes one change of modify, set, set_colors, remove_all_abilities "
+                          "or add_keywords as an ability phase.rs's parser reads)")
+    if "Artifact" in spec["affects"].get("types", []):
+        raise Unsupported(f"{where}: an effect on artifacts (the adapter's effect source is one)")
+    if spec["affects"].get("other"):
+        raise Unsupported(f"{where}: an effect on `other` objects (other than its source)")
+    subject = filter_text(spec["affects"], players, first, where)
+    if "modify" in spec:
+        p, t = parse_pt(spec["modify"], where, spec.get("x"), signed=True)
+        verb, kinds = f"get {p:+d}/{t:+d}", {"AddPower", "AddToughness"}
+    elif "set" in spec:
+        p, t = parse_pt(spec["set"], where, spec.get("x"))
+        verb, kinds = f"have base power and toughness {p}/{t}", {"SetPower", "SetToughness"}
+    elif "set_colors" in spec:
+        if len(spec["set_colors"]) != 1:
+            raise Unsupported(f"{where}: an effect on a filter that sets the colors "
+                              f"{spec['set_colors']}")
+        verb, kinds = f"become {spec['set_colors'][0]}", {"SetColor"}
+    elif spec.get("remove_all_abilities"):
+        verb, kinds = "lose all abilities", {"RemoveAllAbilities"}
+    else:
+        for k in spec["add_keywords"]:
+            if k not in KEYWORDS:
+                raise Unsupported(f"{where}: the keyword {k}")
+        verb, kinds = "gain " + " and ".join(spec["add_keywords"]), {"AddKeyword"}
+    until = {"end-of-turn": " until end of turn", "forever": ""}.get(spec.get("until"))
+    if until is None:
+        raise Unsupported(f"{where}: the duration {spec.get('until')}")
+    return f"{{0}}: {subject} {verb}{until}.", kinds
+
+
+# The card of the adapter's source of effects on filters (611.2c).
+EFFECT_SOURCE = "Ptoracle Effect Source"
+
 TYPE_NOUNS = {"Creature": "creatures", "Artifact": "artifacts", "Enchantment": "enchantments",
               "Land": "lands", "Planeswalker": "planeswalkers"}
 
@@ -405,10 +455,15 @@ class Game:
              "type": "Basic Land — Forest", "types": ["Land"], "subtypes": ["Forest"],
              "supertypes": ["Basic"], "text": "({T}: Add {G}.)", "layout": "normal",
              "manaValue": 0, "identifiers": {}}, None)
+        self.locked = self.locked_effects(case)
+        if self.locked:
+            faces[EFFECT_SOURCE.lower()] = self.effect_source_face()
         self.engine = phase.Engine.from_json(json.dumps(faces))
         decks = [[], []]
         for o in self.objects:
             decks[self.controller(o)].append(self.names[o["id"]])
+        if self.locked:
+            decks[0].append(EFFECT_SOURCE)
         decks = [d + ["Forest"] * (40 - len(d)) for d in decks]
         g = self.engine.new_game(player=decks[0], opponent=decks[1], seed=1, first_player=0)
         state = g.state()
@@ -450,6 +505,10 @@ class Game:
             for kind, n in o.get("counters", {}).items():
                 if n:
                     self.counters(oid, kind, n)
+        if self.locked:
+            objs = g.state()["state"]["objects"]
+            self.effect_source = next(int(k) for k, v in objs.items() if v["name"] == EFFECT_SOURCE)
+            self.move(self.effect_source, "Battlefield")
         self.write_setup_state()
         self.counting = True
 
@@ -524,6 +583,78 @@ class Game:
             raise Unsupported(f"{o['id']}: phase.rs's parser does not read all of the static "
                               f"abilities {[text for text, _ in statics]} (it reads {read})")
         return face
+
+    def locked_effects(self, case):
+        """The Oracle text of each effect on a filter, one activated ability
+        of the adapter's effect source each, by text."""
+        first = next(iter(self.player_ids))
+        texts = {}
+        for step in case.get("steps", []):
+            action = step["do"]
+            if isinstance(action, dict) and "effect" in action \
+                    and isinstance(action["effect"].get("affects"), dict):
+                text, kinds = locked_effect_text(action["effect"], self.player_ids, first, "effect")
+                texts.setdefault(text, kinds)
+        return texts
+
+    def effect_source_face(self):
+        """An artifact of the first player with an activated ability per
+        effect on a filter; the adapter activates it and the engine resolves
+        it (611.2c). The parsed abilities must have every part written."""
+        lines = list(self.locked)
+        face = phase.build_oracle_face({
+            "name": EFFECT_SOURCE, "manaCost": "", "colors": [], "colorIdentity": [],
+            "type": "Artifact", "types": ["Artifact"], "subtypes": [], "supertypes": [],
+            "text": "\n".join(lines), "layout": "normal", "manaValue": 0, "identifiers": {}}, None)
+        abilities = face["abilities"]
+        for text, ability in zip(lines, abilities):
+            effect = ability["effect"]
+            if effect["type"] == "PumpAll":
+                read = {"AddPower", "AddToughness"}
+            elif effect["type"] == "GenericEffect":
+                read = {m["type"] for a in effect["static_abilities"] for m in a["modifications"]}
+            else:
+                read = {effect["type"]}
+            duration = ability.get("duration") or "Permanent"
+            if self.locked[text] - read or duration != (
+                    "UntilEndOfTurn" if "until end of turn" in text else "Permanent"):
+                raise Unsupported(f"phase.rs's parser does not read all of {text!r} "
+                                  f"(it reads {sorted(read)}, {duration})")
+        if len(abilities) != len(lines):
+            raise Unsupported(f"phase.rs's parser does not read every one of {lines}")
+        return face
+
+    def do_locked_effect(self, spec):
+        """The effect source's ability for this effect, activated by the first
+        player and resolved by the engine, which locks the affected set as it
+        resolves (611.2c); the effect gets the case's timestamp."""
+        text, _ = locked_effect_text(spec, self.player_ids, next(iter(self.player_ids)), "effect")
+        index = list(self.locked).index(text)
+        ts = self.timestamp(spec.get("timestamp"))
+        state = self.g.state()
+        s = state["state"]
+        known = {e["id"] for e in s["transient_continuous_effects"]}
+        s["next_timestamp"] = ts
+        self.g = self.engine.load_game(state)
+        counting, self.counting = self.counting, False
+        self.apply({"type": "ActivateAbility",
+                    "data": {"source_id": self.effect_source, "ability_index": index}})
+        for _ in range(50):
+            if not self.g.stack():
+                break
+            self.pass_once(f"the resolution of {text!r}")
+        self.counting = counting
+        # The engine numbers its per-object entries ts, ts+1, ... (no later
+        # effect comes between them in its game); they are one effect with
+        # one timestamp (613.7a), and the case numbers the next one ts+1.
+        state = self.g.state()
+        s = state["state"]
+        for e in s["transient_continuous_effects"]:
+            if e["id"] not in known:
+                e["timestamp"] = ts
+        s["next_timestamp"] = max(s["next_timestamp"], self.next_ts)
+        s["layers_dirty"] = True
+        self.g = self.engine.load_game(state)
 
     def write_setup_state(self):
         """Setup values that are state, not actions: life, poison, damage."""
@@ -629,6 +760,8 @@ class Game:
         self.counting = counting
 
     def do_effect(self, spec):
+        if isinstance(spec["affects"], dict):
+            return self.do_locked_effect(spec)
         oids = [self.on_battlefield(h) for h in spec["affects"]]
         x = spec.get("x")
         mods = []
