@@ -65,6 +65,7 @@ FEATURES = [
     "keyword-counters",
     "cleanup",
     "locked-sets",
+    "battles",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information, regeneration shields).
@@ -100,6 +101,10 @@ KEYWORDS = {
     "wither", "infect", "indestructible", "first strike", "double strike", "menace",
     "defender", "hexproof", "shroud", "flash",
 }
+
+
+# Counters the engine knows by these names (CounterType::Defense, ...).
+ENGINE_COUNTERS = {"defense"}
 
 
 class Unsupported(Exception):
@@ -143,6 +148,8 @@ def counter_name(kind):
         return "M1M1"
     if PT_COUNTER.match(kind) or kind in KEYWORDS:
         return kind  # keyword counters by their name (122.1b): "first strike"
+    if kind in ENGINE_COUNTERS:
+        return kind
     return None
 
 
@@ -217,6 +224,7 @@ def check(case):
             if k not in KEYWORDS:
                 raise Unsupported(f"{where}: the keyword {k}")
         fixed(o.get("damage", 0), where)
+    objects = {o["id"]: o for o in setup.get("objects", [])}
     for i, step in enumerate(case.get("steps", [])):
         action = step["do"]
         where = f"step {i + 1}"
@@ -272,6 +280,13 @@ def check(case):
         elif name == "move":
             if body["to"] not in ENGINE_ZONES:
                 raise Unsupported(f"{where}: a move to the {body['to']}")
+            moved = objects.get(body["object"], {})
+            for key, rule in (("defense", "310.4b"), ("loyalty", "306.5b")):
+                if body["to"] == "battlefield" and moved.get(key):
+                    raise Unsupported(
+                        f"{where}: {body['object']} enters the battlefield with its printed "
+                        f"{key} (the engine's debug zone change skips the replacement that "
+                        f"puts those counters on it, {rule}; no real effect moves it yet)")
             for kind, n in (body.get("counters") or {}).items():
                 if counter_name(kind) is None:
                     raise Unsupported(f"{where}: entering with {kind} counters")
@@ -281,6 +296,11 @@ def check(case):
                 raise Unsupported(f"{where}: combat damage with state-based actions deferred "
                                   "(the engine checks them before a player gets priority, 704.3)")
             for entry in body:
+                kinds = set(objects.get(entry["to"], {}).get("types", []))
+                if kinds & {"Battle", "Planeswalker"}:
+                    raise Unsupported(f"{where}: combat damage to {entry['to']}, a "
+                                      f"{'/'.join(sorted(kinds))} (attacking a battle or a "
+                                      "planeswalker is not mapped)")
                 if "amount" in entry:
                     raise Unsupported(f"{where}: combat damage with an amount of its own (the "
                                       "adapter lets the engine assign each creature's damage)")
@@ -576,6 +596,9 @@ class Game:
         if "pt" in o:
             p, t = parse_pt(o["pt"], o["id"])
             spec["power"], spec["toughness"] = str(p), str(t)
+        if "defense" in o:
+            # The engine gives a Siege its ability from the subtype (310.11b).
+            spec["defense"] = str(fixed(o["defense"], o["id"]))
         face = phase.build_oracle_face(spec, None)
         parsed = [a for a in face["static_abilities"] if a.get("mode") == "Continuous"]
         read = [{m["type"] for m in a["modifications"]} for a in parsed]
@@ -844,6 +867,17 @@ class Game:
             if not self.g.stack():
                 break
             self.apply({"type": "PassPriority"}, self.g.priority_player())
+        self.decline_siege_cast()
+
+    def decline_siege_cast(self):
+        """A Siege's ability exiles it, then its controller may cast it
+        transformed (310.11b); the corpus does not model the back face, and
+        its cases expect the battle to stay in exile: the cast is declined."""
+        waiting = self.g.waiting_for()
+        if waiting["type"] == "OptionalEffectChoice" \
+                and "Siege" in (waiting["data"].get("description") or ""):
+            self.apply({"type": "DecideOptionalEffect", "data": {"accept": False}},
+                       waiting["data"]["player"])
 
     def do_cleanup(self):
         """The engine's own cleanup step (514.2): the turn is walked from the
