@@ -66,6 +66,7 @@ FEATURES = [
     "cleanup",
     "locked-sets",
     "battles",
+    "planeswalkers",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information, regeneration shields).
@@ -104,7 +105,7 @@ KEYWORDS = {
 
 
 # Counters the engine knows by these names (CounterType::Defense, ...).
-ENGINE_COUNTERS = {"defense"}
+ENGINE_COUNTERS = {"defense", "loyalty"}
 
 
 class Unsupported(Exception):
@@ -209,7 +210,7 @@ def check(case):
         for ability in o.get("abilities") or []:
             static_text(o.get("name") or o["id"], ability, players, o.get("controller"), where)
         for key in ("cda", "level_up", "crew", "attached_to", "max_counters",
-                    "loyalty", "regeneration_shields", "x", "x_is", "on_resolve"):
+                    "regeneration_shields", "x", "x_is", "on_resolve"):
             if o.get(key):
                 raise Unsupported(f"{where}: `{key}`")
         if "timestamp" in o:
@@ -281,12 +282,20 @@ def check(case):
             if body["to"] not in ENGINE_ZONES:
                 raise Unsupported(f"{where}: a move to the {body['to']}")
             moved = objects.get(body["object"], {})
-            for key, rule in (("defense", "310.4b"), ("loyalty", "306.5b")):
-                if body["to"] == "battlefield" and moved.get(key):
+            if entering_with_counters(moved, body):
+                zone = moved.get("zone", "battlefield")
+                first = (setup.get("players") or [{"id": "you"}])[0]["id"]
+                if zone not in ENTERING or moved.get("controller", first) != first:
                     raise Unsupported(
-                        f"{where}: {body['object']} enters the battlefield with its printed "
-                        f"{key} (the engine's debug zone change skips the replacement that "
-                        f"puts those counters on it, {rule}; no real effect moves it yet)")
+                        f"{where}: {body['object']} enters the battlefield from the {zone} of "
+                        f"{moved.get('controller', first)} with counters of its own (the "
+                        "engine's debug zone change skips the replacement that puts them, "
+                        "614.1c; the adapter's ability that moves it puts the first "
+                        "player's cards from a hand or a graveyard)")
+                if not step.get("sba", True):
+                    raise Unsupported(f"{where}: {body['object']} enters with counters of its "
+                                      "own with state-based actions deferred (the ability "
+                                      "that moves it resolves through priority, 704.3)")
             for kind, n in (body.get("counters") or {}).items():
                 if counter_name(kind) is None:
                     raise Unsupported(f"{where}: entering with {kind} counters")
@@ -409,6 +418,18 @@ def locked_effect_text(spec, players, first, where):
 
 # The card of the adapter's source of effects on filters (611.2c).
 EFFECT_SOURCE = "Ptoracle Effect Source"
+# Its abilities that put a card onto the battlefield, by the card's zone.
+ENTERING = {
+    "hand": "{0}: Put a permanent card from your hand onto the battlefield.",
+    "graveyard": "{0}: Return target permanent card from your graveyard to the battlefield.",
+}
+
+
+def entering_with_counters(o, move):
+    """A move onto the battlefield of a permanent that enters with counters
+    of its own: a planeswalker's loyalty (306.5b), a battle's defense (310.4b)."""
+    return move["to"] == "battlefield" and o.get("zone", "battlefield") != "battlefield" \
+        and bool(o.get("loyalty") or o.get("defense"))
 
 TYPE_NOUNS = {"Creature": "creatures", "Artifact": "artifacts", "Enchantment": "enchantments",
               "Land": "lands", "Planeswalker": "planeswalkers"}
@@ -476,6 +497,7 @@ class Game:
              "supertypes": ["Basic"], "text": "({T}: Add {G}.)", "layout": "normal",
              "manaValue": 0, "identifiers": {}}, None)
         self.locked = self.locked_effects(case)
+        self.locked.update(self.entering_moves(case))
         if self.locked:
             faces[EFFECT_SOURCE.lower()] = self.effect_source_face()
         self.engine = phase.Engine.from_json(json.dumps(faces))
@@ -596,6 +618,8 @@ class Game:
         if "pt" in o:
             p, t = parse_pt(o["pt"], o["id"])
             spec["power"], spec["toughness"] = str(p), str(t)
+        if "loyalty" in o:
+            spec["loyalty"] = str(fixed(o["loyalty"], o["id"]))
         if "defense" in o:
             # The engine gives a Siege its ability from the subtype (310.11b).
             spec["defense"] = str(fixed(o["defense"], o["id"]))
@@ -620,6 +644,22 @@ class Game:
                 texts.setdefault(text, kinds)
         return texts
 
+    def entering_moves(self, case):
+        """The effect source's abilities that put a card of the first player
+        onto the battlefield, for permanents that enter with counters of
+        their own (306.5b, 310.4b): the engine's debug zone change skips the
+        replacement that puts them, a resolving ability does not."""
+        out = {}
+        objects = {o["id"]: o for o in self.objects}
+        for step in case.get("steps", []):
+            action = step["do"]
+            if isinstance(action, dict) and "move" in action \
+                    and entering_with_counters(objects.get(action["move"]["object"], {}),
+                                               action["move"]):
+                zone = objects[action["move"]["object"]].get("zone", "battlefield")
+                out[ENTERING[zone]] = None
+        return out
+
     def effect_source_face(self):
         """An artifact of the first player with an activated ability per
         effect on a filter; the adapter activates it and the engine resolves
@@ -632,6 +672,11 @@ class Game:
         abilities = face["abilities"]
         for text, ability in zip(lines, abilities):
             effect = ability["effect"]
+            if self.locked[text] is None:
+                if effect["type"] != "ChangeZone" or effect["destination"] != "Battlefield":
+                    raise Unsupported(f"phase.rs's parser does not read {text!r} as a move to "
+                                      f"the battlefield (it reads {effect['type']})")
+                continue
             if effect["type"] == "PumpAll":
                 read = {"AddPower", "AddToughness"}
             elif effect["type"] == "GenericEffect":
@@ -646,6 +691,33 @@ class Game:
         if len(abilities) != len(lines):
             raise Unsupported(f"phase.rs's parser does not read every one of {lines}")
         return face
+
+    def enter(self, handle, oid):
+        """A card of the first player put onto the battlefield by the effect
+        source's ability, which the engine resolves (its replacement puts the
+        counters it enters with, 614.1c); a zone change, one timestamp."""
+        text = ENTERING[ZONES[self.g.object(oid)["zone"]]]
+        counting, self.counting = self.counting, False
+        self.apply({"type": "ActivateAbility", "data": {
+            "source_id": self.effect_source, "ability_index": list(self.locked).index(text)}})
+        for _ in range(50):
+            waiting = self.g.waiting_for()
+            if waiting["type"] == "TargetSelection":
+                self.apply({"type": "ChooseTarget", "data": {"target": {"Object": oid}}})
+            elif waiting["type"] == "EffectZoneChoice":
+                if oid not in waiting["data"]["cards"]:
+                    raise Unsupported(f"the engine does not offer {handle} to {text!r}")
+                self.apply({"type": "SelectCards", "data": {"cards": [oid]}},
+                           waiting["data"]["player"])
+            elif self.g.stack():
+                self.pass_once(f"the resolution of {text!r}")
+            else:
+                break
+        self.counting = counting
+        if self.g.object(oid)["zone"] != "Battlefield":
+            raise RuntimeError(f"{text!r} did not put {handle} onto the battlefield")
+        if self.counting:
+            self.timestamp()  # 400.7, 613.7d
 
     def do_locked_effect(self, spec):
         """The effect source's ability for this effect, activated by the first
@@ -771,7 +843,11 @@ class Game:
 
     def do_move(self, a):
         oid = self.known(a["object"])
-        self.move(oid, ENGINE_ZONES[a["to"]])
+        o = next(o for o in self.objects if o["id"] == a["object"])
+        if entering_with_counters(o, a) and self.g.object(oid)["zone"] != "Battlefield":
+            self.enter(a["object"], oid)
+        else:
+            self.move(oid, ENGINE_ZONES[a["to"]])
         if self.g.object(oid)["zone"] != "Battlefield":
             return  # it did not enter (the engine kept it where it was, 304.4)
         # Counters it enters with share its timestamp (613.7d, docs/protocol.md):
