@@ -67,6 +67,7 @@ FEATURES = [
     "locked-sets",
     "battles",
     "planeswalkers",
+    "attachments",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information, regeneration shields).
@@ -208,8 +209,16 @@ def check(case):
             raise Unsupported(f"{where}: an object on the {o['zone']} in the setup "
                               "(spells are not put on the engine's stack)")
         for ability in o.get("abilities") or []:
-            static_text(o.get("name") or o["id"], ability, players, o.get("controller"), where)
-        for key in ("cda", "level_up", "crew", "attached_to", "max_counters",
+            static_text(o.get("name") or o["id"], ability, players, o.get("controller"), where,
+                        holder(o, setup))
+        if o.get("attached_to"):
+            host = next((h for h in setup.get("objects", []) if h["id"] == o["attached_to"]), {})
+            if o.get("zone", "battlefield") != "battlefield" \
+                    or host.get("zone", "battlefield") != "battlefield":
+                raise Unsupported(f"{where}: attached to {o['attached_to']} off the battlefield")
+            if not {"Equipment", "Aura"} & set(o.get("subtypes", [])):
+                raise Unsupported(f"{where}: attached, and neither an Equipment nor an Aura")
+        for key in ("cda", "level_up", "crew", "max_counters",
                     "regeneration_shields", "x", "x_is", "on_resolve"):
             if o.get(key):
                 raise Unsupported(f"{where}: `{key}`")
@@ -313,6 +322,18 @@ def check(case):
                 if "amount" in entry:
                     raise Unsupported(f"{where}: combat damage with an amount of its own (the "
                                       "adapter lets the engine assign each creature's damage)")
+        elif name == "attach":
+            moved = objects.get(body["object"], {})
+            first = (setup.get("players") or [{"id": "you"}])[0]["id"]
+            mine = moved.get("controller", first) == first and \
+                objects.get(body["to"], {}).get("controller", first) == first
+            if "Equipment" not in moved.get("subtypes", []) or not mine:
+                raise Unsupported(f"{where}: attaching {body['object']} (only the first player's "
+                                  "Equipment to the first player's creature, by its equip "
+                                  "ability, is mapped)")
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: attaching with state-based actions deferred (the "
+                                  "equip ability resolves through priority, 704.3)")
         elif name in ("cast", "resolve", "pay_cost"):
             raise Unsupported(f"{where}: the step `{name}` (casting spells and resolving them "
                               "on the engine's stack is not mapped)")
@@ -326,7 +347,7 @@ def check(case):
             raise Unsupported(f"{where}: the step `{name}`")
 
 
-def static_text(name, ability, players, controller, where):
+def static_text(name, ability, players, controller, where, holder=None):
     """A static ability of the case as Oracle text (611.3a), for the engine's
     parser, and the kinds of modification the parsed ability must have; the
     engine then applies it through its layer system."""
@@ -342,6 +363,8 @@ def static_text(name, ability, players, controller, where):
         subject, one = name, True
     elif isinstance(affects, dict):
         subject, one = filter_text(affects, players, controller, where), False
+    elif affects == "attached" and holder is not None:
+        subject, one = attached_subject(holder, where), True
     else:
         raise Unsupported(f"{where}: a static ability that affects {json.dumps(affects)}")
     has, gets = ("has", "gets") if one else ("have", "get")
@@ -431,6 +454,25 @@ def entering_with_counters(o, move):
     return move["to"] == "battlefield" and o.get("zone", "battlefield") != "battlefield" \
         and bool(o.get("loyalty") or o.get("defense"))
 
+def holder(o, setup):
+    """The object with what the permanent it is attached to is, for its text."""
+    host = next((h for h in setup.get("objects", []) if h["id"] == o.get("attached_to")), {})
+    enchants = "Creature" if host.get("types") == ["Creature"] else None
+    return dict(o, _enchants=enchants)
+
+
+def attached_subject(holder, where):
+    """What an Equipment's or Aura's static ability calls the permanent it is
+    attached to (301.5a, 303.4); the engine's parser reads both."""
+    subtypes = holder.get("subtypes", [])
+    if "Equipment" in subtypes:
+        return "Equipped creature"
+    if "Aura" in subtypes and holder.get("_enchants") == "Creature":
+        return "Enchanted creature"
+    raise Unsupported(f"{where}: a static ability of {holder['id']} on the permanent it is "
+                      "attached to (only an Equipment's, or an Aura's on a creature)")
+
+
 TYPE_NOUNS = {"Creature": "creatures", "Artifact": "artifacts", "Enchantment": "enchantments",
               "Land": "lands", "Planeswalker": "planeswalkers"}
 
@@ -488,6 +530,9 @@ class Game:
         self.handles = [o["id"] for o in self.objects]
         self.names = self.card_names()
         self.amounts = self.damage_amounts(case)
+        # Equipment the case attaches: its own equip ability (702.6a).
+        self.equips = {step["do"]["attach"]["object"] for step in case.get("steps", [])
+                       if isinstance(step["do"], dict) and "attach" in step["do"]}
         faces = {}
         for o in self.objects:
             faces[self.names[o["id"]].lower()] = self.face(o)
@@ -547,6 +592,10 @@ class Game:
             for kind, n in o.get("counters", {}).items():
                 if n:
                     self.counters(oid, kind, n)
+        for o in self.objects:
+            if o.get("attached_to"):
+                self.apply(debug("Attach", {"object_id": self.ids[o["id"]],
+                                            "target": {"type": "Object", "data": self.ids[o["attached_to"]]}}))
         if self.locked:
             objs = g.state()["state"]["objects"]
             self.effect_source = next(int(k) for k, v in objs.items() if v["name"] == EFFECT_SOURCE)
@@ -595,9 +644,12 @@ class Game:
         name = self.names[o["id"]]
         lines = [k.capitalize() for k in o.get("keywords", [])]
         first = next(iter(self.player_ids))
-        statics = [static_text(name, a, self.player_ids, o.get("controller", first), o["id"])
+        statics = [static_text(name, a, self.player_ids, o.get("controller", first), o["id"],
+                               holder(o, {"objects": self.objects}))
                    for a in o.get("abilities") or []]
         lines += [text for text, _ in statics]
+        if o["id"] in self.equips:
+            lines.append("Equip {0}")
         for n in self.amounts.get(o["id"], []):
             lines.append(f"{{0}}: {name} deals {n} damage to any target.")
         spec = {
@@ -718,6 +770,30 @@ class Game:
             raise RuntimeError(f"{text!r} did not put {handle} onto the battlefield")
         if self.counting:
             self.timestamp()  # 400.7, 613.7d
+
+    def do_attach(self, a):
+        """The Equipment's own equip ability (702.6a), activated by the first
+        player and resolved by the engine."""
+        oid, target = self.on_battlefield(a["object"]), self.on_battlefield(a["to"])
+        index = next((i for i, ab in enumerate(self.g.object(oid)["abilities"])
+                      if ab["effect"]["type"] == "Attach"), None)
+        if index is None:
+            raise Unsupported(f"{a['object']} has no equip ability in the engine (it lost it?)")
+        self.apply({"type": "ActivateAbility", "data": {"source_id": oid, "ability_index": index}})
+        for _ in range(50):
+            waiting = self.g.waiting_for()
+            if waiting["type"] == "TargetSelection":
+                choices = [c for c in self.g.actions() if c.kind == "ChooseTarget"]
+                pick = next((c for c in choices
+                             if (c.data or {}).get("target") == {"Object": target}), None)
+                if pick is None:
+                    raise Unsupported(f"the engine does not offer {a['to']} as a target of "
+                                      f"{a['object']}'s equip ability")
+                self.apply(pick, waiting["data"].get("player", 0))
+            elif self.g.stack():
+                self.pass_once(f"the resolution of {a['object']}'s equip ability")
+            else:
+                break
 
     def do_locked_effect(self, spec):
         """The effect source's ability for this effect, activated by the first
@@ -1063,7 +1139,9 @@ class Game:
             if self.g.waiting_for()["type"] == kind:
                 return
             self.pass_once(kind)
-        raise RuntimeError(f"the engine never asked for {kind}")
+        # A step it skips: no creature may do it (a flier unblockable, 509.1b).
+        raise Unsupported(f"the engine never asked for {kind} (it allows none of what the "
+                          "case's combat damage needs)")
 
     def offer(self, kind, data, what, player=0):
         """Declare attackers or blockers, as one of the choices the engine offers."""
@@ -1098,6 +1176,8 @@ class Game:
             if n:
                 counters[{"P1P1": "+1/+1", "M1M1": "-1/-1"}.get(kind, kind)] = n
         attached = o.get("attached_to")
+        if isinstance(attached, dict):  # AttachTarget: {"type": "Object", "data": id}
+            attached = attached.get("data") if attached.get("type") == "Object" else None
         back = {v: k for k, v in self.ids.items()}
         return {
             "zone": ZONES.get(o["zone"], o["zone"].lower()),
