@@ -68,6 +68,7 @@ FEATURES = [
     "battles",
     "planeswalkers",
     "attachments",
+    "vehicles",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information, regeneration shields).
@@ -218,7 +219,7 @@ def check(case):
                 raise Unsupported(f"{where}: attached to {o['attached_to']} off the battlefield")
             if not {"Equipment", "Aura"} & set(o.get("subtypes", [])):
                 raise Unsupported(f"{where}: attached, and neither an Equipment nor an Aura")
-        for key in ("cda", "level_up", "crew", "max_counters",
+        for key in ("cda", "level_up", "max_counters",
                     "regeneration_shields", "x", "x_is", "on_resolve"):
             if o.get(key):
                 raise Unsupported(f"{where}: `{key}`")
@@ -322,6 +323,15 @@ def check(case):
                 if "amount" in entry:
                     raise Unsupported(f"{where}: combat damage with an amount of its own (the "
                                       "adapter lets the engine assign each creature's damage)")
+        elif name == "crew":
+            first = (setup.get("players") or [{"id": "you"}])[0]["id"]
+            if any(objects.get(h, {}).get("controller", first) != first
+                   for h in [body["vehicle"]] + body["with"]):
+                raise Unsupported(f"{where}: crewing with the second player's permanents (the "
+                                  "adapter activates abilities as the first player)")
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: crewing with state-based actions deferred (the "
+                                  "crew ability resolves through priority, 704.3)")
         elif name == "attach":
             moved = objects.get(body["object"], {})
             first = (setup.get("players") or [{"id": "you"}])[0]["id"]
@@ -650,6 +660,8 @@ class Game:
         lines += [text for text, _ in statics]
         if o["id"] in self.equips:
             lines.append("Equip {0}")
+        if o.get("crew") is not None:
+            lines.append(f"Crew {fixed(o['crew'], o['id'])}")
         for n in self.amounts.get(o["id"], []):
             lines.append(f"{{0}}: {name} deals {n} damage to any target.")
         spec = {
@@ -794,6 +806,41 @@ class Game:
                 self.pass_once(f"the resolution of {a['object']}'s equip ability")
             else:
                 break
+
+    def do_crew(self, a):
+        """The Vehicle's crew ability (702.122a), activated by the first player
+        with the case's creatures as its cost, resolved by the engine. A cost
+        the engine does not let be paid leaves everything as it was."""
+        vehicle = self.on_battlefield(a["vehicle"])
+        crew = [self.on_battlefield(h) for h in a["with"]]
+        state = self.g.state()
+        known = {e["id"] for e in state["state"]["transient_continuous_effects"]}
+        state["state"]["next_timestamp"] = self.next_ts
+        self.g = self.engine.load_game(state)
+        counting, self.counting = self.counting, False
+        action = {"type": "CrewVehicle", "data": {"vehicle_id": vehicle, "creature_ids": crew}}
+        try:
+            self.apply(action)
+            if self.g.waiting_for()["type"] == "CrewVehicle":  # the engine asks for the crew
+                self.apply(action)
+        except ValueError:
+            if self.g.waiting_for()["type"] == "CrewVehicle":
+                self.apply({"type": "CancelCast"})
+            self.counting = counting
+            return  # the engine does not let the cost be paid (702.122a): nothing happens
+        for _ in range(50):
+            if not self.g.stack():
+                break
+            self.pass_once(f"the resolution of {a['vehicle']}'s crew ability")
+        self.counting = counting
+        state = self.g.state()
+        made = [e for e in state["state"]["transient_continuous_effects"] if e["id"] not in known]
+        if made:
+            ts = self.timestamp()  # the Vehicle's effect (613.7b)
+            for e in made:
+                e["timestamp"] = ts
+            state["state"]["layers_dirty"] = True
+            self.g = self.engine.load_game(state)
 
     def do_locked_effect(self, spec):
         """The effect source's ability for this effect, activated by the first
@@ -1166,8 +1213,10 @@ class Game:
         types = list(o["card_types"]["core_types"])
         # The engine's P/T, as it gives it: a creature without P/T in the
         # engine (a land made a creature, say) is reported with none.
-        creature = "Creature" in types and o.get("power") is not None \
-            and o.get("toughness") is not None
+        # A card off the battlefield has the P/T printed on it, a Vehicle's
+        # too (208.3: only a noncreature permanent has none).
+        creature = ("Creature" in types or o["zone"] != "Battlefield") \
+            and o.get("power") is not None and o.get("toughness") is not None
         p, t = (o["power"], o["toughness"]) if creature else (None, None)
         bp, bt = (o.get("layer_base_power"), o.get("layer_base_toughness")) if creature \
             else (None, None)
@@ -1192,7 +1241,8 @@ class Game:
             "counters": counters,
             "damage": o["damage_marked"],
             "deathtouch_damage": o["dealt_deathtouch_damage"],
-            "keywords": [keyword_name(k) for k in o["keywords"]],
+            # Crew N is the case's `crew`, not one of its keywords.
+            "keywords": [keyword_name(k) for k in o["keywords"] if keyword_name(k) != "crew"],
             "tapped": o["tapped"],
             "attached_to": back.get(attached) if attached is not None else None,
         }
