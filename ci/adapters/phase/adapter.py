@@ -69,6 +69,7 @@ FEATURES = [
     "planeswalkers",
     "attachments",
     "vehicles",
+    "sagas",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information, regeneration shields).
@@ -107,7 +108,7 @@ KEYWORDS = {
 
 
 # Counters the engine knows by these names (CounterType::Defense, ...).
-ENGINE_COUNTERS = {"defense", "loyalty"}
+ENGINE_COUNTERS = {"defense", "loyalty", "lore"}
 
 
 class Unsupported(Exception):
@@ -223,6 +224,8 @@ def check(case):
                     "regeneration_shields", "x", "x_is", "on_resolve"):
             if o.get(key):
                 raise Unsupported(f"{where}: `{key}`")
+        if o.get("chapters") is not None:
+            chapter_lines(o, objects_of(setup), where)
         if "timestamp" in o:
             fixed(o["timestamp"], where)
         if "pt" in o:
@@ -255,6 +258,19 @@ def check(case):
             if counter_name(body["kind"]) is None:
                 raise Unsupported(f"{where}: {body['kind']} counters")
             fixed(body.get("count", 1), where)
+            if body["kind"] == "lore":
+                first = (setup.get("players") or [{"id": "you"}])[0]["id"]
+                saga = objects.get(body["on"], {})
+                if "Saga" not in saga.get("subtypes", []) \
+                        or saga.get("controller", first) != first \
+                        or body.get("count", 1) not in NUMBER_WORDS:
+                    raise Unsupported(f"{where}: lore counters put on {body['on']} (the adapter "
+                                      "puts one to ten on a Saga of the first player, by an "
+                                      "ability the engine resolves)")
+                if not step.get("sba", True):
+                    raise Unsupported(f"{where}: lore counters with state-based actions deferred "
+                                      "(the ability that puts them resolves through priority, "
+                                      "704.3)")
         elif name == "remove_counters":
             if counter_name(body["kind"]) is None:
                 raise Unsupported(f"{where}: {body['kind']} counters")
@@ -449,6 +465,57 @@ def locked_effect_text(spec, players, first, where):
     return f"{{0}}: {subject} {verb}{until}.", kinds
 
 
+NUMBER_WORDS = {1: "a", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+                8: "eight", 9: "nine", 10: "ten"}
+ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI", 7: "VII", 8: "VIII", 9: "IX",
+         10: "X"}
+
+
+def lore_text(n):
+    """The effect source's ability that puts lore counters (714.2b)."""
+    return f"{{0}}: Put {NUMBER_WORDS[n]} lore counter{'s' if n > 1 else ''} " \
+        "on target Saga you control."
+
+
+def objects_of(setup):
+    return {o["id"]: o for o in setup.get("objects", [])}
+
+
+def chapter_lines(o, objects, where):
+    """A Saga's chapter abilities (714.2b) as Oracle text, each with the
+    object its target is, by chapter number: `I, II — Put a +1/+1 counter on
+    target creature.`, `III — Target creature gets +0/+3 until end of turn.`"""
+    if "Saga" not in o.get("subtypes", []):
+        raise Unsupported(f"{where}: chapter abilities on an object that is not a Saga")
+    lines, targets = [], {}
+    for chapter in o["chapters"]:
+        action = chapter["do"]
+        body = next(iter(action.values())) if isinstance(action, dict) else None
+        if isinstance(action, dict) and "put_counters" in action and body["kind"] == "+1/+1" \
+                and body.get("count", 1) in NUMBER_WORDS and "by" not in body:
+            n = body.get("count", 1)
+            text = f"Put {NUMBER_WORDS[n]} +1/+1 counter{'s' if n > 1 else ''} on target creature."
+            target = body["on"]
+        elif isinstance(action, dict) and "effect" in action \
+                and set(body) <= {"name", "affects", "modify", "until"} and "modify" in body \
+                and isinstance(body["affects"], list) and len(body["affects"]) == 1 \
+                and body.get("until") == "end-of-turn":
+            p, t = parse_pt(body["modify"], where, signed=True)
+            text = f"Target creature gets {p:+d}/{t:+d} until end of turn."
+            target = body["affects"][0]
+        else:
+            raise Unsupported(f"{where}: a chapter ability that does {json.dumps(action)} (the "
+                              "adapter writes +1/+1 counters on a creature or a pump of one)")
+        if objects.get(target, {}).get("types") != ["Creature"]:
+            raise Unsupported(f"{where}: a chapter ability on {target}, not a creature")
+        if any(n not in ROMAN for n in chapter["at"]):
+            raise Unsupported(f"{where}: chapter numbers {chapter['at']}")
+        lines.append(", ".join(ROMAN[n] for n in chapter["at"]) + " — " + text)
+        for n in chapter["at"]:
+            targets[n] = target
+    return lines, targets
+
+
 # The card of the adapter's source of effects on filters (611.2c).
 EFFECT_SOURCE = "Ptoracle Effect Source"
 # Its abilities that put a card onto the battlefield, by the card's zone.
@@ -460,9 +527,10 @@ ENTERING = {
 
 def entering_with_counters(o, move):
     """A move onto the battlefield of a permanent that enters with counters
-    of its own: a planeswalker's loyalty (306.5b), a battle's defense (310.4b)."""
+    of its own: a planeswalker's loyalty (306.5b), a battle's defense
+    (310.4b), a Saga's lore counter (714.3a)."""
     return move["to"] == "battlefield" and o.get("zone", "battlefield") != "battlefield" \
-        and bool(o.get("loyalty") or o.get("defense"))
+        and bool(o.get("loyalty") or o.get("defense") or "Saga" in o.get("subtypes", []))
 
 def holder(o, setup):
     """The object with what the permanent it is attached to is, for its text."""
@@ -540,6 +608,7 @@ class Game:
         self.handles = [o["id"] for o in self.objects]
         self.names = self.card_names()
         self.amounts = self.damage_amounts(case)
+        self.chapters = {}  # Saga -> chapter number -> the handle it targets
         # Equipment the case attaches: its own equip ability (702.6a).
         self.equips = {step["do"]["attach"]["object"] for step in case.get("steps", [])
                        if isinstance(step["do"], dict) and "attach" in step["do"]}
@@ -662,6 +731,11 @@ class Game:
             lines.append("Equip {0}")
         if o.get("crew") is not None:
             lines.append(f"Crew {fixed(o['crew'], o['id'])}")
+        chapters = {}
+        if o.get("chapters") is not None:
+            chapter_text, chapters = chapter_lines(o, {x["id"]: x for x in self.objects}, o["id"])
+            lines += chapter_text
+            self.chapters[o["id"]] = chapters
         for n in self.amounts.get(o["id"], []):
             lines.append(f"{{0}}: {name} deals {n} damage to any target.")
         spec = {
@@ -690,6 +764,12 @@ class Game:
         face = phase.build_oracle_face(spec, None)
         parsed = [a for a in face["static_abilities"] if a.get("mode") == "Continuous"]
         read = [{m["type"] for m in a["modifications"]} for a in parsed]
+        numbers = sorted(t.get("saga_chapter") for t in face["triggers"] if t.get("saga_chapter"))
+        if numbers != sorted(chapters) or any(
+                t["execute"]["effect"]["type"] not in ("PutCounter", "Pump")
+                for t in face["triggers"] if t.get("saga_chapter")):
+            raise Unsupported(f"{o['id']}: phase.rs's parser does not read its chapter abilities "
+                              f"(it reads chapters {numbers})")
         if len(parsed) != len(statics) or any(kinds - r for (_, kinds), r in zip(statics, read)):
             raise Unsupported(f"{o['id']}: phase.rs's parser does not read all of the static "
                               f"abilities {[text for text, _ in statics]} (it reads {read})")
@@ -722,6 +802,9 @@ class Game:
                                                action["move"]):
                 zone = objects[action["move"]["object"]].get("zone", "battlefield")
                 out[ENTERING[zone]] = None
+            if isinstance(action, dict) and "put_counters" in action \
+                    and action["put_counters"]["kind"] == "lore":
+                out[lore_text(action["put_counters"].get("count", 1))] = None
         return out
 
     def effect_source_face(self):
@@ -736,6 +819,11 @@ class Game:
         abilities = face["abilities"]
         for text, ability in zip(lines, abilities):
             effect = ability["effect"]
+            if self.locked[text] is None and "lore counter" in text:
+                if effect["type"] != "PutCounter" or effect["counter_type"] != "lore":
+                    raise Unsupported(f"phase.rs's parser does not read {text!r} (it reads "
+                                      f"{effect['type']})")
+                continue
             if self.locked[text] is None:
                 if effect["type"] != "ChangeZone" or effect["destination"] != "Battlefield":
                     raise Unsupported(f"phase.rs's parser does not read {text!r} as a move to "
@@ -761,27 +849,16 @@ class Game:
         source's ability, which the engine resolves (its replacement puts the
         counters it enters with, 614.1c); a zone change, one timestamp."""
         text = ENTERING[ZONES[self.g.object(oid)["zone"]]]
+        state = self.g.state()
+        state["state"]["next_timestamp"] = self.next_ts  # the new object's (613.7d)
+        self.g = self.engine.load_game(state)
         counting, self.counting = self.counting, False
         self.apply({"type": "ActivateAbility", "data": {
             "source_id": self.effect_source, "ability_index": list(self.locked).index(text)}})
-        for _ in range(50):
-            waiting = self.g.waiting_for()
-            if waiting["type"] == "TargetSelection":
-                self.apply({"type": "ChooseTarget", "data": {"target": {"Object": oid}}})
-            elif waiting["type"] == "EffectZoneChoice":
-                if oid not in waiting["data"]["cards"]:
-                    raise Unsupported(f"the engine does not offer {handle} to {text!r}")
-                self.apply({"type": "SelectCards", "data": {"cards": [oid]}},
-                           waiting["data"]["player"])
-            elif self.g.stack():
-                self.pass_once(f"the resolution of {text!r}")
-            else:
-                break
+        self.settle(handle, oid, text)
         self.counting = counting
         if self.g.object(oid)["zone"] != "Battlefield":
             raise RuntimeError(f"{text!r} did not put {handle} onto the battlefield")
-        if self.counting:
-            self.timestamp()  # 400.7, 613.7d
 
     def do_attach(self, a):
         """The Equipment's own equip ability (702.6a), activated by the first
@@ -791,6 +868,12 @@ class Game:
                       if ab["effect"]["type"] == "Attach"), None)
         if index is None:
             raise Unsupported(f"{a['object']} has no equip ability in the engine (it lost it?)")
+        # The engine numbers the new timestamp of the attached Equipment
+        # (613.7e) from its counter: the case's next one.
+        state = self.g.state()
+        state["state"]["next_timestamp"] = self.next_ts
+        self.g = self.engine.load_game(state)
+        before = self.g.object(oid)["timestamp"]
         self.apply({"type": "ActivateAbility", "data": {"source_id": oid, "ability_index": index}})
         for _ in range(50):
             waiting = self.g.waiting_for()
@@ -806,6 +889,9 @@ class Game:
                 self.pass_once(f"the resolution of {a['object']}'s equip ability")
             else:
                 break
+        if self.g.object(oid)["timestamp"] != before:
+            self.timestamp()
+        self.next_ts = max(self.next_ts, self.g.state()["state"]["next_timestamp"])
 
     def do_crew(self, a):
         """The Vehicle's crew ability (702.122a), activated by the first player
@@ -841,6 +927,62 @@ class Game:
                 e["timestamp"] = ts
             state["state"]["layers_dirty"] = True
             self.g = self.engine.load_game(state)
+
+    def put_lore(self, a):
+        """Lore counters put by the effect source's ability, which the engine
+        resolves: the chapter abilities they reach trigger (714.2b)."""
+        oid = self.on_battlefield(a["on"])
+        text = lore_text(a.get("count", 1))
+        state = self.g.state()
+        state["state"]["next_timestamp"] = self.next_ts  # what triggers is numbered from it
+        self.g = self.engine.load_game(state)
+        counting, self.counting = self.counting, False
+        self.apply({"type": "ActivateAbility", "data": {
+            "source_id": self.effect_source, "ability_index": list(self.locked).index(text)}})
+        self.settle(a["on"], oid, text)
+        self.counting = counting
+
+    def settle(self, handle, oid, text):
+        """Let the engine resolve `text` and what triggers from it: its target
+        or card is `handle`; a chapter ability's target is its chapter's
+        (714.2b); everything else passes priority until the stack is empty."""
+        back = {v: k for k, v in self.ids.items()}
+        for _ in range(100):
+            waiting = self.g.waiting_for()
+            data = waiting.get("data") or {}
+            if waiting["type"] == "TargetSelection":
+                self.apply({"type": "ChooseTarget", "data": {"target": {"Object": oid}}})
+            elif waiting["type"] == "TriggerTargetSelection":
+                saga = back.get(data.get("source_id"))
+                chapter = re.fullmatch(r"Chapter (\d+)", data.get("description") or "")
+                target = self.chapters.get(saga, {}).get(int(chapter[1])) if chapter else None
+                want = {"Object": self.ids[target]} if target in self.ids else None
+                if want not in data["selection"]["current_legal_targets"]:
+                    raise Unsupported(f"the engine does not offer the target the case means "
+                                      f"({target}) to {data.get('description')} of {saga}")
+                self.apply({"type": "ChooseTarget", "data": {"target": want}}, data["player"])
+            elif waiting["type"] == "OrderTriggers" and all(
+                    re.fullmatch(r"Chapter \d+", t.get("description") or "")
+                    for t in data["triggers"]):
+                # Chapter abilities the adapter writes only add (+1/+1
+                # counters, pumps: 613.4c), so their order changes nothing:
+                # the order the engine offers first.
+                self.apply(next(c for c in self.g.actions() if c.kind == "OrderTriggers"),
+                           data["player"])
+            elif waiting["type"] == "EffectZoneChoice":
+                if oid not in data["cards"]:
+                    raise Unsupported(f"the engine does not offer {handle} to {text!r}")
+                self.apply({"type": "SelectCards", "data": {"cards": [oid]}}, data["player"])
+            elif waiting["type"] == "OptionalEffectChoice":
+                self.decline_siege_cast()
+                if self.g.waiting_for()["type"] == "OptionalEffectChoice":
+                    raise Unsupported(f"the engine asks {json.dumps(data)[:200]}")
+            elif self.g.stack():
+                self.pass_once(f"the resolution of {text!r}")
+            else:
+                break
+        state = self.g.state()
+        self.next_ts = max(self.next_ts, state["state"]["next_timestamp"])
 
     def do_locked_effect(self, spec):
         """The effect source's ability for this effect, activated by the first
@@ -953,6 +1095,8 @@ class Game:
             state["state"]["players"][self.player_ids[a["on"]]]["poison_counters"] += a.get("count", 1)
             self.g = self.engine.load_game(state)
             return
+        if a["kind"] == "lore":
+            return self.put_lore(a)
         if a.get("count", 1) > 0:
             self.timestamp()  # the kind gets a new timestamp (613.7c)
         self.counters(self.known(a["on"]), a["kind"], a.get("count", 1))
