@@ -70,6 +70,7 @@ FEATURES = [
     "attachments",
     "vehicles",
     "sagas",
+    "copy",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information, regeneration shields).
@@ -220,6 +221,9 @@ def check(case):
                 raise Unsupported(f"{where}: attached to {o['attached_to']} off the battlefield")
             if not {"Equipment", "Aura"} & set(o.get("subtypes", [])):
                 raise Unsupported(f"{where}: attached, and neither an Equipment nor an Aura")
+        if o.get("copy"):
+            raise Unsupported(f"{where}: set up as a copy (the adapter has objects become or "
+                              "enter as copies by abilities the engine resolves)")
         for key in ("cda", "level_up", "max_counters",
                     "regeneration_shields", "x", "x_is", "on_resolve"):
             if o.get(key):
@@ -314,14 +318,20 @@ def check(case):
                 if zone not in ENTERING or moved.get("controller", first) != first:
                     raise Unsupported(
                         f"{where}: {body['object']} enters the battlefield from the {zone} of "
-                        f"{moved.get('controller', first)} with counters of its own (the "
-                        "engine's debug zone change skips the replacement that puts them, "
-                        "614.1c; the adapter's ability that moves it puts the first "
+                        f"{moved.get('controller', first)} with counters of its own or as a "
+                        "copy (the engine's debug zone change skips the replacement that "
+                        "does it, 614.1c; the adapter's ability that moves it puts the first "
                         "player's cards from a hand or a graveyard)")
+                copy = body.get("copy") or {}
+                if set(copy) - {"of"} or (copy and objects.get(copy["of"], {}).get("types")
+                                          != ["Creature"]):
+                    raise Unsupported(f"{where}: entering as a copy with {json.dumps(copy)} "
+                                      "(the adapter writes a Clone's ability, a copy of a "
+                                      "creature)")
                 if not step.get("sba", True):
                     raise Unsupported(f"{where}: {body['object']} enters with counters of its "
-                                      "own with state-based actions deferred (the ability "
-                                      "that moves it resolves through priority, 704.3)")
+                                      "own or as a copy with state-based actions deferred (the "
+                                      "ability that moves it resolves through priority, 704.3)")
             for kind, n in (body.get("counters") or {}).items():
                 if counter_name(kind) is None:
                     raise Unsupported(f"{where}: entering with {kind} counters")
@@ -339,6 +349,22 @@ def check(case):
                 if "amount" in entry:
                     raise Unsupported(f"{where}: combat damage with an amount of its own (the "
                                       "adapter lets the engine assign each creature's damage)")
+        elif name == "copy":
+            extra = set(body) - {"name", "object", "of", "until"}
+            if extra:
+                raise Unsupported(f"{where}: a copy effect with {sorted(extra)}")
+            if body.get("until", "forever") not in COPYING:
+                raise Unsupported(f"{where}: a copy effect for {body.get('until')}")
+            for h in (body["object"], body["of"]):
+                if objects.get(h, {}).get("types") != ["Creature"] \
+                        or objects.get(h, {}).get("face_down"):
+                    raise Unsupported(f"{where}: a copy effect on or of {h}, not a face-up "
+                                      "creature (the adapter's ability targets creatures)")
+            if body["object"] == body["of"]:
+                raise Unsupported(f"{where}: an object that becomes a copy of itself")
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: a copy effect with state-based actions deferred "
+                                  "(its ability resolves through priority, 704.3)")
         elif name == "crew":
             first = (setup.get("players") or [{"id": "you"}])[0]["id"]
             if any(objects.get(h, {}).get("controller", first) != first
@@ -471,6 +497,15 @@ ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI", 7: "VII", 8: "VIII
          10: "X"}
 
 
+# The effect source's abilities that make a creature a copy of another
+# (707.2, 613.2a), by duration: the first target becomes a copy of the second.
+COPYING = {
+    "end-of-turn": "{0}: Target creature becomes a copy of another target creature until end "
+                   "of turn.",
+    "forever": "{0}: Target creature becomes a copy of another target creature.",
+}
+
+
 def lore_text(n):
     """The effect source's ability that puts lore counters (714.2b)."""
     return f"{{0}}: Put {NUMBER_WORDS[n]} lore counter{'s' if n > 1 else ''} " \
@@ -528,9 +563,11 @@ ENTERING = {
 def entering_with_counters(o, move):
     """A move onto the battlefield of a permanent that enters with counters
     of its own: a planeswalker's loyalty (306.5b), a battle's defense
-    (310.4b), a Saga's lore counter (714.3a)."""
+    (310.4b), a Saga's lore counter (714.3a); or as a copy (Clone, 707.2)."""
     return move["to"] == "battlefield" and o.get("zone", "battlefield") != "battlefield" \
-        and bool(o.get("loyalty") or o.get("defense") or "Saga" in o.get("subtypes", []))
+        and bool(o.get("loyalty") or o.get("defense") or "Saga" in o.get("subtypes", [])
+                 or move.get("copy"))
+
 
 def holder(o, setup):
     """The object with what the permanent it is attached to is, for its text."""
@@ -609,6 +646,11 @@ class Game:
         self.names = self.card_names()
         self.amounts = self.damage_amounts(case)
         self.chapters = {}  # Saga -> chapter number -> the handle it targets
+        self.copy_target = None  # what the object entering now copies
+        # Objects the case has enter as a copy: Clone's ability (707.2).
+        self.clones = {step["do"]["move"]["object"] for step in case.get("steps", [])
+                       if isinstance(step["do"], dict) and "move" in step["do"]
+                       and step["do"]["move"].get("copy")}
         # Equipment the case attaches: its own equip ability (702.6a).
         self.equips = {step["do"]["attach"]["object"] for step in case.get("steps", [])
                        if isinstance(step["do"], dict) and "attach" in step["do"]}
@@ -731,6 +773,9 @@ class Game:
             lines.append("Equip {0}")
         if o.get("crew") is not None:
             lines.append(f"Crew {fixed(o['crew'], o['id'])}")
+        if o["id"] in self.clones:
+            lines.append(f"You may have {name} enter as a copy of any creature on the "
+                         "battlefield.")
         chapters = {}
         if o.get("chapters") is not None:
             chapter_text, chapters = chapter_lines(o, {x["id"]: x for x in self.objects}, o["id"])
@@ -802,6 +847,8 @@ class Game:
                                                action["move"]):
                 zone = objects[action["move"]["object"]].get("zone", "battlefield")
                 out[ENTERING[zone]] = None
+            if isinstance(action, dict) and "copy" in action:
+                out[COPYING[action["copy"].get("until", "forever")]] = None
             if isinstance(action, dict) and "put_counters" in action \
                     and action["put_counters"]["kind"] == "lore":
                 out[lore_text(action["put_counters"].get("count", 1))] = None
@@ -819,6 +866,12 @@ class Game:
         abilities = face["abilities"]
         for text, ability in zip(lines, abilities):
             effect = ability["effect"]
+            if self.locked[text] is None and text in COPYING.values():
+                duration = "UntilEndOfTurn" if "until end of turn" in text else None
+                if effect["type"] != "BecomeCopy" or effect.get("duration") != duration:
+                    raise Unsupported(f"phase.rs's parser does not read {text!r} (it reads "
+                                      f"{effect['type']}, {effect.get('duration')})")
+                continue
             if self.locked[text] is None and "lore counter" in text:
                 if effect["type"] != "PutCounter" or effect["counter_type"] != "lore":
                     raise Unsupported(f"phase.rs's parser does not read {text!r} (it reads "
@@ -928,6 +981,28 @@ class Game:
             state["state"]["layers_dirty"] = True
             self.g = self.engine.load_game(state)
 
+    def do_copy(self, a):
+        """The effect source's ability that makes `object` a copy of `of`
+        (707.2, 613.2a), targets in that order, resolved by the engine; the
+        copy effect is numbered from the case's counter."""
+        targets = [self.on_battlefield(a["object"]), self.on_battlefield(a["of"])]
+        text = COPYING[a.get("until", "forever")]
+        state = self.g.state()
+        state["state"]["next_timestamp"] = self.next_ts
+        self.g = self.engine.load_game(state)
+        counting, self.counting = self.counting, False
+        self.apply({"type": "ActivateAbility", "data": {
+            "source_id": self.effect_source, "ability_index": list(self.locked).index(text)}})
+        for handle, oid in zip((a["object"], a["of"]), targets):
+            waiting = self.g.waiting_for()
+            offered = [c for c in self.g.actions() if c.kind == "ChooseTarget"]
+            pick = next((c for c in offered if c.data.get("target") == {"Object": oid}), None)
+            if waiting["type"] != "TargetSelection" or pick is None:
+                raise Unsupported(f"the engine does not offer {handle} as a target of {text!r}")
+            self.apply(pick, waiting["data"].get("player", 0))
+        self.settle(a["object"], targets[0], text)
+        self.counting = counting
+
     def put_lore(self, a):
         """Lore counters put by the effect source's ability, which the engine
         resolves: the chapter abilities they reach trigger (714.2b)."""
@@ -969,6 +1044,21 @@ class Game:
                 # the order the engine offers first.
                 self.apply(next(c for c in self.g.actions() if c.kind == "OrderTriggers"),
                            data["player"])
+            elif waiting["type"] == "ReplacementChoice" and self.copy_target is not None:
+                # The Clone's "you may have it enter as a copy" (707.2), taken.
+                index = next((i for i, c in enumerate(data["candidates"])
+                              if "enter as a copy" in c.get("description", "")), None)
+                if index is None:
+                    raise Unsupported(f"the engine offers no copy as {handle} enters "
+                                      f"({json.dumps(data)[:200]})")
+                self.apply({"type": "ChooseReplacement", "data": {"index": index}},
+                           data["player"])
+            elif waiting["type"] == "CopyTargetChoice" and self.copy_target is not None:
+                if self.copy_target not in data["valid_targets"]:
+                    raise Unsupported(f"the engine does not let {handle} enter as a copy of "
+                                      "the object the case names")
+                self.apply({"type": "ChooseTarget",
+                            "data": {"target": {"Object": self.copy_target}}}, data["player"])
             elif waiting["type"] == "EffectZoneChoice":
                 if oid not in data["cards"]:
                     raise Unsupported(f"the engine does not offer {handle} to {text!r}")
@@ -979,6 +1069,9 @@ class Game:
                     raise Unsupported(f"the engine asks {json.dumps(data)[:200]}")
             elif self.g.stack():
                 self.pass_once(f"the resolution of {text!r}")
+            elif waiting["type"] not in ("Priority", "GameOver"):
+                raise Unsupported(f"the engine waits for {waiting['type']} once {text!r} "
+                                  f"resolves ({json.dumps(data)[:200]})")
             else:
                 break
         state = self.g.state()
@@ -1112,7 +1205,10 @@ class Game:
         oid = self.known(a["object"])
         o = next(o for o in self.objects if o["id"] == a["object"])
         if entering_with_counters(o, a) and self.g.object(oid)["zone"] != "Battlefield":
+            copy = a.get("copy") or {}
+            self.copy_target = self.on_battlefield(copy["of"]) if copy else None
             self.enter(a["object"], oid)
+            self.copy_target = None
         else:
             self.move(oid, ENGINE_ZONES[a["to"]])
         if self.g.object(oid)["zone"] != "Battlefield":
