@@ -71,6 +71,7 @@ FEATURES = [
     "vehicles",
     "sagas",
     "copy",
+    "face-down",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information, regeneration shields).
@@ -221,6 +222,12 @@ def check(case):
                 raise Unsupported(f"{where}: attached to {o['attached_to']} off the battlefield")
             if not {"Equipment", "Aura"} & set(o.get("subtypes", [])):
                 raise Unsupported(f"{where}: attached, and neither an Equipment nor an Aura")
+        if o.get("face_down"):
+            first = (setup.get("players") or [{"id": "you"}])[0]["id"]
+            if o.get("zone", "battlefield") != "battlefield" or o.get("controller", first) != first:
+                raise Unsupported(f"{where}: face down off the battlefield or under the second "
+                                  "player's control (the first player plays it face down)")
+            mana_of(o.get("mana_cost", ""), where)
         if o.get("copy"):
             raise Unsupported(f"{where}: set up as a copy (the adapter has objects become or "
                               "enter as copies by abilities the engine resolves)")
@@ -365,6 +372,17 @@ def check(case):
             if not step.get("sba", True):
                 raise Unsupported(f"{where}: a copy effect with state-based actions deferred "
                                   "(its ability resolves through priority, 704.3)")
+        elif name == "turn_face_up":
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: turning face up with state-based actions deferred "
+                                  "(the engine's special action checks them, 704.3)")
+        elif name == "turn_face_down":
+            if objects.get(body, {}).get("types") != ["Creature"]:
+                raise Unsupported(f"{where}: turning {body} face down, not a creature (the "
+                                  "adapter's ability targets a creature)")
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: turning face down with state-based actions "
+                                  "deferred (the ability resolves through priority, 704.3)")
         elif name == "crew":
             first = (setup.get("players") or [{"id": "you"}])[0]["id"]
             if any(objects.get(h, {}).get("controller", first) != first
@@ -504,6 +522,25 @@ COPYING = {
                    "of turn.",
     "forever": "{0}: Target creature becomes a copy of another target creature.",
 }
+
+
+def mana_of(cost, where):
+    """The mana that pays a mana cost, by the engine's names: `{3}{W/U}` ->
+    three colorless and a white."""
+    mana = []
+    for symbol in re.findall(r"\{([^}]*)\}", cost or ""):
+        if symbol.isdigit():
+            mana += ["Colorless"] * int(symbol)
+        elif symbol.split("/")[0] in "WUBRG" and len(symbol.split("/")[0]) == 1:
+            mana.append({"W": "White", "U": "Blue", "B": "Black", "R": "Red",
+                         "G": "Green"}[symbol.split("/")[0]])
+        else:
+            raise Unsupported(f"{where}: the mana symbol {{{symbol}}} in {cost}")
+    return mana
+
+
+# The effect source's ability that turns a creature face down (708.2).
+FACE_DOWN = "{0}: Turn target creature face down."
 
 
 def lore_text(n):
@@ -706,6 +743,12 @@ class Game:
                     if n:
                         self.counters(oid, kind, n)
                 continue
+            if o.get("face_down"):
+                # The engine's own way to a face-down permanent (708.2a): the
+                # card is played face down from its owner's hand.
+                self.move(oid, "Hand")
+                self.apply({"type": "PlayFaceDown",
+                            "data": {"object_id": oid, "card_id": g.object(oid)["card_id"]}})
             self.move(oid, "Battlefield")
             self.apply(debug("SetSummoningSickness", {"object_id": oid, "sick": False}))
             if o.get("tapped"):
@@ -849,6 +892,8 @@ class Game:
                 out[ENTERING[zone]] = None
             if isinstance(action, dict) and "copy" in action:
                 out[COPYING[action["copy"].get("until", "forever")]] = None
+            if isinstance(action, dict) and "turn_face_down" in action:
+                out[FACE_DOWN] = None
             if isinstance(action, dict) and "put_counters" in action \
                     and action["put_counters"]["kind"] == "lore":
                 out[lore_text(action["put_counters"].get("count", 1))] = None
@@ -866,6 +911,11 @@ class Game:
         abilities = face["abilities"]
         for text, ability in zip(lines, abilities):
             effect = ability["effect"]
+            if self.locked[text] is None and text == FACE_DOWN:
+                if effect["type"] != "TurnFaceDown":
+                    raise Unsupported(f"phase.rs's parser does not read {text!r} (it reads "
+                                      f"{effect['type']})")
+                continue
             if self.locked[text] is None and text in COPYING.values():
                 duration = "UntilEndOfTurn" if "until end of turn" in text else None
                 if effect["type"] != "BecomeCopy" or effect.get("duration") != duration:
@@ -1002,6 +1052,47 @@ class Game:
             self.apply(pick, waiting["data"].get("player", 0))
         self.settle(a["object"], targets[0], text)
         self.counting = counting
+
+    def do_turn_face_up(self, handle):
+        """The engine's special action (702.37e, 701.40b): its cost, the
+        card's morph or mana cost, paid from mana put in its controller's
+        pool for it. A face-up permanent stays as it is (708.2b)."""
+        oid = self.on_battlefield(handle)
+        if not self.g.object(oid)["face_down"]:
+            return
+        o = next(o for o in self.objects if o["id"] == handle)
+        if any(k.startswith(("morph", "megamorph", "disguise")) for k in o.get("keywords", [])):
+            raise Unsupported(f"{handle} has a morph or disguise cost the case does not give")
+        self.apply(debug("AddMana", {"player_id": 0, "mana": mana_of(o.get("mana_cost", ""),
+                                                                     handle)}))
+        state = self.g.state()
+        state["state"]["next_timestamp"] = self.next_ts
+        self.g = self.engine.load_game(state)
+        try:
+            self.apply({"type": "TurnFaceUp", "data": {"object_id": oid}})
+        except ValueError as e:
+            raise Unsupported(f"the engine does not turn {handle} face up: {e}")
+        if self.g.player(0)["mana_pool"]["mana"]:
+            raise RuntimeError(f"mana left in the pool once {handle} was turned face up")
+        self.timestamp()  # 613.7f
+        self.next_ts = max(self.next_ts, self.g.state()["state"]["next_timestamp"])
+
+    def do_turn_face_down(self, handle):
+        """The effect source's ability, targeting `handle`, resolved by the
+        engine (708.2a); a permanent turned face down gets a timestamp (613.7f)."""
+        oid = self.on_battlefield(handle)
+        was = self.g.object(oid)["face_down"]
+        state = self.g.state()
+        state["state"]["next_timestamp"] = self.next_ts
+        self.g = self.engine.load_game(state)
+        counting, self.counting = self.counting, False
+        self.apply({"type": "ActivateAbility", "data": {
+            "source_id": self.effect_source, "ability_index": list(self.locked).index(FACE_DOWN)}})
+        self.settle(handle, oid, FACE_DOWN)
+        self.counting = counting
+        if self.g.object(oid)["face_down"] and not was:
+            self.timestamp()
+        self.next_ts = max(self.next_ts, self.g.state()["state"]["next_timestamp"])
 
     def put_lore(self, a):
         """Lore counters put by the effect source's ability, which the engine
