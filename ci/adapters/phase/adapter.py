@@ -492,9 +492,11 @@ def static_text(name, ability, players, controller, where, holder=None):
     has, gets = ("has", "gets") if one else ("have", "get")
     parts, kinds = [], set()
     if ability.get("add_types"):
-        if one or "set" in ability:
-            raise Unsupported(f"{where}: a static ability that adds types "
-                              + ("to its own object" if one else "and sets P/T"))
+        # "All enchantments are creatures in addition to their other types
+        # and have base power and toughness 4/4." is read whole by the parser
+        # (not "are creatures with base power and toughness 4/4 ...").
+        if one:
+            raise Unsupported(f"{where}: a static ability that adds types to its own object")
         nouns = [t.lower() + "s" for t in ability["add_types"]]
         parts.append(f"are {' '.join(nouns)} in addition to their other types")
         kinds.add("AddType")
