@@ -812,8 +812,8 @@ class Game:
                     self.counters(oid, kind, n)
         for o in self.objects:
             if o.get("attached_to"):
-                self.apply(debug("Attach", {"object_id": self.ids[o["id"]],
-                                            "target": {"type": "Object", "data": self.ids[o["attached_to"]]}}))
+                host = {"type": "Object", "data": self.ids[o["attached_to"]]}
+                self.apply(debug("Attach", {"object_id": self.ids[o["id"]], "target": host}))
         if self.locked:
             objs = g.state()["state"]["objects"]
             self.effect_source = next(int(k) for k, v in objs.items() if v["name"] == EFFECT_SOURCE)
@@ -867,8 +867,6 @@ class Game:
                                holder(o, {"objects": self.objects}))
                    for a in o.get("abilities") or []]
         lines += [text for text, _ in statics]
-        if o["id"] in self.equips:
-            lines.append("Equip {0}")
         if o.get("crew") is not None:
             lines.append(f"Crew {fixed(o['crew'], o['id'])}")
         if o["id"] in self.clones:
@@ -881,6 +879,8 @@ class Game:
             self.chapters[o["id"]] = chapters
         for n in self.amounts.get(o["id"], []):
             lines.append(f"{{0}}: {name} deals {n} damage to any target.")
+        if o["id"] in self.equips:  # after the damage abilities, which go by index
+            lines.append("Equip {0}")
         spec = {
             "name": name,
             "manaCost": o.get("mana_cost", ""),
@@ -960,6 +960,12 @@ class Game:
         effect on a filter; the adapter activates it and the engine resolves
         it (611.2c). The parsed abilities must have every part written."""
         lines = list(self.locked)
+        for o in self.objects:
+            for ability in o.get("abilities") or []:
+                if isinstance(ability.get("affects"), dict) \
+                        and "Artifact" in ability["affects"].get("types", []):
+                    raise Unsupported(f"{o['id']}: a static ability on artifacts, which would "
+                                      "apply to the adapter's effect source, an artifact")
         face = phase.build_oracle_face({
             "name": EFFECT_SOURCE, "manaCost": "", "colors": [], "colorIdentity": [],
             "type": "Artifact", "types": ["Artifact"], "subtypes": [], "supertypes": [],
@@ -1173,6 +1179,10 @@ class Game:
             waiting = self.g.waiting_for()
             data = waiting.get("data") or {}
             if waiting["type"] == "TargetSelection":
+                if not any(c.data.get("target") == {"Object": oid} for c in self.g.actions()
+                           if c.kind == "ChooseTarget"):
+                    raise Unsupported(f"the engine does not offer {handle} as a target of "
+                                      f"{text!r}")
                 self.apply({"type": "ChooseTarget", "data": {"target": {"Object": oid}}})
             elif waiting["type"] == "TriggerTargetSelection":
                 saga = back.get(data.get("source_id"))
