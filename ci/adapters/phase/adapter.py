@@ -346,7 +346,8 @@ def check(case):
                     raise Unsupported(f"{where}: an effect on a filter with state-based actions "
                                       "deferred (its ability resolves through priority, 704.3)")
             elif not isinstance(body.get("affects"), list):
-                raise Unsupported(f"{where}: an effect that affects {json.dumps(body.get('affects'))}")
+                raise Unsupported(f"{where}: an effect that affects "
+                                  f"{json.dumps(body.get('affects'))}")
             extra = set(body) - {"name", "source", "affects", "until", "x", "set", "modify",
                                  "switch", "timestamp", "add_keywords", "remove_keywords",
                                  "remove_all_abilities", "add_types", "remove_types",
