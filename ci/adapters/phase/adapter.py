@@ -64,6 +64,15 @@ FEATURES = [
     "color-changes",
     "keyword-counters",
     "cleanup",
+    "locked-sets",
+    "battles",
+    "planeswalkers",
+    "attachments",
+    "vehicles",
+    "sagas",
+    "copy",
+    "face-down",
+    "inert-keywords",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information, regeneration shields).
@@ -99,6 +108,58 @@ KEYWORDS = {
     "wither", "infect", "indestructible", "first strike", "double strike", "menace",
     "defender", "hexproof", "shroud", "flash",
 }
+
+
+# Counters the engine knows by these names (CounterType::Defense, ...).
+ENGINE_COUNTERS = {"defense", "loyalty", "lore"}
+
+
+_INERT = {}
+
+
+def inert_keyword_text(k):
+    """Oracle text for a keyword outside the adapter's list that phase.rs
+    reads as that keyword and nothing else (no trigger, static or other
+    ability of its own): `Banding`, or with a cost the case does not give and
+    nothing observes, `Morph {0}`. None if there is none."""
+    if k not in _INERT:
+        _INERT[k] = None
+        for text in (k.capitalize(), k.capitalize() + " {0}"):
+            face = phase.build_oracle_face({
+                "name": "Ptoracle Keyword Probe", "manaCost": "", "colors": [],
+                "colorIdentity": [], "type": "Creature", "types": ["Creature"], "subtypes": [],
+                "supertypes": [], "text": text, "layout": "normal", "manaValue": 0,
+                "identifiers": {}, "power": "1", "toughness": "1", "keywords": [k.title()]},
+                None)
+            names = [keyword_name(x) for x in face["keywords"]]
+            costed = all(isinstance(x, dict) and next(iter(x.values())).get("type") == "Cost"
+                         for x in face["keywords"])
+            # Phasing acts in the untap step the adapter's cleanup walks through.
+            if names == [k] and k != "phasing" and (text == k.capitalize() or costed) \
+                    and not (face["abilities"] or face["triggers"]
+                             or face["static_abilities"] or face["replacements"]):
+                _INERT[k] = text
+                break
+    return _INERT[k]
+
+
+def subtype_filters(case):
+    """Whether a filter of the case names a subtype: the engine gives a
+    changeling every creature type (702.73a), which the corpus's inert
+    keyword does not; elsewhere nothing reads it (subtypes are not observed)."""
+    found = []
+
+    def walk(x):
+        if isinstance(x, dict):
+            if isinstance(x.get("affects"), dict) and x["affects"].get("subtypes"):
+                found.append(x)
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    walk(case)
+    return bool(found)
 
 
 class Unsupported(Exception):
@@ -142,6 +203,8 @@ def counter_name(kind):
         return "M1M1"
     if PT_COUNTER.match(kind) or kind in KEYWORDS:
         return kind  # keyword counters by their name (122.1b): "first strike"
+    if kind in ENGINE_COUNTERS:
+        return kind
     return None
 
 
@@ -199,11 +262,30 @@ def check(case):
             raise Unsupported(f"{where}: an object on the {o['zone']} in the setup "
                               "(spells are not put on the engine's stack)")
         for ability in o.get("abilities") or []:
-            static_text(o.get("name") or o["id"], ability, players, o.get("controller"), where)
-        for key in ("cda", "level_up", "crew", "attached_to", "max_counters",
-                    "loyalty", "regeneration_shields", "x", "x_is", "on_resolve"):
+            static_text(o.get("name") or o["id"], ability, players, o.get("controller"), where,
+                        holder(o, setup))
+        if o.get("attached_to"):
+            host = next((h for h in setup.get("objects", []) if h["id"] == o["attached_to"]), {})
+            if o.get("zone", "battlefield") != "battlefield" \
+                    or host.get("zone", "battlefield") != "battlefield":
+                raise Unsupported(f"{where}: attached to {o['attached_to']} off the battlefield")
+            if not {"Equipment", "Aura"} & set(o.get("subtypes", [])):
+                raise Unsupported(f"{where}: attached, and neither an Equipment nor an Aura")
+        if o.get("face_down"):
+            first = (setup.get("players") or [{"id": "you"}])[0]["id"]
+            if o.get("zone", "battlefield") != "battlefield" or o.get("controller", first) != first:
+                raise Unsupported(f"{where}: face down off the battlefield or under the second "
+                                  "player's control (the first player plays it face down)")
+            mana_of(o.get("mana_cost", ""), where)
+        if o.get("copy"):
+            raise Unsupported(f"{where}: set up as a copy (the adapter has objects become or "
+                              "enter as copies by abilities the engine resolves)")
+        for key in ("cda", "level_up", "max_counters",
+                    "regeneration_shields", "x", "x_is", "on_resolve"):
             if o.get(key):
                 raise Unsupported(f"{where}: `{key}`")
+        if o.get("chapters") is not None:
+            chapter_lines(o, objects_of(setup), where)
         if "timestamp" in o:
             fixed(o["timestamp"], where)
         if "pt" in o:
@@ -213,9 +295,13 @@ def check(case):
                 raise Unsupported(f"{where}: {kind} counters")
             fixed(n, where)
         for k in o.get("keywords", []):
-            if k not in KEYWORDS:
-                raise Unsupported(f"{where}: the keyword {k}")
+            if k == "changeling" and not subtype_filters(case):
+                continue
+            if k not in KEYWORDS and inert_keyword_text(k) is None:
+                raise Unsupported(f"{where}: the keyword {k} (phase.rs's parser does not read "
+                                  "it as a bare keyword, or gives it an ability)")
         fixed(o.get("damage", 0), where)
+    objects = {o["id"]: o for o in setup.get("objects", [])}
     for i, step in enumerate(case.get("steps", [])):
         action = step["do"]
         where = f"step {i + 1}"
@@ -235,13 +321,33 @@ def check(case):
             if counter_name(body["kind"]) is None:
                 raise Unsupported(f"{where}: {body['kind']} counters")
             fixed(body.get("count", 1), where)
+            if body["kind"] == "lore":
+                first = (setup.get("players") or [{"id": "you"}])[0]["id"]
+                saga = objects.get(body["on"], {})
+                if "Saga" not in saga.get("subtypes", []) \
+                        or saga.get("controller", first) != first \
+                        or body.get("count", 1) not in NUMBER_WORDS:
+                    raise Unsupported(f"{where}: lore counters put on {body['on']} (the adapter "
+                                      "puts one to ten on a Saga of the first player, by an "
+                                      "ability the engine resolves)")
+                if not step.get("sba", True):
+                    raise Unsupported(f"{where}: lore counters with state-based actions deferred "
+                                      "(the ability that puts them resolves through priority, "
+                                      "704.3)")
         elif name == "remove_counters":
             if counter_name(body["kind"]) is None:
                 raise Unsupported(f"{where}: {body['kind']} counters")
             fixed(body.get("count", 1), where)
         elif name == "effect":
-            if not isinstance(body.get("affects"), list):
-                raise Unsupported(f"{where}: an effect whose affected set is a filter")
+            if isinstance(body.get("affects"), dict):
+                first = (setup.get("players") or [{"id": "you"}])[0]["id"]
+                locked_effect_text(body, players, first, where)
+                if not step.get("sba", True):
+                    raise Unsupported(f"{where}: an effect on a filter with state-based actions "
+                                      "deferred (its ability resolves through priority, 704.3)")
+            elif not isinstance(body.get("affects"), list):
+                raise Unsupported(f"{where}: an effect that affects "
+                                  f"{json.dumps(body.get('affects'))}")
             extra = set(body) - {"name", "source", "affects", "until", "x", "set", "modify",
                                  "switch", "timestamp", "add_keywords", "remove_keywords",
                                  "remove_all_abilities", "add_types", "remove_types",
@@ -249,8 +355,9 @@ def check(case):
             if extra:
                 raise Unsupported(f"{where}: effect parts {sorted(extra)}")
             for k in body.get("add_keywords", []) + body.get("remove_keywords", []):
-                if k not in KEYWORDS:
-                    raise Unsupported(f"{where}: the keyword {k}")
+                if k not in KEYWORDS and inert_keyword_text(k) != k.capitalize():
+                    raise Unsupported(f"{where}: the keyword {k} (not a bare keyword in "
+                                      "phase.rs, or one with an ability there)")
             if body.get("until") not in ("end-of-turn", "forever"):
                 raise Unsupported(f"{where}: the duration {body.get('until')}")
             x = body.get("x")
@@ -265,6 +372,27 @@ def check(case):
         elif name == "move":
             if body["to"] not in ENGINE_ZONES:
                 raise Unsupported(f"{where}: a move to the {body['to']}")
+            moved = objects.get(body["object"], {})
+            if entering_with_counters(moved, body):
+                zone = moved.get("zone", "battlefield")
+                first = (setup.get("players") or [{"id": "you"}])[0]["id"]
+                if zone not in ENTERING or moved.get("controller", first) != first:
+                    raise Unsupported(
+                        f"{where}: {body['object']} enters the battlefield from the {zone} of "
+                        f"{moved.get('controller', first)} with counters of its own or as a "
+                        "copy (the engine's debug zone change skips the replacement that "
+                        "does it, 614.1c; the adapter's ability that moves it puts the first "
+                        "player's cards from a hand or a graveyard)")
+                copy = body.get("copy") or {}
+                if set(copy) - {"of"} or (copy and objects.get(copy["of"], {}).get("types")
+                                          != ["Creature"]):
+                    raise Unsupported(f"{where}: entering as a copy with {json.dumps(copy)} "
+                                      "(the adapter writes a Clone's ability, a copy of a "
+                                      "creature)")
+                if not step.get("sba", True):
+                    raise Unsupported(f"{where}: {body['object']} enters with counters of its "
+                                      "own or as a copy with state-based actions deferred (the "
+                                      "ability that moves it resolves through priority, 704.3)")
             for kind, n in (body.get("counters") or {}).items():
                 if counter_name(kind) is None:
                     raise Unsupported(f"{where}: entering with {kind} counters")
@@ -274,9 +402,61 @@ def check(case):
                 raise Unsupported(f"{where}: combat damage with state-based actions deferred "
                                   "(the engine checks them before a player gets priority, 704.3)")
             for entry in body:
+                kinds = set(objects.get(entry["to"], {}).get("types", []))
+                if kinds & {"Battle", "Planeswalker"}:
+                    raise Unsupported(f"{where}: combat damage to {entry['to']}, a "
+                                      f"{'/'.join(sorted(kinds))} (attacking a battle or a "
+                                      "planeswalker is not mapped)")
                 if "amount" in entry:
                     raise Unsupported(f"{where}: combat damage with an amount of its own (the "
                                       "adapter lets the engine assign each creature's damage)")
+        elif name == "copy":
+            extra = set(body) - {"name", "object", "of", "until"}
+            if extra:
+                raise Unsupported(f"{where}: a copy effect with {sorted(extra)}")
+            if body.get("until", "forever") not in COPYING:
+                raise Unsupported(f"{where}: a copy effect for {body.get('until')}")
+            for h in (body["object"], body["of"]):
+                if objects.get(h, {}).get("types") != ["Creature"]:
+                    raise Unsupported(f"{where}: a copy effect on or of {h}, not a creature "
+                                      "(the adapter's ability targets creatures)")
+            if body["object"] == body["of"]:
+                raise Unsupported(f"{where}: an object that becomes a copy of itself")
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: a copy effect with state-based actions deferred "
+                                  "(its ability resolves through priority, 704.3)")
+        elif name == "turn_face_up":
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: turning face up with state-based actions deferred "
+                                  "(the engine's special action checks them, 704.3)")
+        elif name == "turn_face_down":
+            if objects.get(body, {}).get("types") != ["Creature"]:
+                raise Unsupported(f"{where}: turning {body} face down, not a creature (the "
+                                  "adapter's ability targets a creature)")
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: turning face down with state-based actions "
+                                  "deferred (the ability resolves through priority, 704.3)")
+        elif name == "crew":
+            first = (setup.get("players") or [{"id": "you"}])[0]["id"]
+            if any(objects.get(h, {}).get("controller", first) != first
+                   for h in [body["vehicle"]] + body["with"]):
+                raise Unsupported(f"{where}: crewing with the second player's permanents (the "
+                                  "adapter activates abilities as the first player)")
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: crewing with state-based actions deferred (the "
+                                  "crew ability resolves through priority, 704.3)")
+        elif name == "attach":
+            moved = objects.get(body["object"], {})
+            first = (setup.get("players") or [{"id": "you"}])[0]["id"]
+            mine = moved.get("controller", first) == first and \
+                objects.get(body["to"], {}).get("controller", first) == first
+            if "Equipment" not in moved.get("subtypes", []) or not mine:
+                raise Unsupported(f"{where}: attaching {body['object']} (only the first player's "
+                                  "Equipment to the first player's creature, by its equip "
+                                  "ability, is mapped)")
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: attaching with state-based actions deferred (the "
+                                  "equip ability resolves through priority, 704.3)")
         elif name in ("cast", "resolve", "pay_cost"):
             raise Unsupported(f"{where}: the step `{name}` (casting spells and resolving them "
                               "on the engine's stack is not mapped)")
@@ -290,7 +470,7 @@ def check(case):
             raise Unsupported(f"{where}: the step `{name}`")
 
 
-def static_text(name, ability, players, controller, where):
+def static_text(name, ability, players, controller, where, holder=None):
     """A static ability of the case as Oracle text (611.3a), for the engine's
     parser, and the kinds of modification the parsed ability must have; the
     engine then applies it through its layer system."""
@@ -306,14 +486,18 @@ def static_text(name, ability, players, controller, where):
         subject, one = name, True
     elif isinstance(affects, dict):
         subject, one = filter_text(affects, players, controller, where), False
+    elif affects == "attached" and holder is not None:
+        subject, one = attached_subject(holder, where), True
     else:
         raise Unsupported(f"{where}: a static ability that affects {json.dumps(affects)}")
     has, gets = ("has", "gets") if one else ("have", "get")
     parts, kinds = [], set()
     if ability.get("add_types"):
-        if one or "set" in ability:
-            raise Unsupported(f"{where}: a static ability that adds types "
-                              + ("to its own object" if one else "and sets P/T"))
+        # "All enchantments are creatures in addition to their other types
+        # and have base power and toughness 4/4." is read whole by the parser
+        # (not "are creatures with base power and toughness 4/4 ...").
+        if one:
+            raise Unsupported(f"{where}: a static ability that adds types to its own object")
         nouns = [t.lower() + "s" for t in ability["add_types"]]
         parts.append(f"are {' '.join(nouns)} in addition to their other types")
         kinds.add("AddType")
@@ -338,6 +522,162 @@ def static_text(name, ability, players, controller, where):
     if not parts:
         raise Unsupported(f"{where}: a static ability that changes nothing the adapter maps")
     return f"{subject} {' and '.join(parts)}.", kinds
+
+
+def locked_effect_text(spec, players, first, where):
+    """An effect whose affected set is a filter, as the Oracle text of an
+    activated ability of the adapter's effect source, and the kinds of
+    modification its parsed effect must have. The engine locks the set as
+    the ability resolves (611.2c): it writes one effect per object then."""
+    parts = set(spec) - {"name", "source", "affects", "until", "timestamp", "x"}
+    if len(parts) != 1 or parts - {"modify", "set", "set_colors", "remove_all_abilities",
+                                   "add_keywords"}:
+        raise Unsupported(f"{where}: an effect on a filter with {sorted(parts)} (the adapter "
+                          "writes one change of modify, set, set_colors, remove_all_abilities "
+                          "or add_keywords as an ability phase.rs's parser reads)")
+    if "Artifact" in spec["affects"].get("types", []):
+        raise Unsupported(f"{where}: an effect on artifacts (the adapter's effect source is one)")
+    if spec["affects"].get("other"):
+        raise Unsupported(f"{where}: an effect on `other` objects (other than its source)")
+    subject = filter_text(spec["affects"], players, first, where)
+    if "modify" in spec:
+        p, t = parse_pt(spec["modify"], where, spec.get("x"), signed=True)
+        verb, kinds = f"get {p:+d}/{t:+d}", {"AddPower", "AddToughness"}
+    elif "set" in spec:
+        p, t = parse_pt(spec["set"], where, spec.get("x"))
+        verb, kinds = f"have base power and toughness {p}/{t}", {"SetPower", "SetToughness"}
+    elif "set_colors" in spec:
+        if len(spec["set_colors"]) != 1:
+            raise Unsupported(f"{where}: an effect on a filter that sets the colors "
+                              f"{spec['set_colors']}")
+        verb, kinds = f"become {spec['set_colors'][0]}", {"SetColor"}
+    elif spec.get("remove_all_abilities"):
+        verb, kinds = "lose all abilities", {"RemoveAllAbilities"}
+    else:
+        for k in spec["add_keywords"]:
+            if k not in KEYWORDS:
+                raise Unsupported(f"{where}: the keyword {k}")
+        verb, kinds = "gain " + " and ".join(spec["add_keywords"]), {"AddKeyword"}
+    until = {"end-of-turn": " until end of turn", "forever": ""}.get(spec.get("until"))
+    if until is None:
+        raise Unsupported(f"{where}: the duration {spec.get('until')}")
+    return f"{{0}}: {subject} {verb}{until}.", kinds
+
+
+NUMBER_WORDS = {1: "a", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+                8: "eight", 9: "nine", 10: "ten"}
+ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI", 7: "VII", 8: "VIII", 9: "IX",
+         10: "X"}
+
+
+# The effect source's abilities that make a creature a copy of another
+# (707.2, 613.2a), by duration: the first target becomes a copy of the second.
+COPYING = {
+    "end-of-turn": "{0}: Target creature becomes a copy of another target creature until end "
+                   "of turn.",
+    "forever": "{0}: Target creature becomes a copy of another target creature.",
+}
+
+
+def mana_of(cost, where):
+    """The mana that pays a mana cost, by the engine's names: `{3}{W/U}` ->
+    three colorless and a white."""
+    mana = []
+    for symbol in re.findall(r"\{([^}]*)\}", cost or ""):
+        if symbol.isdigit():
+            mana += ["Colorless"] * int(symbol)
+        elif symbol.split("/")[0] in "WUBRG" and len(symbol.split("/")[0]) == 1:
+            mana.append({"W": "White", "U": "Blue", "B": "Black", "R": "Red",
+                         "G": "Green"}[symbol.split("/")[0]])
+        else:
+            raise Unsupported(f"{where}: the mana symbol {{{symbol}}} in {cost}")
+    return mana
+
+
+# The effect source's ability that turns a creature face down (708.2).
+FACE_DOWN = "{0}: Turn target creature face down."
+
+
+def lore_text(n):
+    """The effect source's ability that puts lore counters (714.2b)."""
+    return f"{{0}}: Put {NUMBER_WORDS[n]} lore counter{'s' if n > 1 else ''} " \
+        "on target Saga you control."
+
+
+def objects_of(setup):
+    return {o["id"]: o for o in setup.get("objects", [])}
+
+
+def chapter_lines(o, objects, where):
+    """A Saga's chapter abilities (714.2b) as Oracle text, each with the
+    object its target is, by chapter number: `I, II — Put a +1/+1 counter on
+    target creature.`, `III — Target creature gets +0/+3 until end of turn.`"""
+    if "Saga" not in o.get("subtypes", []):
+        raise Unsupported(f"{where}: chapter abilities on an object that is not a Saga")
+    lines, targets = [], {}
+    for chapter in o["chapters"]:
+        action = chapter["do"]
+        body = next(iter(action.values())) if isinstance(action, dict) else None
+        if isinstance(action, dict) and "put_counters" in action and body["kind"] == "+1/+1" \
+                and body.get("count", 1) in NUMBER_WORDS and "by" not in body:
+            n = body.get("count", 1)
+            text = f"Put {NUMBER_WORDS[n]} +1/+1 counter{'s' if n > 1 else ''} on target creature."
+            target = body["on"]
+        elif isinstance(action, dict) and "effect" in action \
+                and set(body) <= {"name", "affects", "modify", "until"} and "modify" in body \
+                and isinstance(body["affects"], list) and len(body["affects"]) == 1 \
+                and body.get("until") == "end-of-turn":
+            p, t = parse_pt(body["modify"], where, signed=True)
+            text = f"Target creature gets {p:+d}/{t:+d} until end of turn."
+            target = body["affects"][0]
+        else:
+            raise Unsupported(f"{where}: a chapter ability that does {json.dumps(action)} (the "
+                              "adapter writes +1/+1 counters on a creature or a pump of one)")
+        if objects.get(target, {}).get("types") != ["Creature"]:
+            raise Unsupported(f"{where}: a chapter ability on {target}, not a creature")
+        if any(n not in ROMAN for n in chapter["at"]):
+            raise Unsupported(f"{where}: chapter numbers {chapter['at']}")
+        lines.append(", ".join(ROMAN[n] for n in chapter["at"]) + " — " + text)
+        for n in chapter["at"]:
+            targets[n] = target
+    return lines, targets
+
+
+# The card of the adapter's source of effects on filters (611.2c).
+EFFECT_SOURCE = "Ptoracle Effect Source"
+# Its abilities that put a card onto the battlefield, by the card's zone.
+ENTERING = {
+    "hand": "{0}: Put a permanent card from your hand onto the battlefield.",
+    "graveyard": "{0}: Return target permanent card from your graveyard to the battlefield.",
+}
+
+
+def entering_with_counters(o, move):
+    """A move onto the battlefield of a permanent that enters with counters
+    of its own: a planeswalker's loyalty (306.5b), a battle's defense
+    (310.4b), a Saga's lore counter (714.3a); or as a copy (Clone, 707.2)."""
+    return move["to"] == "battlefield" and o.get("zone", "battlefield") != "battlefield" \
+        and bool(o.get("loyalty") or o.get("defense") or "Saga" in o.get("subtypes", [])
+                 or move.get("copy"))
+
+
+def holder(o, setup):
+    """The object with what the permanent it is attached to is, for its text."""
+    host = next((h for h in setup.get("objects", []) if h["id"] == o.get("attached_to")), {})
+    enchants = "Creature" if host.get("types") == ["Creature"] else None
+    return dict(o, _enchants=enchants)
+
+
+def attached_subject(holder, where):
+    """What an Equipment's or Aura's static ability calls the permanent it is
+    attached to (301.5a, 303.4); the engine's parser reads both."""
+    subtypes = holder.get("subtypes", [])
+    if "Equipment" in subtypes:
+        return "Equipped creature"
+    if "Aura" in subtypes and holder.get("_enchants") == "Creature":
+        return "Enchanted creature"
+    raise Unsupported(f"{where}: a static ability of {holder['id']} on the permanent it is "
+                      "attached to (only an Equipment's, or an Aura's on a creature)")
 
 
 TYPE_NOUNS = {"Creature": "creatures", "Artifact": "artifacts", "Enchantment": "enchantments",
@@ -397,6 +737,15 @@ class Game:
         self.handles = [o["id"] for o in self.objects]
         self.names = self.card_names()
         self.amounts = self.damage_amounts(case)
+        self.chapters = {}  # Saga -> chapter number -> the handle it targets
+        self.copy_target = None  # what the object entering now copies
+        # Objects the case has enter as a copy: Clone's ability (707.2).
+        self.clones = {step["do"]["move"]["object"] for step in case.get("steps", [])
+                       if isinstance(step["do"], dict) and "move" in step["do"]
+                       and step["do"]["move"].get("copy")}
+        # Equipment the case attaches: its own equip ability (702.6a).
+        self.equips = {step["do"]["attach"]["object"] for step in case.get("steps", [])
+                       if isinstance(step["do"], dict) and "attach" in step["do"]}
         faces = {}
         for o in self.objects:
             faces[self.names[o["id"]].lower()] = self.face(o)
@@ -405,10 +754,16 @@ class Game:
              "type": "Basic Land — Forest", "types": ["Land"], "subtypes": ["Forest"],
              "supertypes": ["Basic"], "text": "({T}: Add {G}.)", "layout": "normal",
              "manaValue": 0, "identifiers": {}}, None)
+        self.locked = self.locked_effects(case)
+        self.locked.update(self.entering_moves(case))
+        if self.locked:
+            faces[EFFECT_SOURCE.lower()] = self.effect_source_face()
         self.engine = phase.Engine.from_json(json.dumps(faces))
         decks = [[], []]
         for o in self.objects:
             decks[self.controller(o)].append(self.names[o["id"]])
+        if self.locked:
+            decks[0].append(EFFECT_SOURCE)
         decks = [d + ["Forest"] * (40 - len(d)) for d in decks]
         g = self.engine.new_game(player=decks[0], opponent=decks[1], seed=1, first_player=0)
         state = g.state()
@@ -443,6 +798,12 @@ class Game:
                     if n:
                         self.counters(oid, kind, n)
                 continue
+            if o.get("face_down"):
+                # The engine's own way to a face-down permanent (708.2a): the
+                # card is played face down from its owner's hand.
+                self.move(oid, "Hand")
+                self.apply({"type": "PlayFaceDown",
+                            "data": {"object_id": oid, "card_id": g.object(oid)["card_id"]}})
             self.move(oid, "Battlefield")
             self.apply(debug("SetSummoningSickness", {"object_id": oid, "sick": False}))
             if o.get("tapped"):
@@ -450,6 +811,14 @@ class Game:
             for kind, n in o.get("counters", {}).items():
                 if n:
                     self.counters(oid, kind, n)
+        for o in self.objects:
+            if o.get("attached_to"):
+                host = {"type": "Object", "data": self.ids[o["attached_to"]]}
+                self.apply(debug("Attach", {"object_id": self.ids[o["id"]], "target": host}))
+        if self.locked:
+            objs = g.state()["state"]["objects"]
+            self.effect_source = next(int(k) for k, v in objs.items() if v["name"] == EFFECT_SOURCE)
+            self.move(self.effect_source, "Battlefield")
         self.write_setup_state()
         self.counting = True
 
@@ -492,13 +861,27 @@ class Game:
 
     def face(self, o):
         name = self.names[o["id"]]
-        lines = [k.capitalize() for k in o.get("keywords", [])]
+        lines = [k.capitalize() if k in KEYWORDS or k == "changeling" else inert_keyword_text(k)
+                 for k in o.get("keywords", [])]
         first = next(iter(self.player_ids))
-        statics = [static_text(name, a, self.player_ids, o.get("controller", first), o["id"])
+        statics = [static_text(name, a, self.player_ids, o.get("controller", first), o["id"],
+                               holder(o, {"objects": self.objects}))
                    for a in o.get("abilities") or []]
         lines += [text for text, _ in statics]
+        if o.get("crew") is not None:
+            lines.append(f"Crew {fixed(o['crew'], o['id'])}")
+        if o["id"] in self.clones:
+            lines.append(f"You may have {name} enter as a copy of any creature on the "
+                         "battlefield.")
+        chapters = {}
+        if o.get("chapters") is not None:
+            chapter_text, chapters = chapter_lines(o, {x["id"]: x for x in self.objects}, o["id"])
+            lines += chapter_text
+            self.chapters[o["id"]] = chapters
         for n in self.amounts.get(o["id"], []):
             lines.append(f"{{0}}: {name} deals {n} damage to any target.")
+        if o["id"] in self.equips:  # after the damage abilities, which go by index
+            lines.append("Equip {0}")
         spec = {
             "name": name,
             "manaCost": o.get("mana_cost", ""),
@@ -517,13 +900,372 @@ class Game:
         if "pt" in o:
             p, t = parse_pt(o["pt"], o["id"])
             spec["power"], spec["toughness"] = str(p), str(t)
+        if "loyalty" in o:
+            spec["loyalty"] = str(fixed(o["loyalty"], o["id"]))
+        if "defense" in o:
+            # The engine gives a Siege its ability from the subtype (310.11b).
+            spec["defense"] = str(fixed(o["defense"], o["id"]))
         face = phase.build_oracle_face(spec, None)
-        parsed = [a for a in face["static_abilities"] if a.get("mode") == "Continuous"]
+        parsed = [a for a in face["static_abilities"] if a.get("mode") == "Continuous"
+                  and [m["type"] for m in a["modifications"]] != ["AddAllCreatureTypes"]]
         read = [{m["type"] for m in a["modifications"]} for a in parsed]
+        numbers = sorted(t.get("saga_chapter") for t in face["triggers"] if t.get("saga_chapter"))
+        if numbers != sorted(chapters) or any(
+                t["execute"]["effect"]["type"] not in ("PutCounter", "Pump")
+                for t in face["triggers"] if t.get("saga_chapter")):
+            raise Unsupported(f"{o['id']}: phase.rs's parser does not read its chapter abilities "
+                              f"(it reads chapters {numbers})")
         if len(parsed) != len(statics) or any(kinds - r for (_, kinds), r in zip(statics, read)):
             raise Unsupported(f"{o['id']}: phase.rs's parser does not read all of the static "
                               f"abilities {[text for text, _ in statics]} (it reads {read})")
         return face
+
+    def locked_effects(self, case):
+        """The Oracle text of each effect on a filter, one activated ability
+        of the adapter's effect source each, by text."""
+        first = next(iter(self.player_ids))
+        texts = {}
+        for step in case.get("steps", []):
+            action = step["do"]
+            if isinstance(action, dict) and "effect" in action \
+                    and isinstance(action["effect"].get("affects"), dict):
+                text, kinds = locked_effect_text(action["effect"], self.player_ids, first, "effect")
+                texts.setdefault(text, kinds)
+        return texts
+
+    def entering_moves(self, case):
+        """The effect source's abilities that put a card of the first player
+        onto the battlefield, for permanents that enter with counters of
+        their own (306.5b, 310.4b): the engine's debug zone change skips the
+        replacement that puts them, a resolving ability does not."""
+        out = {}
+        objects = {o["id"]: o for o in self.objects}
+        for step in case.get("steps", []):
+            action = step["do"]
+            if isinstance(action, dict) and "move" in action \
+                    and entering_with_counters(objects.get(action["move"]["object"], {}),
+                                               action["move"]):
+                zone = objects[action["move"]["object"]].get("zone", "battlefield")
+                out[ENTERING[zone]] = None
+            if isinstance(action, dict) and "copy" in action:
+                out[COPYING[action["copy"].get("until", "forever")]] = None
+            if isinstance(action, dict) and "turn_face_down" in action:
+                out[FACE_DOWN] = None
+            if isinstance(action, dict) and "put_counters" in action \
+                    and action["put_counters"]["kind"] == "lore":
+                out[lore_text(action["put_counters"].get("count", 1))] = None
+        return out
+
+    def effect_source_face(self):
+        """An artifact of the first player with an activated ability per
+        effect on a filter; the adapter activates it and the engine resolves
+        it (611.2c). The parsed abilities must have every part written."""
+        lines = list(self.locked)
+        for o in self.objects:
+            for ability in o.get("abilities") or []:
+                if isinstance(ability.get("affects"), dict) \
+                        and "Artifact" in ability["affects"].get("types", []):
+                    raise Unsupported(f"{o['id']}: a static ability on artifacts, which would "
+                                      "apply to the adapter's effect source, an artifact")
+        face = phase.build_oracle_face({
+            "name": EFFECT_SOURCE, "manaCost": "", "colors": [], "colorIdentity": [],
+            "type": "Artifact", "types": ["Artifact"], "subtypes": [], "supertypes": [],
+            "text": "\n".join(lines), "layout": "normal", "manaValue": 0, "identifiers": {}}, None)
+        abilities = face["abilities"]
+        for text, ability in zip(lines, abilities):
+            effect = ability["effect"]
+            if self.locked[text] is None and text == FACE_DOWN:
+                if effect["type"] != "TurnFaceDown":
+                    raise Unsupported(f"phase.rs's parser does not read {text!r} (it reads "
+                                      f"{effect['type']})")
+                continue
+            if self.locked[text] is None and text in COPYING.values():
+                duration = "UntilEndOfTurn" if "until end of turn" in text else None
+                if effect["type"] != "BecomeCopy" or effect.get("duration") != duration:
+                    raise Unsupported(f"phase.rs's parser does not read {text!r} (it reads "
+                                      f"{effect['type']}, {effect.get('duration')})")
+                continue
+            if self.locked[text] is None and "lore counter" in text:
+                if effect["type"] != "PutCounter" or effect["counter_type"] != "lore":
+                    raise Unsupported(f"phase.rs's parser does not read {text!r} (it reads "
+                                      f"{effect['type']})")
+                continue
+            if self.locked[text] is None:
+                if effect["type"] != "ChangeZone" or effect["destination"] != "Battlefield":
+                    raise Unsupported(f"phase.rs's parser does not read {text!r} as a move to "
+                                      f"the battlefield (it reads {effect['type']})")
+                continue
+            if effect["type"] == "PumpAll":
+                read = {"AddPower", "AddToughness"}
+            elif effect["type"] == "GenericEffect":
+                read = {m["type"] for a in effect["static_abilities"] for m in a["modifications"]}
+            else:
+                read = {effect["type"]}
+            duration = ability.get("duration") or "Permanent"
+            if self.locked[text] - read or duration != (
+                    "UntilEndOfTurn" if "until end of turn" in text else "Permanent"):
+                raise Unsupported(f"phase.rs's parser does not read all of {text!r} "
+                                  f"(it reads {sorted(read)}, {duration})")
+        if len(abilities) != len(lines):
+            raise Unsupported(f"phase.rs's parser does not read every one of {lines}")
+        return face
+
+    def enter(self, handle, oid):
+        """A card of the first player put onto the battlefield by the effect
+        source's ability, which the engine resolves (its replacement puts the
+        counters it enters with, 614.1c); a zone change, one timestamp."""
+        text = ENTERING[ZONES[self.g.object(oid)["zone"]]]
+        state = self.g.state()
+        state["state"]["next_timestamp"] = self.next_ts  # the new object's (613.7d)
+        self.g = self.engine.load_game(state)
+        counting, self.counting = self.counting, False
+        self.apply({"type": "ActivateAbility", "data": {
+            "source_id": self.effect_source, "ability_index": list(self.locked).index(text)}})
+        self.settle(handle, oid, text)
+        self.counting = counting
+        if self.g.object(oid)["zone"] != "Battlefield":
+            raise RuntimeError(f"{text!r} did not put {handle} onto the battlefield")
+
+    def do_attach(self, a):
+        """The Equipment's own equip ability (702.6a), activated by the first
+        player and resolved by the engine."""
+        oid, target = self.on_battlefield(a["object"]), self.on_battlefield(a["to"])
+        index = next((i for i, ab in enumerate(self.g.object(oid)["abilities"])
+                      if ab["effect"]["type"] == "Attach"), None)
+        if index is None:
+            raise Unsupported(f"{a['object']} has no equip ability in the engine (it lost it?)")
+        # The engine numbers the new timestamp of the attached Equipment
+        # (613.7e) from its counter: the case's next one.
+        state = self.g.state()
+        state["state"]["next_timestamp"] = self.next_ts
+        self.g = self.engine.load_game(state)
+        before = self.g.object(oid)["timestamp"]
+        self.apply({"type": "ActivateAbility", "data": {"source_id": oid, "ability_index": index}})
+        for _ in range(50):
+            waiting = self.g.waiting_for()
+            if waiting["type"] == "TargetSelection":
+                choices = [c for c in self.g.actions() if c.kind == "ChooseTarget"]
+                pick = next((c for c in choices
+                             if (c.data or {}).get("target") == {"Object": target}), None)
+                if pick is None:
+                    raise Unsupported(f"the engine does not offer {a['to']} as a target of "
+                                      f"{a['object']}'s equip ability")
+                self.apply(pick, waiting["data"].get("player", 0))
+            elif self.g.stack():
+                self.pass_once(f"the resolution of {a['object']}'s equip ability")
+            else:
+                break
+        if self.g.object(oid)["timestamp"] != before:
+            self.timestamp()
+        self.next_ts = max(self.next_ts, self.g.state()["state"]["next_timestamp"])
+
+    def do_crew(self, a):
+        """The Vehicle's crew ability (702.122a), activated by the first player
+        with the case's creatures as its cost, resolved by the engine. A cost
+        the engine does not let be paid leaves everything as it was."""
+        vehicle = self.on_battlefield(a["vehicle"])
+        crew = [self.on_battlefield(h) for h in a["with"]]
+        state = self.g.state()
+        known = {e["id"] for e in state["state"]["transient_continuous_effects"]}
+        state["state"]["next_timestamp"] = self.next_ts
+        self.g = self.engine.load_game(state)
+        counting, self.counting = self.counting, False
+        action = {"type": "CrewVehicle", "data": {"vehicle_id": vehicle, "creature_ids": crew}}
+        try:
+            self.apply(action)
+            if self.g.waiting_for()["type"] == "CrewVehicle":  # the engine asks for the crew
+                self.apply(action)
+        except ValueError:
+            if self.g.waiting_for()["type"] == "CrewVehicle":
+                self.apply({"type": "CancelCast"})
+            self.counting = counting
+            return  # the engine does not let the cost be paid (702.122a): nothing happens
+        for _ in range(50):
+            if not self.g.stack():
+                break
+            self.pass_once(f"the resolution of {a['vehicle']}'s crew ability")
+        self.counting = counting
+        state = self.g.state()
+        made = [e for e in state["state"]["transient_continuous_effects"] if e["id"] not in known]
+        if made:
+            ts = self.timestamp()  # the Vehicle's effect (613.7b)
+            for e in made:
+                e["timestamp"] = ts
+            state["state"]["layers_dirty"] = True
+            self.g = self.engine.load_game(state)
+
+    def do_copy(self, a):
+        """The effect source's ability that makes `object` a copy of `of`
+        (707.2, 613.2a), targets in that order, resolved by the engine; the
+        copy effect is numbered from the case's counter."""
+        targets = [self.on_battlefield(a["object"]), self.on_battlefield(a["of"])]
+        text = COPYING[a.get("until", "forever")]
+        state = self.g.state()
+        state["state"]["next_timestamp"] = self.next_ts
+        self.g = self.engine.load_game(state)
+        counting, self.counting = self.counting, False
+        self.apply({"type": "ActivateAbility", "data": {
+            "source_id": self.effect_source, "ability_index": list(self.locked).index(text)}})
+        for handle, oid in zip((a["object"], a["of"]), targets):
+            waiting = self.g.waiting_for()
+            offered = [c for c in self.g.actions() if c.kind == "ChooseTarget"]
+            pick = next((c for c in offered if c.data.get("target") == {"Object": oid}), None)
+            if waiting["type"] != "TargetSelection" or pick is None:
+                raise Unsupported(f"the engine does not offer {handle} as a target of {text!r}")
+            self.apply(pick, waiting["data"].get("player", 0))
+        self.settle(a["object"], targets[0], text)
+        self.counting = counting
+
+    def do_turn_face_up(self, handle):
+        """The engine's special action (702.37e, 701.40b): its cost, the
+        card's morph or mana cost, paid from mana put in its controller's
+        pool for it. A face-up permanent stays as it is (708.2b)."""
+        oid = self.on_battlefield(handle)
+        if not self.g.object(oid)["face_down"]:
+            return
+        o = next(o for o in self.objects if o["id"] == handle)
+        # A morph card's cost is its morph cost, written {0} (the case gives none).
+        if "morph" not in o.get("keywords", []):
+            self.apply(debug("AddMana", {"player_id": 0,
+                                         "mana": mana_of(o.get("mana_cost", ""), handle)}))
+        state = self.g.state()
+        state["state"]["next_timestamp"] = self.next_ts
+        self.g = self.engine.load_game(state)
+        try:
+            self.apply({"type": "TurnFaceUp", "data": {"object_id": oid}})
+        except ValueError as e:
+            raise Unsupported(f"the engine does not turn {handle} face up: {e}")
+        if self.g.player(0)["mana_pool"]["mana"]:
+            raise RuntimeError(f"mana left in the pool once {handle} was turned face up")
+        self.timestamp()  # 613.7f
+        self.next_ts = max(self.next_ts, self.g.state()["state"]["next_timestamp"])
+
+    def do_turn_face_down(self, handle):
+        """The effect source's ability, targeting `handle`, resolved by the
+        engine (708.2a); a permanent turned face down gets a timestamp (613.7f)."""
+        oid = self.on_battlefield(handle)
+        was = self.g.object(oid)["face_down"]
+        state = self.g.state()
+        state["state"]["next_timestamp"] = self.next_ts
+        self.g = self.engine.load_game(state)
+        counting, self.counting = self.counting, False
+        self.apply({"type": "ActivateAbility", "data": {
+            "source_id": self.effect_source, "ability_index": list(self.locked).index(FACE_DOWN)}})
+        self.settle(handle, oid, FACE_DOWN)
+        self.counting = counting
+        if self.g.object(oid)["face_down"] and not was:
+            self.timestamp()
+        self.next_ts = max(self.next_ts, self.g.state()["state"]["next_timestamp"])
+
+    def put_lore(self, a):
+        """Lore counters put by the effect source's ability, which the engine
+        resolves: the chapter abilities they reach trigger (714.2b)."""
+        oid = self.on_battlefield(a["on"])
+        text = lore_text(a.get("count", 1))
+        state = self.g.state()
+        state["state"]["next_timestamp"] = self.next_ts  # what triggers is numbered from it
+        self.g = self.engine.load_game(state)
+        counting, self.counting = self.counting, False
+        self.apply({"type": "ActivateAbility", "data": {
+            "source_id": self.effect_source, "ability_index": list(self.locked).index(text)}})
+        self.settle(a["on"], oid, text)
+        self.counting = counting
+
+    def settle(self, handle, oid, text):
+        """Let the engine resolve `text` and what triggers from it: its target
+        or card is `handle`; a chapter ability's target is its chapter's
+        (714.2b); everything else passes priority until the stack is empty."""
+        back = {v: k for k, v in self.ids.items()}
+        for _ in range(100):
+            waiting = self.g.waiting_for()
+            data = waiting.get("data") or {}
+            if waiting["type"] == "TargetSelection":
+                if not any(c.data.get("target") == {"Object": oid} for c in self.g.actions()
+                           if c.kind == "ChooseTarget"):
+                    raise Unsupported(f"the engine does not offer {handle} as a target of "
+                                      f"{text!r}")
+                self.apply({"type": "ChooseTarget", "data": {"target": {"Object": oid}}})
+            elif waiting["type"] == "TriggerTargetSelection":
+                saga = back.get(data.get("source_id"))
+                chapter = re.fullmatch(r"Chapter (\d+)", data.get("description") or "")
+                target = self.chapters.get(saga, {}).get(int(chapter[1])) if chapter else None
+                want = {"Object": self.ids[target]} if target in self.ids else None
+                if want not in data["selection"]["current_legal_targets"]:
+                    raise Unsupported(f"the engine does not offer the target the case means "
+                                      f"({target}) to {data.get('description')} of {saga}")
+                self.apply({"type": "ChooseTarget", "data": {"target": want}}, data["player"])
+            elif waiting["type"] == "OrderTriggers" and all(
+                    re.fullmatch(r"Chapter \d+", t.get("description") or "")
+                    for t in data["triggers"]):
+                # Chapter abilities the adapter writes only add (+1/+1
+                # counters, pumps: 613.4c), so their order changes nothing:
+                # the order the engine offers first.
+                self.apply(next(c for c in self.g.actions() if c.kind == "OrderTriggers"),
+                           data["player"])
+            elif waiting["type"] == "ReplacementChoice" and self.copy_target is not None:
+                # The Clone's "you may have it enter as a copy" (707.2), taken.
+                index = next((i for i, c in enumerate(data["candidates"])
+                              if "enter as a copy" in c.get("description", "")), None)
+                if index is None:
+                    raise Unsupported(f"the engine offers no copy as {handle} enters "
+                                      f"({json.dumps(data)[:200]})")
+                self.apply({"type": "ChooseReplacement", "data": {"index": index}},
+                           data["player"])
+            elif waiting["type"] == "CopyTargetChoice" and self.copy_target is not None:
+                if self.copy_target not in data["valid_targets"]:
+                    raise Unsupported(f"the engine does not let {handle} enter as a copy of "
+                                      "the object the case names")
+                self.apply({"type": "ChooseTarget",
+                            "data": {"target": {"Object": self.copy_target}}}, data["player"])
+            elif waiting["type"] == "EffectZoneChoice":
+                if oid not in data["cards"]:
+                    raise Unsupported(f"the engine does not offer {handle} to {text!r}")
+                self.apply({"type": "SelectCards", "data": {"cards": [oid]}}, data["player"])
+            elif waiting["type"] == "OptionalEffectChoice":
+                self.decline_siege_cast()
+                if self.g.waiting_for()["type"] == "OptionalEffectChoice":
+                    raise Unsupported(f"the engine asks {json.dumps(data)[:200]}")
+            elif self.g.stack():
+                self.pass_once(f"the resolution of {text!r}")
+            elif waiting["type"] not in ("Priority", "GameOver"):
+                raise Unsupported(f"the engine waits for {waiting['type']} once {text!r} "
+                                  f"resolves ({json.dumps(data)[:200]})")
+            else:
+                break
+        state = self.g.state()
+        self.next_ts = max(self.next_ts, state["state"]["next_timestamp"])
+
+    def do_locked_effect(self, spec):
+        """The effect source's ability for this effect, activated by the first
+        player and resolved by the engine, which locks the affected set as it
+        resolves (611.2c); the effect gets the case's timestamp."""
+        text, _ = locked_effect_text(spec, self.player_ids, next(iter(self.player_ids)), "effect")
+        index = list(self.locked).index(text)
+        ts = self.timestamp(spec.get("timestamp"))
+        state = self.g.state()
+        s = state["state"]
+        known = {e["id"] for e in s["transient_continuous_effects"]}
+        s["next_timestamp"] = ts
+        self.g = self.engine.load_game(state)
+        counting, self.counting = self.counting, False
+        self.apply({"type": "ActivateAbility",
+                    "data": {"source_id": self.effect_source, "ability_index": index}})
+        for _ in range(50):
+            if not self.g.stack():
+                break
+            self.pass_once(f"the resolution of {text!r}")
+        self.counting = counting
+        # The engine numbers its per-object entries ts, ts+1, ... (no later
+        # effect comes between them in its game); they are one effect with
+        # one timestamp (613.7a), and the case numbers the next one ts+1.
+        state = self.g.state()
+        s = state["state"]
+        for e in s["transient_continuous_effects"]:
+            if e["id"] not in known:
+                e["timestamp"] = ts
+        s["next_timestamp"] = max(s["next_timestamp"], self.next_ts)
+        s["layers_dirty"] = True
+        self.g = self.engine.load_game(state)
 
     def write_setup_state(self):
         """Setup values that are state, not actions: life, poison, damage."""
@@ -604,6 +1346,8 @@ class Game:
             state["state"]["players"][self.player_ids[a["on"]]]["poison_counters"] += a.get("count", 1)
             self.g = self.engine.load_game(state)
             return
+        if a["kind"] == "lore":
+            return self.put_lore(a)
         if a.get("count", 1) > 0:
             self.timestamp()  # the kind gets a new timestamp (613.7c)
         self.counters(self.known(a["on"]), a["kind"], a.get("count", 1))
@@ -617,7 +1361,14 @@ class Game:
 
     def do_move(self, a):
         oid = self.known(a["object"])
-        self.move(oid, ENGINE_ZONES[a["to"]])
+        o = next(o for o in self.objects if o["id"] == a["object"])
+        if entering_with_counters(o, a) and self.g.object(oid)["zone"] != "Battlefield":
+            copy = a.get("copy") or {}
+            self.copy_target = self.on_battlefield(copy["of"]) if copy else None
+            self.enter(a["object"], oid)
+            self.copy_target = None
+        else:
+            self.move(oid, ENGINE_ZONES[a["to"]])
         if self.g.object(oid)["zone"] != "Battlefield":
             return  # it did not enter (the engine kept it where it was, 304.4)
         # Counters it enters with share its timestamp (613.7d, docs/protocol.md):
@@ -629,6 +1380,8 @@ class Game:
         self.counting = counting
 
     def do_effect(self, spec):
+        if isinstance(spec["affects"], dict):
+            return self.do_locked_effect(spec)
         oids = [self.on_battlefield(h) for h in spec["affects"]]
         x = spec.get("x")
         mods = []
@@ -711,6 +1464,17 @@ class Game:
             if not self.g.stack():
                 break
             self.apply({"type": "PassPriority"}, self.g.priority_player())
+        self.decline_siege_cast()
+
+    def decline_siege_cast(self):
+        """A Siege's ability exiles it, then its controller may cast it
+        transformed (310.11b); the corpus does not model the back face, and
+        its cases expect the battle to stay in exile: the cast is declined."""
+        waiting = self.g.waiting_for()
+        if waiting["type"] == "OptionalEffectChoice" \
+                and "Siege" in (waiting["data"].get("description") or ""):
+            self.apply({"type": "DecideOptionalEffect", "data": {"accept": False}},
+                       waiting["data"]["player"])
 
     def do_cleanup(self):
         """The engine's own cleanup step (514.2): the turn is walked from the
@@ -820,7 +1584,9 @@ class Game:
             if self.g.waiting_for()["type"] == kind:
                 return
             self.pass_once(kind)
-        raise RuntimeError(f"the engine never asked for {kind}")
+        # A step it skips: no creature may do it (a flier unblockable, 509.1b).
+        raise Unsupported(f"the engine never asked for {kind} (it allows none of what the "
+                          "case's combat damage needs)")
 
     def offer(self, kind, data, what, player=0):
         """Declare attackers or blockers, as one of the choices the engine offers."""
@@ -845,8 +1611,10 @@ class Game:
         types = list(o["card_types"]["core_types"])
         # The engine's P/T, as it gives it: a creature without P/T in the
         # engine (a land made a creature, say) is reported with none.
-        creature = "Creature" in types and o.get("power") is not None \
-            and o.get("toughness") is not None
+        # A card off the battlefield has the P/T printed on it, a Vehicle's
+        # too (208.3: only a noncreature permanent has none).
+        creature = ("Creature" in types or o["zone"] != "Battlefield") \
+            and o.get("power") is not None and o.get("toughness") is not None
         p, t = (o["power"], o["toughness"]) if creature else (None, None)
         bp, bt = (o.get("layer_base_power"), o.get("layer_base_toughness")) if creature \
             else (None, None)
@@ -855,6 +1623,8 @@ class Game:
             if n:
                 counters[{"P1P1": "+1/+1", "M1M1": "-1/-1"}.get(kind, kind)] = n
         attached = o.get("attached_to")
+        if isinstance(attached, dict):  # AttachTarget: {"type": "Object", "data": id}
+            attached = attached.get("data") if attached.get("type") == "Object" else None
         back = {v: k for k, v in self.ids.items()}
         return {
             "zone": ZONES.get(o["zone"], o["zone"].lower()),
@@ -869,7 +1639,8 @@ class Game:
             "counters": counters,
             "damage": o["damage_marked"],
             "deathtouch_damage": o["dealt_deathtouch_damage"],
-            "keywords": [keyword_name(k) for k in o["keywords"]],
+            # Crew N is the case's `crew`, not one of its keywords.
+            "keywords": [keyword_name(k) for k in o["keywords"] if keyword_name(k) != "crew"],
             "tapped": o["tapped"],
             "attached_to": back.get(attached) if attached is not None else None,
         }
