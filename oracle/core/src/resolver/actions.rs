@@ -285,12 +285,23 @@ impl<'c, B: Bugs> Game<'c, B> {
         Ok(())
     }
 
-    /// An Aura or Equipment becomes attached and gets a new timestamp (701.3, 613.7e).
+    /// An Aura or Equipment becomes attached and gets a new timestamp (701.3,
+    /// 613.7e), unless it is already attached to that object (701.3b).
     fn attach(&mut self, a: &crate::scenario::Attach, path: &NodePath, log: &mut Log) -> Res<()> {
         let (o, t) = (self.card_index(&a.object), self.card_index(&a.to));
         self.require_battlefield(o, &path.key("object"), "be attached")?;
         self.require_battlefield(t, &path.key("to"), "have something attached to it")?;
         let target = self.obj_ref(t);
+        if self.cards[o].attached_to.and_then(|r| self.live(r)) == Some(t) {
+            // 701.3b: attaching it to what it is already attached to does
+            // nothing, so no new timestamp either (701.3c, 613.7e are for a
+            // different object; DECISIONS.md D50).
+            let (on, tn) = (self.cards[o].name(), self.cards[t].name());
+            log.line(1, || {
+                format!("{on} is already attached to {tn}: nothing happens [701.3b]")
+            });
+            return Ok(());
+        }
         let ts = self.take_ts();
         let seq = self.take_seq();
         let card = &mut self.cards[o];

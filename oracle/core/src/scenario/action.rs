@@ -87,7 +87,7 @@ pub enum Action {
     Destroy(Handle),
     /// Move an object to another zone: it becomes a new object (400.7).
     Move(MoveZone),
-    /// Attach an Aura or Equipment to a permanent (701.3); it gets a new timestamp (613.7e).
+    /// Attach an Aura or Equipment to a permanent (701.3); it gets a new timestamp (613.7e), unless it is already attached to that permanent: then nothing happens (701.3b).
     Attach(Attach),
     /// Crew a Vehicle by tapping creatures with total power N or more (702.122).
     Crew(Crew),
