@@ -64,10 +64,13 @@ FEATURES = [
     "color-changes",
     "keyword-counters",
     "cleanup",
+    "mana",
+    "costs",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
-# information, regeneration shields).
-UNOBSERVED = ["lki", "regeneration_shields"]
+# information, regeneration shields; how many distinct payments a cost has:
+# the engine pays a cost, it does not count the ways to).
+UNOBSERVED = ["lki", "regeneration_shields", "payments"]
 
 # phase.rs stores P/T, counters and life as 32-bit integers.
 LIMIT = 2**31 - 1
@@ -76,6 +79,7 @@ PT_COUNTER = re.compile(r"^([+-])(\d+)/([+-])(\d+)$")
 COLORS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 COLOR_NAMES = {"White": "white", "Blue": "blue", "Black": "black", "Red": "red", "Green": "green"}
 MANA_LETTERS = {"White": "W", "Blue": "U", "Black": "B", "Red": "R", "Green": "G", "Colorless": "C"}
+MANA_COLORS = {v: k for k, v in MANA_LETTERS.items()}
 # The zones a case may put an object in, by the engine's name.
 ENGINE_ZONES = {
     "battlefield": "Battlefield",
@@ -187,9 +191,10 @@ def parse_pt(text, where, x=None, signed=False):
 def check(case):
     setup = case.get("setup", {})
     players = {p["id"] for p in setup.get("players", [])} or {"you", "opponent"}
+    first = next(iter(p["id"] for p in setup.get("players", [])), "you")
     for p in setup.get("players", []):
-        if p.get("mana"):
-            raise Unsupported(f"player {p['id']}: a mana pool in the setup")
+        for kind, n in (p.get("mana") or {}).items():
+            fixed(n, f"player {p['id']}: mana")
         if p.get("hand"):
             raise Unsupported(f"player {p['id']}: a hand size")
         fixed(p.get("life", 20), f"player {p['id']}: life")
@@ -277,9 +282,24 @@ def check(case):
                 if "amount" in entry:
                     raise Unsupported(f"{where}: combat damage with an amount of its own (the "
                                       "adapter lets the engine assign each creature's damage)")
-        elif name in ("cast", "resolve", "pay_cost"):
+        elif name in ("cast", "resolve"):
             raise Unsupported(f"{where}: the step `{name}` (casting spells and resolving them "
                               "on the engine's stack is not mapped)")
+        elif name == "add_mana":
+            mana_source(body, case, players, first, where)
+        elif name == "pay_cost":
+            if body.get("player", first) != first:
+                raise Unsupported(f"{where}: a cost paid by {body['player']} (the adapter casts "
+                                  "as the first player)")
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: a cost paid with state-based actions deferred (the "
+                                  "adapter pays it by casting a spell, which resolves through "
+                                  "priority, 704.3)")
+            if body.get("payment", 0):
+                raise Unsupported(f"{where}: payment {body['payment']} of the cost (the engine "
+                                  "pays a cost its own way: the adapter can ask it for the "
+                                  "payment with the least life, no other one)")
+            paid_cost(body, case, where)
         elif name == "damage":
             fixed(body["amount"], where)
             if not step.get("sba", True):
@@ -288,6 +308,45 @@ def check(case):
                     "through priority, which checks them, 704.3)")
         else:
             raise Unsupported(f"{where}: the step `{name}`")
+
+
+def mana_source(body, case, players, first, where):
+    """How an `add_mana` step is played: `None` for a fixed amount (put in
+    the pool), or the object whose own mana ability reads its power."""
+    amount = body["amount"]
+    if body.get("player", first) != first:
+        raise Unsupported(f"{where}: mana for {body['player']} (the adapter activates abilities "
+                          "as the first player)")
+    if isinstance(amount, dict):
+        if set(amount) != {"power_of"} or body.get("snow"):
+            raise Unsupported(f"{where}: mana in an amount read from the game "
+                              f"({json.dumps(amount)}; only an object's power is mapped, "
+                              "without snow)")
+        handle = amount["power_of"]
+        o = next((o for o in case.get("setup", {}).get("objects", []) if o["id"] == handle), None)
+        if o is None or o.get("controller", first) != first:
+            raise Unsupported(f"{where}: mana in the amount of the power of {handle}, which is "
+                              "no object the first player controls")
+        return handle
+    fixed(amount, where)
+    return None
+
+
+def paid_cost(body, case, where):
+    """The mana cost a `pay_cost` step pays, as card text, and its X."""
+    if body.get("cost_of"):
+        o = next((o for o in case.get("setup", {}).get("objects", [])
+                  if o["id"] == body["cost_of"]), None)
+        cost = (o or {}).get("mana_cost") or ""
+        if "X" in cost:
+            raise Unsupported(f"{where}: the mana cost {cost} of {body['cost_of']} (what X is "
+                              "there, 107.3h, the adapter would have to decide)")
+        return cost or "{0}", 0
+    cost = body.get("cost") or "{0}"
+    x = body.get("x", 0)
+    if x and "X" not in cost:
+        raise Unsupported(f"{where}: an X for the cost {cost}, which has none")
+    return cost, fixed(x, where)
 
 
 def static_text(name, ability, players, controller, where):
@@ -395,8 +454,11 @@ class Game:
         self.player_specs = players
         self.objects = setup.get("objects", [])
         self.handles = [o["id"] for o in self.objects]
+        self.case = case
+        self.mana_letters = self.mana_abilities(case)
         self.names = self.card_names()
         self.amounts = self.damage_amounts(case)
+        self.payers = self.payer_faces(case)
         faces = {}
         for o in self.objects:
             faces[self.names[o["id"]].lower()] = self.face(o)
@@ -405,10 +467,13 @@ class Game:
              "type": "Basic Land — Forest", "types": ["Land"], "subtypes": ["Forest"],
              "supertypes": ["Basic"], "text": "({T}: Add {G}.)", "layout": "normal",
              "manaValue": 0, "identifiers": {}}, None)
+        for name, face in self.payers:
+            faces[name.lower()] = face
         self.engine = phase.Engine.from_json(json.dumps(faces))
         decks = [[], []]
         for o in self.objects:
             decks[self.controller(o)].append(self.names[o["id"]])
+        decks[0] += [name for name, _ in self.payers]
         decks = [d + ["Forest"] * (40 - len(d)) for d in decks]
         g = self.engine.new_game(player=decks[0], opponent=decks[1], seed=1, first_player=0)
         state = g.state()
@@ -451,6 +516,7 @@ class Game:
                 if n:
                     self.counters(oid, kind, n)
         self.write_setup_state()
+        self.setup_mana()
         self.counting = True
 
     def controller(self, o):
@@ -465,7 +531,9 @@ class Game:
         for o in self.objects:
             name = o.get("name") or ""
             shared = by_name[name]
-            same = all(self.face_key(s) == self.face_key(o) for s in shared)
+            same = all(self.face_key(s) == self.face_key(o) for s in shared) \
+                and all(self.mana_letters.get(s["id"]) == self.mana_letters.get(o["id"])
+                        for s in shared)
             if name and same and name.lower() != "forest":
                 names[o["id"]] = name
             else:
@@ -499,6 +567,8 @@ class Game:
         lines += [text for text, _ in statics]
         for n in self.amounts.get(o["id"], []):
             lines.append(f"{{0}}: {name} deals {n} damage to any target.")
+        for letter in self.mana_letters.get(o["id"], []):
+            lines.append(f"{{0}}: Add an amount of {{{letter}}} equal to {name}'s power.")
         spec = {
             "name": name,
             "manaCost": o.get("mana_cost", ""),
@@ -524,6 +594,63 @@ class Game:
             raise Unsupported(f"{o['id']}: phase.rs's parser does not read all of the static "
                               f"abilities {[text for text, _ in statics]} (it reads {read})")
         return face
+
+    @staticmethod
+    def mana_abilities(case):
+        """The mana each object makes in the amount of its own power
+        (Viridian Joiner): one mana ability per type of mana, on its card."""
+        out = {}
+        for step in case.get("steps", []):
+            action = step["do"]
+            if isinstance(action, dict) and "add_mana" in action:
+                amount = action["add_mana"]["amount"]
+                if isinstance(amount, dict):
+                    out.setdefault(amount["power_of"], set()).add(action["add_mana"]["mana"])
+        return {h: sorted(v) for h, v in out.items()}
+
+    def payer_faces(self, case):
+        """One instant per `pay_cost` step, its mana cost the cost paid: the
+        adapter casts it so that the engine pays the cost (601.2g-h)."""
+        out = []
+        taken = {n.lower() for n in self.names.values()}
+        for i, step in enumerate(case.get("steps", [])):
+            action = step["do"]
+            if not (isinstance(action, dict) and "pay_cost" in action):
+                continue
+            cost, _ = paid_cost(action["pay_cost"], case, f"step {i + 1}")
+            name = f"Cost Of Step {i + 1}"
+            while name.lower() in taken:
+                name += " Again"
+            taken.add(name.lower())
+            face = phase.build_oracle_face({
+                "name": name, "manaCost": cost, "colors": [], "colorIdentity": [],
+                "type": "Instant", "types": ["Instant"], "subtypes": [], "supertypes": [],
+                "text": "You gain 0 life.", "layout": "normal", "manaValue": 0,
+                "identifiers": {}}, None)
+            out.append((name, face))
+        return out
+
+    def setup_mana(self):
+        """The setup's mana pools: the engine's `AddMana` debug action; the
+        part snow sources made is marked as the engine marks it (107.4h)."""
+        for p in self.player_specs:
+            pool = p.get("mana") or {}
+            snow = dict(p.get("snow_mana") or {})
+            for letter, n in pool.items():
+                if n > 0:
+                    self.add_mana(self.player_ids[p["id"]], letter, n,
+                                  min(n, snow.pop(letter, 0)))
+            if any(snow.values()):
+                raise Unsupported(f"player {p['id']}: snow mana beyond the mana in the pool")
+
+    def add_mana(self, player, letter, n, snow=0):
+        self.apply(debug("AddMana", {"player_id": player, "mana": [MANA_COLORS[letter]] * n}))
+        if snow:
+            state = self.g.state()
+            pool = state["state"]["players"][player]["mana_pool"]["mana"]
+            for m in pool[len(pool) - snow:]:
+                m["snow"] = True
+            self.g = self.engine.load_game(state)
 
     def write_setup_state(self):
         """Setup values that are state, not actions: life, poison, damage."""
@@ -667,6 +794,103 @@ class Game:
             })
         s["layers_dirty"] = True
         self.g = self.engine.load_game(state)
+
+    def do_add_mana(self, a):
+        """Mana in the amount of an object's power: the object's own mana
+        ability (`{0}: Add an amount of {G} equal to NAME's power.`), which
+        the engine resolves at once (605.3a) and which reads the power then
+        (608.2h), a negative one adding nothing (107.1b). A fixed amount is
+        put in the pool (the engine's `AddMana` debug action)."""
+        amount = a["amount"]
+        if not isinstance(amount, dict):
+            if amount > 0:
+                self.add_mana(0, a["mana"], amount, amount if a.get("snow") else 0)
+            elif amount < 0:
+                raise Unsupported("a negative amount of mana (107.1b): the adapter would have "
+                                  "to decide")
+            return
+        handle = amount["power_of"]
+        if self.g.object(self.known(handle))["zone"] != "Battlefield":
+            raise Unsupported(f"mana in the amount of the power of {handle}, which has left the "
+                              "battlefield (the adapter activates its own mana ability)")
+        source = self.on_battlefield(handle)
+        index = len(self.amounts.get(handle, [])) + self.mana_letters[handle].index(a["mana"])
+        try:
+            self.apply({"type": "ActivateAbility",
+                        "data": {"source_id": source, "ability_index": index}})
+        except ValueError as e:
+            raise Unsupported(f"{handle} no longer has the mana ability the adapter adds its "
+                              f"mana with (it lost its abilities?): the engine says {e}")
+        if self.g.waiting_for()["type"] != "Priority":
+            raise Unsupported(f"the engine waits for {self.g.waiting_for()['type']} as "
+                              f"{handle}'s mana ability is activated")
+
+    def do_pay_cost(self, a):
+        """The cost is the mana cost of an instant of the adapter's, cast by
+        the first player from their hand: the engine pays it from the pool
+        (and life for Phyrexian symbols, asking for the least life, 107.4f)
+        or refuses the cast (118.3, 601.2h); the spell then resolves (it
+        does nothing). Casting it takes no timestamp of the case's."""
+        cost, x = paid_cost(a, self.case, "pay_cost")
+        name, _ = self.payers.pop(0)
+        pool = self.g.player(0)["mana_pool"]["mana"]
+        mixed = {MANA_LETTERS[m["color"]] for m in pool if m["snow"]} \
+            & {MANA_LETTERS[m["color"]] for m in pool if not m["snow"]}
+        for sym in re.findall(r"\{([^}]*)\}", cost):
+            if sym != "S" and mixed & ({"W", "U", "B", "R", "G", "C"} if sym.isdigit() or sym == "X"
+                                       or sym.startswith("2/") else set(sym.split("/"))):
+                # 107.4h: the case's payment spends the least snow mana; the
+                # engine spends the pool in its order and can't be asked.
+                raise Unsupported(f"{cost} paid from a pool with snow and other mana of a type "
+                                  f"that pays {{{sym}}} (the engine's payment takes the pool in "
+                                  "order: which it spends is not the case's choice)")
+        oid = next(int(k) for k, v in self.g.state()["state"]["objects"].items()
+                   if v["name"] == name)
+        counting, self.counting = self.counting, False
+        try:
+            self.move(oid, "Hand")
+            cast = next((c for c in self.g.actions()
+                         if c.kind == "CastSpell" and c.data.get("object_id") == oid), None)
+            if cast is None or not self.pay(cast, x):
+                return  # nothing is paid (118.3)
+            for _ in range(50):
+                if not self.g.stack() or self.g.waiting_for()["type"] == "GameOver":
+                    break
+                self.apply({"type": "PassPriority"}, self.g.priority_player())
+        finally:
+            self.counting = counting
+
+    def pay(self, cast, x):
+        """Cast, answering the engine's questions: X, and Phyrexian symbols
+        with as little life as it allows. False when the engine says the
+        cost can't be paid."""
+        try:
+            self.apply(cast)
+        except ValueError as e:
+            if "pay" in str(e).lower():
+                return False
+            raise
+        for _ in range(10):
+            waiting = self.g.waiting_for()
+            actions = self.g.actions()
+            if waiting["type"] in ("Priority", "GameOver"):
+                return True
+            if waiting["type"] == "ChooseXValue":
+                pick = next((c for c in actions
+                             if c.kind == "ChooseX" and c.data.get("value") == x), None)
+            elif waiting["type"] == "PhyrexianPayment":
+                options = [c for c in actions if c.kind == "SubmitPhyrexianChoices"]
+                pick = min(options, default=None, key=lambda c: sum(
+                    ch.get("type") == "PayLife" for ch in c.data["choices"]))
+            else:
+                raise Unsupported(f"the engine waits for {waiting['type']} as the cost is paid")
+            if pick is None:
+                # The engine does not offer this X: it can't be paid from
+                # this pool (it offers what can be).
+                self.apply(next(c for c in actions if c.kind == "CancelCast"))
+                return False
+            self.apply(pick, waiting["data"].get("player", 0))
+        raise RuntimeError("the engine kept asking questions as the cost was paid")
 
     def do_damage(self, a):
         if a["from"] in self.ids and self.g.object(self.ids[a["from"]])["zone"] != "Battlefield":
@@ -878,14 +1102,17 @@ class Game:
         players = {}
         for h, i in self.player_ids.items():
             p = self.g.player(i)
-            mana = {}
+            mana, snow = {}, {}
             for m in p["mana_pool"]["mana"]:
                 letter = MANA_LETTERS.get(m.get("color"), m.get("color"))
                 mana[letter] = mana.get(letter, 0) + 1
+                if m.get("snow"):
+                    snow[letter] = snow.get(letter, 0) + 1
             players[h] = {
                 "life": p["life"],
                 "poison": p["poison_counters"],
                 "mana": mana,
+                "snow_mana": snow,
                 "lost": bool(p["is_eliminated"]) or p["status"].get("type") != "Active",
             }
         return {"objects": {h: self.observe_object(h) for h in self.handles}, "players": players}
