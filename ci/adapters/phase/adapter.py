@@ -66,6 +66,8 @@ FEATURES = [
     "cleanup",
     "mana",
     "costs",
+    "quantities",
+    "cda",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information, regeneration shields; how many distinct payments a cost has:
@@ -205,13 +207,15 @@ def check(case):
                               "(spells are not put on the engine's stack)")
         for ability in o.get("abilities") or []:
             static_text(o.get("name") or o["id"], ability, players, o.get("controller"), where)
-        for key in ("cda", "level_up", "crew", "attached_to", "max_counters",
+        if o.get("cda"):
+            cda_text(o.get("name") or o["id"], o, players, first, where)
+        for key in ("level_up", "crew", "attached_to", "max_counters",
                     "loyalty", "regeneration_shields", "x", "x_is", "on_resolve"):
             if o.get(key):
                 raise Unsupported(f"{where}: `{key}`")
         if "timestamp" in o:
             fixed(o["timestamp"], where)
-        if "pt" in o:
+        if "pt" in o and not o.get("cda"):
             parse_pt(o["pt"], where)
         for kind, n in o.get("counters", {}).items():
             if counter_name(kind) is None:
@@ -259,11 +263,17 @@ def check(case):
             if body.get("until") not in ("end-of-turn", "forever"):
                 raise Unsupported(f"{where}: the duration {body.get('until')}")
             x = body.get("x")
-            if x is not None:
+            if isinstance(x, dict):
+                pump_text(body, players, first, where)
+                if not step.get("sba", True):
+                    raise Unsupported(f"{where}: an effect with an amount read from the game and "
+                                      "state-based actions deferred (the adapter casts a spell "
+                                      "for it, which resolves through priority, 704.3)")
+            elif x is not None:
                 fixed(x, where)
-            if "set" in body:
+            if "set" in body and not isinstance(x, dict):
                 parse_pt(body["set"], where, x)
-            if "modify" in body:
+            if "modify" in body and not isinstance(x, dict):
                 parse_pt(body["modify"], where, x, signed=True)
             if "timestamp" in body:
                 fixed(body["timestamp"], where)
@@ -347,6 +357,105 @@ def paid_cost(body, case, where):
     if x and "X" not in cost:
         raise Unsupported(f"{where}: an X for the cost {cost}, which has none")
     return cost, fixed(x, where)
+
+
+SUBTYPE_PLURALS = {"Elf": "Elves", "Dwarf": "Dwarves", "Wolf": "Wolves"}
+
+
+def quantity_text(q, players, you, where, target=None):
+    """A quantity as Oracle text ("the number of creatures you control"),
+    and the engine's parse of it that the adapter checks for (608.2h)."""
+    if not isinstance(q, dict) or len(q) != 1:
+        raise Unsupported(f"{where}: the quantity {json.dumps(q)}")
+    (kind, arg), = q.items()
+    if kind in ("power_of", "toughness_of") and target is not None and arg == target:
+        stat = kind.split("_")[0]
+        return (f"that creature's {stat}",
+                {"type": "Ref", "qty": {"type": stat.capitalize(), "scope": {"type": "Target"}}})
+    if kind == "half" and arg.get("round") in ("up", "down"):
+        text, parsed = quantity_text(arg["of"], players, you, where, target)
+        return (f"half {text}, rounded {arg['round']}",
+                {"type": "DivideRounded", "inner": parsed, "divisor": 2,
+                 "rounding": arg["round"].capitalize()})
+    if kind == "count" and isinstance(arg, dict):
+        extra = set(arg) - {"types", "subtypes", "controller", "zone"}
+        types, subtypes = arg.get("types", []), arg.get("subtypes", [])
+        who = arg.get("controller")
+        zone = arg.get("zone") or "battlefield"
+        if who is not None and who not in players:
+            extra.add("controller")
+        if zone == "battlefield" and not extra and len(types) + len(subtypes) == 1 \
+                and (not types or types[0] in TYPE_NOUNS):
+            noun = TYPE_NOUNS[types[0]] if types else \
+                SUBTYPE_PLURALS.get(subtypes[0], subtypes[0] + "s")
+            where_ = "on the battlefield" if who is None else \
+                "you control" if who == you else "your opponents control"
+            return (f"the number of {noun} {where_}",
+                    {"type": "Ref", "qty": {"type": "ObjectCount", "filter": {
+                        "type": "Typed",
+                        "type_filters": types or [{"Subtype": subtypes[0]}],
+                        "controller": None if who is None else "You" if who == you else "Opponent",
+                        "properties": []}}})
+        if zone == "graveyard" and not extra and not subtypes and types == ["Creature"] \
+                and who in (None, you):
+            return ("the number of creature cards in " + ("all graveyards" if who is None
+                                                           else "your graveyard"),
+                    {"type": "Ref", "qty": {"type": "ZoneCardCount", "zone": "Graveyard",
+                                            "card_types": ["Creature"],
+                                            "scope": "All" if who is None else "Controller"}})
+    raise Unsupported(f"{where}: the quantity {json.dumps(q)} (the adapter writes no Oracle text "
+                      "for it that phase.rs's parser reads as the case means)")
+
+
+def pump_text(spec, players, first, where):
+    """An effect whose X is read from the game, as an instant's Oracle text
+    ("Target creature gets +X/+X until end of turn, where X is ...") and
+    the engine's parse the adapter checks for: X is read as it resolves."""
+    extra = set(spec) - {"name", "source", "affects", "until", "x", "modify", "timestamp"}
+    if extra or "modify" not in spec or len(spec["affects"]) != 1 \
+            or spec.get("until") != "end-of-turn":
+        raise Unsupported(f"{where}: an effect with an amount read from the game other than one "
+                          "creature's +X/+Y until end of turn")
+    phrase, q = quantity_text(spec["x"], players, first, where, target=spec["affects"][0])
+    parts = spec["modify"].split("/")
+    parsed = {}
+    for stat, part in zip(("power", "toughness"), parts):
+        if part[1:] == "X":
+            parsed[stat] = {"type": "Quantity", "value": q if part[0] == "+" else
+                            {"type": "Multiply", "factor": -1, "inner": q}}
+        elif part[1:].isdigit():
+            parsed[stat] = {"type": "Fixed", "value": fixed(int(part), where)}
+        else:
+            raise Unsupported(f"{where}: the modification {spec['modify']}")
+    return (f"Target creature gets {spec['modify']} until end of turn, where X is {phrase}.",
+            parsed)
+
+
+def cda_text(name, o, players, first, where):
+    """A characteristic-defining ability (604.3) as Oracle text, the printed
+    P/T with its `*`, and the engine's parse of it the adapter checks for."""
+    cda, pt = o["cda"], o.get("pt", "")
+    you = o.get("controller") or first
+    p = cda.get("power")
+    t = cda.get("toughness")
+    if p is None:
+        raise Unsupported(f"{where}: a characteristic-defining ability for toughness only")
+    ptext, pq = quantity_text(p, players, you, where)
+    mods = [{"type": "SetDynamicPower", "value": pq}]
+    if pt == "*/*" and t == p:
+        text = f"{name}'s power and toughness are each equal to {ptext}."
+        mods.append({"type": "SetDynamicToughness", "value": pq})
+    elif pt == "*/1+*" and t == p:
+        text = (f"{name}'s power is equal to {ptext} and its toughness is equal to that "
+                "number plus 1.")
+        mods.append({"type": "SetDynamicToughness",
+                     "value": {"type": "Offset", "inner": pq, "offset": 1}})
+    elif t is None and re.fullmatch(r"\*/\d+", pt):
+        text = f"{name}'s power is equal to {ptext}."
+    else:
+        raise Unsupported(f"{where}: the characteristic-defining ability {json.dumps(cda)} with "
+                          f"P/T {pt}")
+    return text, pt.split("/"), mods
 
 
 def static_text(name, ability, players, controller, where):
@@ -459,6 +568,7 @@ class Game:
         self.names = self.card_names()
         self.amounts = self.damage_amounts(case)
         self.payers = self.payer_faces(case)
+        self.pumps = self.pump_faces(case)
         faces = {}
         for o in self.objects:
             faces[self.names[o["id"]].lower()] = self.face(o)
@@ -467,13 +577,13 @@ class Game:
              "type": "Basic Land — Forest", "types": ["Land"], "subtypes": ["Forest"],
              "supertypes": ["Basic"], "text": "({T}: Add {G}.)", "layout": "normal",
              "manaValue": 0, "identifiers": {}}, None)
-        for name, face in self.payers:
+        for name, face in self.payers + self.pumps:
             faces[name.lower()] = face
         self.engine = phase.Engine.from_json(json.dumps(faces))
         decks = [[], []]
         for o in self.objects:
             decks[self.controller(o)].append(self.names[o["id"]])
-        decks[0] += [name for name, _ in self.payers]
+        decks[0] += [name for name, _ in self.payers + self.pumps]
         decks = [d + ["Forest"] * (40 - len(d)) for d in decks]
         g = self.engine.new_game(player=decks[0], opponent=decks[1], seed=1, first_player=0)
         state = g.state()
@@ -544,7 +654,7 @@ class Game:
     @staticmethod
     def face_key(o):
         return json.dumps({k: o.get(k) for k in ("types", "subtypes", "colors", "pt", "keywords", "mana_cost",
-                                              "abilities")},
+                                              "abilities", "cda")},
                           sort_keys=True)
 
     @staticmethod
@@ -565,6 +675,9 @@ class Game:
         statics = [static_text(name, a, self.player_ids, o.get("controller", first), o["id"])
                    for a in o.get("abilities") or []]
         lines += [text for text, _ in statics]
+        cda = cda_text(name, o, self.player_ids, first, o["id"]) if o.get("cda") else None
+        if cda:
+            lines.append(cda[0])
         for n in self.amounts.get(o["id"], []):
             lines.append(f"{{0}}: {name} deals {n} damage to any target.")
         for letter in self.mana_letters.get(o["id"], []):
@@ -584,11 +697,21 @@ class Game:
             "identifiers": {},
             "keywords": [k.title() for k in o.get("keywords", [])],
         }
-        if "pt" in o:
+        if cda:
+            spec["power"], spec["toughness"] = cda[1]
+        elif "pt" in o:
             p, t = parse_pt(o["pt"], o["id"])
             spec["power"], spec["toughness"] = str(p), str(t)
         face = phase.build_oracle_face(spec, None)
-        parsed = [a for a in face["static_abilities"] if a.get("mode") == "Continuous"]
+        if cda:
+            read = [a["modifications"] for a in face["static_abilities"]
+                    if a.get("characteristic_defining")]
+            if read != [cda[2]]:
+                raise Unsupported(f"{o['id']}: phase.rs's parser does not read the "
+                                  f"characteristic-defining ability {cda[0]!r} as the case "
+                                  f"means (it reads {json.dumps(read)})")
+        parsed = [a for a in face["static_abilities"] if a.get("mode") == "Continuous"
+                  and not a.get("characteristic_defining")]
         read = [{m["type"] for m in a["modifications"]} for a in parsed]
         if len(parsed) != len(statics) or any(kinds - r for (_, kinds), r in zip(statics, read)):
             raise Unsupported(f"{o['id']}: phase.rs's parser does not read all of the static "
@@ -627,6 +750,34 @@ class Game:
                 "type": "Instant", "types": ["Instant"], "subtypes": [], "supertypes": [],
                 "text": "You gain 0 life.", "layout": "normal", "manaValue": 0,
                 "identifiers": {}}, None)
+            out.append((name, face))
+        return out
+
+    def pump_faces(self, case):
+        """One instant per effect whose X is read from the game: the engine
+        reads X as it resolves (608.2h)."""
+        out = []
+        taken = {n.lower() for n in self.names.values()}
+        first = next(iter(self.player_ids))
+        for i, step in enumerate(case.get("steps", [])):
+            action = step["do"]
+            if not (isinstance(action, dict) and "effect" in action
+                    and isinstance(action["effect"].get("x"), dict)):
+                continue
+            text, expected = pump_text(action["effect"], self.player_ids, first, f"step {i + 1}")
+            name = f"Effect Of Step {i + 1}"
+            while name.lower() in taken:
+                name += " Again"
+            taken.add(name.lower())
+            face = phase.build_oracle_face({
+                "name": name, "manaCost": "{0}", "colors": [], "colorIdentity": [],
+                "type": "Instant", "types": ["Instant"], "subtypes": [], "supertypes": [],
+                "text": text, "layout": "normal", "manaValue": 0, "identifiers": {}}, None)
+            read = [a["effect"] for a in face["abilities"]]
+            if len(read) != 1 or read[0].get("type") != "Pump" \
+                    or {k: read[0].get(k) for k in expected} != expected:
+                raise Unsupported(f"step {i + 1}: phase.rs's parser does not read {text!r} as "
+                                  f"the case means (it reads {json.dumps(read)})")
             out.append((name, face))
         return out
 
@@ -756,6 +907,8 @@ class Game:
         self.counting = counting
 
     def do_effect(self, spec):
+        if isinstance(spec.get("x"), dict):
+            return self.do_pump_spell(spec)
         oids = [self.on_battlefield(h) for h in spec["affects"]]
         x = spec.get("x")
         mods = []
@@ -891,6 +1044,53 @@ class Game:
                 return False
             self.apply(pick, waiting["data"].get("player", 0))
         raise RuntimeError("the engine kept asking questions as the cost was paid")
+
+    def do_pump_spell(self, spec):
+        """An effect whose X is read from the game: the adapter's instant,
+        cast by the first player for {0} targeting the creature, resolved by
+        the engine, which reads X then (608.2h). The effect it creates gets
+        the step's timestamp (613.7b); the cast itself takes none."""
+        target = self.on_battlefield(spec["affects"][0])
+        name, _ = self.pumps.pop(0)
+        oid = next(int(k) for k, v in self.g.state()["state"]["objects"].items()
+                   if v["name"] == name)
+        before = {e["id"] for e in self.g.state()["state"]["transient_continuous_effects"]}
+        counting, self.counting = self.counting, False
+        try:
+            self.move(oid, "Hand")
+            cast = next((c for c in self.g.actions()
+                         if c.kind == "CastSpell" and c.data.get("object_id") == oid), None)
+            if cast is None:
+                raise RuntimeError(f"the engine does not let the first player cast {name}")
+            self.apply(cast)
+            for _ in range(10):
+                waiting = self.g.waiting_for()
+                if waiting["type"] == "Priority":
+                    break
+                choices = [c for c in self.g.actions() if c.kind == "ChooseTarget"]
+                pick = next((c for c in choices
+                             if (c.data or {}).get("target") == {"Object": target}), None)
+                if pick is None:
+                    raise Unsupported(
+                        f"the engine does not offer {spec['affects'][0]} as the target of the "
+                        f"spell the adapter casts for the effect (it waits for {waiting['type']}, "
+                        f"offering {[c.data for c in self.g.actions()]})")
+                self.apply(pick, waiting["data"].get("player", 0))
+            for _ in range(50):
+                if not self.g.stack() or self.g.waiting_for()["type"] == "GameOver":
+                    break
+                self.apply({"type": "PassPriority"}, self.g.priority_player())
+        finally:
+            self.counting = counting
+        ts = self.timestamp(spec.get("timestamp"))
+        state = self.g.state()
+        s = state["state"]
+        made = [e for e in s["transient_continuous_effects"] if e["id"] not in before]
+        for e in made:
+            e["timestamp"] = ts
+        s["next_timestamp"] = max(s["next_timestamp"], ts + 1)
+        s["layers_dirty"] = True
+        self.g = self.engine.load_game(state)
 
     def do_damage(self, a):
         if a["from"] in self.ids and self.g.object(self.ids[a["from"]])["zone"] != "Battlefield":
