@@ -68,6 +68,9 @@ FEATURES = [
     "costs",
     "quantities",
     "cda",
+    "double",
+    "triple",
+    "double-counters",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information, regeneration shields; how many distinct payments a cost has:
@@ -295,6 +298,12 @@ def check(case):
         elif name in ("cast", "resolve"):
             raise Unsupported(f"{where}: the step `{name}` (casting spells and resolving them "
                               "on the engine's stack is not mapped)")
+        elif name in ("double", "triple", "double_counters"):
+            spell_text(name, body, players, first, where)
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: `{name}` with state-based actions deferred (the "
+                                  "adapter casts a spell for it, which resolves through "
+                                  "priority, 704.3)")
         elif name == "add_mana":
             mana_source(body, case, players, first, where)
         elif name == "pay_cost":
@@ -429,6 +438,38 @@ def pump_text(spec, players, first, where):
             raise Unsupported(f"{where}: the modification {spec['modify']}")
     return (f"Target creature gets {spec['modify']} until end of turn, where X is {phrase}.",
             parsed)
+
+
+def spell_text(name, body, players, first, where):
+    """The instant the adapter casts for a step, targeting one creature: its
+    Oracle text and the parse the adapter checks for (kind and parts of its
+    effect). None for a step the adapter plays otherwise."""
+    if name == "effect":
+        if not isinstance(body.get("x"), dict):
+            return None
+        text, expected = pump_text(body, players, first, where)
+        return text, dict(expected, type="Pump")
+    if name in ("double", "triple"):
+        if body.get("until") != "end-of-turn":
+            raise Unsupported(f"{where}: `{name}` lasting {body.get('until')}")
+        what = {"power": ("power", "Power"), "toughness": ("toughness", "Toughness"),
+                "both": ("power and toughness", "PowerAndToughness")}.get(body.get("what"))
+        if what is None:
+            raise Unsupported(f"{where}: `{name}` of {body.get('what')}")
+        return (f"{name.capitalize()} target creature's {what[0]} until end of turn.",
+                {"type": "DoublePT", "mode": what[1], "factor": 2 if name == "double" else 3})
+    if name == "double_counters":
+        if body["on"] in players:
+            raise Unsupported(f"{where}: doubling a player's {body['kind']} counters (phase.rs's "
+                              "parser reads no Oracle text for it)")
+        if body.get("by", first) != first:
+            raise Unsupported(f"{where}: counters put by {body['by']}")
+        kind = counter_name(body["kind"])
+        if kind is None:
+            raise Unsupported(f"{where}: {body['kind']} counters")
+        return (f"Double the number of {body['kind']} counters on target creature.",
+                {"type": "MultiplyCounter", "counter_type": kind, "multiplier": 2})
+    return None
 
 
 def cda_text(name, o, players, first, where):
@@ -754,17 +795,21 @@ class Game:
         return out
 
     def pump_faces(self, case):
-        """One instant per effect whose X is read from the game: the engine
-        reads X as it resolves (608.2h)."""
+        """One instant per step the adapter plays by casting a spell at one
+        creature (an effect whose X is read from the game, doubling): the
+        engine resolves it, reading X then (608.2h)."""
         out = []
         taken = {n.lower() for n in self.names.values()}
         first = next(iter(self.player_ids))
         for i, step in enumerate(case.get("steps", [])):
             action = step["do"]
-            if not (isinstance(action, dict) and "effect" in action
-                    and isinstance(action["effect"].get("x"), dict)):
+            if not isinstance(action, dict):
                 continue
-            text, expected = pump_text(action["effect"], self.player_ids, first, f"step {i + 1}")
+            (kind, body), = action.items()
+            spell = spell_text(kind, body, self.player_ids, first, f"step {i + 1}")
+            if spell is None:
+                continue
+            text, expected = spell
             name = f"Effect Of Step {i + 1}"
             while name.lower() in taken:
                 name += " Again"
@@ -774,8 +819,7 @@ class Game:
                 "type": "Instant", "types": ["Instant"], "subtypes": [], "supertypes": [],
                 "text": text, "layout": "normal", "manaValue": 0, "identifiers": {}}, None)
             read = [a["effect"] for a in face["abilities"]]
-            if len(read) != 1 or read[0].get("type") != "Pump" \
-                    or {k: read[0].get(k) for k in expected} != expected:
+            if len(read) != 1 or {k: read[0].get(k) for k in expected} != expected:
                 raise Unsupported(f"step {i + 1}: phase.rs's parser does not read {text!r} as "
                                   f"the case means (it reads {json.dumps(read)})")
             out.append((name, face))
@@ -1050,7 +1094,32 @@ class Game:
         cast by the first player for {0} targeting the creature, resolved by
         the engine, which reads X then (608.2h). The effect it creates gets
         the step's timestamp (613.7b); the cast itself takes none."""
-        target = self.on_battlefield(spec["affects"][0])
+        self.cast_at(spec["affects"][0], spec.get("timestamp"))
+
+    def do_double(self, spec):
+        """Doubling (701.10a): the adapter's instant `Double target
+        creature's power until end of turn.`, resolved by the engine."""
+        self.cast_at(spec["affects"], spec.get("timestamp"))
+
+    def do_triple(self, spec):
+        self.cast_at(spec["affects"], spec.get("timestamp"))
+
+    def do_double_counters(self, a):
+        """701.10e: the adapter's instant `Double the number of +1/+1
+        counters on target creature.`; the counters it puts give their kind
+        a timestamp (613.7c), the cast none."""
+        oid = self.known(a["on"])
+        kind = counter_name(a["kind"])
+        have = self.g.object(oid)["counters"].get(kind, 0)
+        self.cast_at(a["on"], None, effect=False)
+        if self.g.object(oid)["counters"].get(kind, 0) > have:
+            self.timestamp()
+
+    def cast_at(self, handle, timestamp, effect=True):
+        """Cast the step's instant (the next of the adapter's) for {0} at one
+        creature and let the engine resolve it; the continuous effect it
+        makes, if `effect`, gets the step's timestamp."""
+        target = self.on_battlefield(handle)
         name, _ = self.pumps.pop(0)
         oid = next(int(k) for k, v in self.g.state()["state"]["objects"].items()
                    if v["name"] == name)
@@ -1072,8 +1141,8 @@ class Game:
                              if (c.data or {}).get("target") == {"Object": target}), None)
                 if pick is None:
                     raise Unsupported(
-                        f"the engine does not offer {spec['affects'][0]} as the target of the "
-                        f"spell the adapter casts for the effect (it waits for {waiting['type']}, "
+                        f"the engine does not offer {handle} as the target of the "
+                        f"spell the adapter casts for the step (it waits for {waiting['type']}, "
                         f"offering {[c.data for c in self.g.actions()]})")
                 self.apply(pick, waiting["data"].get("player", 0))
             for _ in range(50):
@@ -1082,7 +1151,9 @@ class Game:
                 self.apply({"type": "PassPriority"}, self.g.priority_player())
         finally:
             self.counting = counting
-        ts = self.timestamp(spec.get("timestamp"))
+        if not effect:
+            return
+        ts = self.timestamp(timestamp)
         state = self.g.state()
         s = state["state"]
         made = [e for e in s["transient_continuous_effects"] if e["id"] not in before]
