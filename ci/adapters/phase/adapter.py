@@ -71,6 +71,7 @@ FEATURES = [
     "double",
     "triple",
     "double-counters",
+    "level-up",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information, regeneration shields; how many distinct payments a cost has:
@@ -149,6 +150,8 @@ def counter_name(kind):
         return "P1P1"
     if kind == "-1/-1":
         return "M1M1"
+    if kind == "level":
+        return "level"  # level up (107.8, 711): the engine's level counters
     if PT_COUNTER.match(kind) or kind in KEYWORDS:
         return kind  # keyword counters by their name (122.1b): "first strike"
     return None
@@ -212,7 +215,9 @@ def check(case):
             static_text(o.get("name") or o["id"], ability, players, o.get("controller"), where)
         if o.get("cda"):
             cda_text(o.get("name") or o["id"], o, players, first, where)
-        for key in ("level_up", "crew", "attached_to", "max_counters",
+        if o.get("level_up"):
+            level_text(o["level_up"], where)
+        for key in ("crew", "attached_to", "max_counters",
                     "loyalty", "regeneration_shields", "x", "x_is", "on_resolve"):
             if o.get(key):
                 raise Unsupported(f"{where}: `{key}`")
@@ -472,6 +477,34 @@ def spell_text(name, body, players, first, where):
     return None
 
 
+def level_text(bands, where):
+    """Level up bands (711.2) as the card's Oracle text (`LEVEL 2-6`, `3/3`,
+    `First strike`), and the parse the adapter checks for: each band a
+    static ability of the card, conditional on its level counters."""
+    lines, parsed = [], []
+    for band in bands:
+        extra = set(band) - {"min", "max", "pt", "keywords"}
+        if extra:
+            raise Unsupported(f"{where}: a level band with {sorted(extra)}")
+        for k in band.get("keywords", []):
+            if k not in KEYWORDS:
+                raise Unsupported(f"{where}: the keyword {k}")
+        p, t = parse_pt(band["pt"], where)
+        low, high = fixed(band["min"], where), band.get("max")
+        lines += [f"LEVEL {low}-{fixed(high, where)}" if high is not None else f"LEVEL {low}+",
+                  f"{p}/{t}"] + [k.capitalize() for k in band.get("keywords", [])]
+        condition = {"type": "HasCounters", "counters": {"type": "OfType", "data": "level"},
+                     "minimum": low}
+        if high is not None:
+            condition["maximum"] = high
+        parsed.append({"modifications": [{"type": "SetPower", "value": p},
+                                         {"type": "SetToughness", "value": t}]
+                       + [{"type": "AddKeyword", "keyword": engine_keyword(k)}
+                          for k in band.get("keywords", [])],
+                       "condition": condition})
+    return lines, parsed
+
+
 def cda_text(name, o, players, first, where):
     """A characteristic-defining ability (604.3) as Oracle text, the printed
     P/T with its `*`, and the engine's parse of it the adapter checks for."""
@@ -719,6 +752,8 @@ class Game:
         cda = cda_text(name, o, self.player_ids, first, o["id"]) if o.get("cda") else None
         if cda:
             lines.append(cda[0])
+        levels = level_text(o["level_up"], o["id"]) if o.get("level_up") else ([], [])
+        lines += levels[0]
         for n in self.amounts.get(o["id"], []):
             lines.append(f"{{0}}: {name} deals {n} damage to any target.")
         for letter in self.mana_letters.get(o["id"], []):
@@ -751,8 +786,15 @@ class Game:
                 raise Unsupported(f"{o['id']}: phase.rs's parser does not read the "
                                   f"characteristic-defining ability {cda[0]!r} as the case "
                                   f"means (it reads {json.dumps(read)})")
+        banded = [a for a in face["static_abilities"]
+                  if (a.get("condition") or {}).get("type") == "HasCounters"
+                  and (a["condition"].get("counters") or {}).get("data") == "level"]
+        if [{"modifications": a["modifications"], "condition": a["condition"]}
+                for a in banded] != levels[1]:
+            raise Unsupported(f"{o['id']}: phase.rs's parser does not read the level up bands "
+                              f"{levels[0]} as the case means (it reads {json.dumps(banded)})")
         parsed = [a for a in face["static_abilities"] if a.get("mode") == "Continuous"
-                  and not a.get("characteristic_defining")]
+                  and not a.get("characteristic_defining") and a not in banded]
         read = [{m["type"] for m in a["modifications"]} for a in parsed]
         if len(parsed) != len(statics) or any(kinds - r for (_, kinds), r in zip(statics, read)):
             raise Unsupported(f"{o['id']}: phase.rs's parser does not read all of the static "
