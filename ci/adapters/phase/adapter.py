@@ -72,6 +72,7 @@ FEATURES = [
     "triple",
     "double-counters",
     "level-up",
+    "exchange",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information, regeneration shields; how many distinct payments a cost has:
@@ -309,6 +310,8 @@ def check(case):
                 raise Unsupported(f"{where}: `{name}` with state-based actions deferred (the "
                                   "adapter casts a spell for it, which resolves through "
                                   "priority, 704.3)")
+        elif name == "exchange":
+            exchanged(body, case, first, where)
         elif name == "add_mana":
             mana_source(body, case, players, first, where)
         elif name == "pay_cost":
@@ -332,6 +335,27 @@ def check(case):
                     "through priority, which checks them, 704.3)")
         else:
             raise Unsupported(f"{where}: the step `{name}`")
+
+
+def exchanged(body, case, first, where):
+    """An exchange phase.rs's parser reads: the first player's life total
+    with the power or toughness of a creature they control (Tree of
+    Redemption), as that creature's own ability. Returns (handle, stat)."""
+    values = body["values"]
+    lives = [v for v in values if "life" in v]
+    stats = [v for v in values if "life" not in v]
+    if len(values) != 2 or len(lives) != 1 or lives[0]["life"] != first:
+        raise Unsupported(f"{where}: an exchange of {json.dumps(values)} (phase.rs's parser reads "
+                          "only \"Exchange your life total with NAME's toughness\" among "
+                          "exchanges; not two creatures' powers)")
+    if body.get("until") not in (None, "forever"):
+        raise Unsupported(f"{where}: an exchange whose effects last {body['until']}")
+    (stat, handle), = stats[0].items()
+    o = next((o for o in case.get("setup", {}).get("objects", []) if o["id"] == handle), None)
+    if o is None or o.get("controller", first) != first:
+        raise Unsupported(f"{where}: an exchange with the {stat} of {handle}, which is no object "
+                          "the first player controls (the adapter activates its ability)")
+    return handle, stat
 
 
 def mana_source(body, case, players, first, where):
@@ -639,6 +663,13 @@ class Game:
         self.handles = [o["id"] for o in self.objects]
         self.case = case
         self.mana_letters = self.mana_abilities(case)
+        self.exchanges = {}
+        for i, step in enumerate(case.get("steps", [])):
+            if isinstance(step["do"], dict) and "exchange" in step["do"]:
+                handle, stat = exchanged(step["do"]["exchange"], case,
+                                         next(iter(self.player_ids)), f"step {i + 1}")
+                if stat not in self.exchanges.setdefault(handle, []):
+                    self.exchanges[handle].append(stat)
         self.names = self.card_names()
         self.amounts = self.damage_amounts(case)
         self.payers = self.payer_faces(case)
@@ -717,6 +748,7 @@ class Game:
             shared = by_name[name]
             same = all(self.face_key(s) == self.face_key(o) for s in shared) \
                 and all(self.mana_letters.get(s["id"]) == self.mana_letters.get(o["id"])
+                        and self.exchanges.get(s["id"]) == self.exchanges.get(o["id"])
                         for s in shared)
             if name and same and name.lower() != "forest":
                 names[o["id"]] = name
@@ -758,6 +790,8 @@ class Game:
             lines.append(f"{{0}}: {name} deals {n} damage to any target.")
         for letter in self.mana_letters.get(o["id"], []):
             lines.append(f"{{0}}: Add an amount of {{{letter}}} equal to {name}'s power.")
+        for stat in self.exchanges.get(o["id"], []):
+            lines.append(f"{{0}}: Exchange your life total with {name}'s {stat}.")
         spec = {
             "name": name,
             "manaCost": o.get("mana_cost", ""),
@@ -779,6 +813,14 @@ class Game:
             p, t = parse_pt(o["pt"], o["id"])
             spec["power"], spec["toughness"] = str(p), str(t)
         face = phase.build_oracle_face(spec, None)
+        start = len(self.amounts.get(o["id"], [])) + len(self.mana_letters.get(o["id"], []))
+        for k, stat in enumerate(self.exchanges.get(o["id"], [])):
+            read = face["abilities"][start + k]["effect"] if len(face["abilities"]) > start + k \
+                else None
+            if read != {"type": "ExchangeLifeWithStat", "player": {"type": "Controller"},
+                        "stat": stat.capitalize()}:
+                raise Unsupported(f"{o['id']}: phase.rs's parser does not read the exchange of "
+                                  f"a life total with its {stat} (it reads {json.dumps(read)})")
         if cda:
             read = [a["modifications"] for a in face["static_abilities"]
                     if a.get("characteristic_defining")]
@@ -1204,6 +1246,43 @@ class Game:
         s["next_timestamp"] = max(s["next_timestamp"], ts + 1)
         s["layers_dirty"] = True
         self.g = self.engine.load_game(state)
+
+    def do_exchange(self, a):
+        """Tree of Redemption: the creature's own ability `{0}: Exchange your
+        life total with NAME's toughness.`, activated and resolved by the
+        engine (701.12g, 701.12a). The effect that sets the toughness gets
+        the step's timestamp (613.7b); the life total takes none."""
+        handle, stat = exchanged(a, self.case, next(iter(self.player_ids)), "exchange")
+        if self.g.object(self.known(handle))["zone"] != "Battlefield":
+            raise Unsupported(f"an exchange with {handle}, which has left the battlefield (the "
+                              "adapter activates its ability)")
+        source = self.on_battlefield(handle)
+        index = len(self.amounts.get(handle, [])) + len(self.mana_letters.get(handle, [])) \
+            + self.exchanges[handle].index(stat)
+        before = {e["id"] for e in self.g.state()["state"]["transient_continuous_effects"]}
+        try:
+            self.apply({"type": "ActivateAbility",
+                        "data": {"source_id": source, "ability_index": index}})
+        except ValueError as e:
+            raise Unsupported(f"{handle} no longer has the ability the adapter exchanges with "
+                              f"(it lost its abilities?): the engine says {e}")
+        for _ in range(50):
+            if not self.g.stack() or self.g.waiting_for()["type"] != "Priority":
+                break
+            self.apply({"type": "PassPriority"}, self.g.priority_player())
+        if self.g.waiting_for()["type"] not in ("Priority", "GameOver"):
+            raise Unsupported(f"the engine waits for {self.g.waiting_for()['type']} as the "
+                              "exchange resolves")
+        state = self.g.state()
+        s = state["state"]
+        made = [e for e in s["transient_continuous_effects"] if e["id"] not in before]
+        if made:
+            ts = self.timestamp()
+            for e in made:
+                e["timestamp"] = ts
+            s["next_timestamp"] = max(s["next_timestamp"], ts + 1)
+            s["layers_dirty"] = True
+            self.g = self.engine.load_game(state)
 
     def do_damage(self, a):
         if a["from"] in self.ids and self.g.object(self.ids[a["from"]])["zone"] != "Battlefield":
