@@ -73,6 +73,7 @@ FEATURES = [
     "double-counters",
     "level-up",
     "exchange",
+    "counters-put-by",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information, regeneration shields; how many distinct payments a cost has:
@@ -218,6 +219,8 @@ def check(case):
             cda_text(o.get("name") or o["id"], o, players, first, where)
         if o.get("level_up"):
             level_text(o["level_up"], where)
+        if o.get("counters_put_by"):
+            put_by_text(o["counters_put_by"], where)
         for key in ("crew", "attached_to", "max_counters",
                     "loyalty", "regeneration_shields", "x", "x_is", "on_resolve"):
             if o.get(key):
@@ -246,7 +249,10 @@ def check(case):
                                   "priority, 704.3)")
             continue
         (name, body), = action.items()
-        if name == "put_counters":
+        putters = any(o.get("counters_put_by") for o in setup.get("objects", []))
+        if name == "put_counters" and putters:
+            counters_spell(body, first, where)
+        elif name == "put_counters":
             if body["kind"] == "poison" and body["on"] in players:
                 fixed(body.get("count", 1), where)
                 continue
@@ -289,6 +295,11 @@ def check(case):
         elif name == "move":
             if body["to"] not in ENGINE_ZONES:
                 raise Unsupported(f"{where}: a move to the {body['to']}")
+            if putters and any((body.get("counters") or {}).values()):
+                raise Unsupported(f"{where}: an object entering with counters beside an ability "
+                                  "that changes how many counters a player puts (the adapter "
+                                  "puts them with the engine's debug action, which no "
+                                  "replacement effect sees, 614.1c)")
             for kind, n in (body.get("counters") or {}).items():
                 if counter_name(kind) is None:
                     raise Unsupported(f"{where}: entering with {kind} counters")
@@ -529,6 +540,52 @@ def level_text(bands, where):
     return lines, parsed
 
 
+PUT_BY = {
+    ("you", "twice"): ("If you would put one or more counters on a permanent or player, put "
+                       "twice that many of each of those kinds of counters on that permanent or "
+                       "player instead.",
+                       {"quantity_modification": {"type": "Times", "factor": 2},
+                        "valid_player": "You"}),
+    ("opponents", "half-down"): ("If an opponent would put one or more counters on a permanent "
+                                 "or player, they put half that many of each of those kinds of "
+                                 "counters on that permanent or player instead, rounded down.",
+                                 {"quantity_modification": {"type": "Half"},
+                                  "valid_player": "Opponent"}),
+}
+
+
+def put_by_text(put_by, where):
+    """Vorinclex, Monstrous Raider's replacement effects (614.1a, 122.6a) as
+    Oracle text, and the parse the adapter checks for."""
+    out = []
+    for who, scale in put_by.items():
+        if scale is None:
+            continue
+        if (who, scale) not in PUT_BY:
+            raise Unsupported(f"{where}: counters put by {who} made {scale}")
+        out.append(PUT_BY[(who, scale)])
+    return out
+
+
+def counters_spell(body, first, where):
+    """`put_counters` beside an ability that changes how many counters a
+    player puts: an instant the putting player casts (`Put 3 +1/+1 counters
+    on target creature.`), so that the engine's replacement effects see who
+    puts them. Its text, parse, and the player who casts it."""
+    if body.get("count", 1) <= 0:
+        raise Unsupported(f"{where}: putting {body.get('count', 1)} counters")
+    kind = counter_name(body["kind"]) if body["kind"] != "poison" else None
+    if kind is None or kind == "level":
+        raise Unsupported(f"{where}: {body['kind']} counters put beside an ability that changes "
+                          "how many a player puts (the adapter casts a spell that puts P/T or "
+                          "keyword counters on a creature)")
+    n = fixed(body.get("count", 1), where)
+    text = (f"Put a {body['kind']} counter on target creature." if n == 1 else
+            f"Put {n} {body['kind']} counters on target creature.")
+    return text, {"type": "PutCounter", "counter_type": kind,
+                  "count": {"type": "Fixed", "value": n}}, body.get("by") or first
+
+
 def cda_text(name, o, players, first, where):
     """A characteristic-defining ability (604.3) as Oracle text, the printed
     P/T with its `*`, and the engine's parse of it the adapter checks for."""
@@ -682,13 +739,17 @@ class Game:
              "type": "Basic Land — Forest", "types": ["Land"], "subtypes": ["Forest"],
              "supertypes": ["Basic"], "text": "({T}: Add {G}.)", "layout": "normal",
              "manaValue": 0, "identifiers": {}}, None)
-        for name, face in self.payers + self.pumps:
+        for name, face in self.payers:
+            faces[name.lower()] = face
+        for name, face, _ in self.pumps:
             faces[name.lower()] = face
         self.engine = phase.Engine.from_json(json.dumps(faces))
         decks = [[], []]
         for o in self.objects:
             decks[self.controller(o)].append(self.names[o["id"]])
-        decks[0] += [name for name, _ in self.payers + self.pumps]
+        decks[0] += [name for name, _ in self.payers]
+        for name, _, caster in self.pumps:
+            decks[self.player_ids[caster]].append(name)
         decks = [d + ["Forest"] * (40 - len(d)) for d in decks]
         g = self.engine.new_game(player=decks[0], opponent=decks[1], seed=1, first_player=0)
         state = g.state()
@@ -786,6 +847,8 @@ class Game:
             lines.append(cda[0])
         levels = level_text(o["level_up"], o["id"]) if o.get("level_up") else ([], [])
         lines += levels[0]
+        put_by = put_by_text(o.get("counters_put_by") or {}, o["id"])
+        lines += [text for text, _ in put_by]
         for n in self.amounts.get(o["id"], []):
             lines.append(f"{{0}}: {name} deals {n} damage to any target.")
         for letter in self.mana_letters.get(o["id"], []):
@@ -813,6 +876,12 @@ class Game:
             p, t = parse_pt(o["pt"], o["id"])
             spec["power"], spec["toughness"] = str(p), str(t)
         face = phase.build_oracle_face(spec, None)
+        read = [{k: r.get(k) for k in ("quantity_modification", "valid_player")}
+                for r in face.get("replacements") or [] if r.get("event") == "AddCounter"]
+        if read != [parsed for _, parsed in put_by]:
+            raise Unsupported(f"{o['id']}: phase.rs's parser does not read "
+                              f"{[text for text, _ in put_by]} as the case means (it reads "
+                              f"{json.dumps(read)})")
         start = len(self.amounts.get(o["id"], [])) + len(self.mana_letters.get(o["id"], []))
         for k, stat in enumerate(self.exchanges.get(o["id"], [])):
             read = face["abilities"][start + k]["effect"] if len(face["abilities"]) > start + k \
@@ -890,7 +959,12 @@ class Game:
             if not isinstance(action, dict):
                 continue
             (kind, body), = action.items()
-            spell = spell_text(kind, body, self.player_ids, first, f"step {i + 1}")
+            caster = first
+            if kind == "put_counters" and any(o.get("counters_put_by") for o in self.objects):
+                text, expected, caster = counters_spell(body, first, f"step {i + 1}")
+                spell = text, expected
+            else:
+                spell = spell_text(kind, body, self.player_ids, first, f"step {i + 1}")
             if spell is None:
                 continue
             text, expected = spell
@@ -906,7 +980,7 @@ class Game:
             if len(read) != 1 or {k: read[0].get(k) for k in expected} != expected:
                 raise Unsupported(f"step {i + 1}: phase.rs's parser does not read {text!r} as "
                                   f"the case means (it reads {json.dumps(read)})")
-            out.append((name, face))
+            out.append((name, face, caster))
         return out
 
     def setup_mana(self):
@@ -1003,6 +1077,15 @@ class Game:
             self.apply(debug("RunStateBasedActions"))
 
     def do_put_counters(self, a):
+        if any(o.get("counters_put_by") for o in self.objects):
+            # Who puts them matters (122.6a, 614.1a): a real spell of theirs.
+            oid = self.known(a["on"])
+            kind = counter_name(a["kind"])
+            have = self.g.object(oid)["counters"].get(kind, 0)
+            self.cast_at(a["on"], None, effect=False)
+            if self.g.object(oid)["counters"].get(kind, 0) > have:
+                self.timestamp()  # the kind gets a new timestamp (613.7c)
+            return
         if a["on"] in self.player_ids:
             # Poison counters (the only kind a player gets here): the
             # binding has no action for them, so they are written.
@@ -1202,20 +1285,26 @@ class Game:
     def cast_at(self, handle, timestamp, effect=True):
         """Cast the step's instant (the next of the adapter's) for {0} at one
         creature and let the engine resolve it; the continuous effect it
-        makes, if `effect`, gets the step's timestamp."""
+        makes, if `effect`, gets the step's timestamp. The second player
+        casts theirs once the first has passed priority."""
         target = self.on_battlefield(handle)
-        name, _ = self.pumps.pop(0)
+        name, _, caster = self.pumps.pop(0)
+        player = self.player_ids[caster]
         oid = next(int(k) for k, v in self.g.state()["state"]["objects"].items()
                    if v["name"] == name)
         before = {e["id"] for e in self.g.state()["state"]["transient_continuous_effects"]}
         counting, self.counting = self.counting, False
         try:
             self.move(oid, "Hand")
+            if player != self.g.priority_player():
+                self.apply({"type": "PassPriority"}, self.g.priority_player())
+            if player != self.g.priority_player() or self.g.waiting_for()["type"] != "Priority":
+                raise RuntimeError(f"the engine gives {caster} no priority to cast {name}")
             cast = next((c for c in self.g.actions()
                          if c.kind == "CastSpell" and c.data.get("object_id") == oid), None)
             if cast is None:
-                raise RuntimeError(f"the engine does not let the first player cast {name}")
-            self.apply(cast)
+                raise RuntimeError(f"the engine does not let {caster} cast {name}")
+            self.apply(cast, player)
             for _ in range(10):
                 waiting = self.g.waiting_for()
                 if waiting["type"] == "Priority":
@@ -1230,8 +1319,17 @@ class Game:
                         f"offering {[c.data for c in self.g.actions()]})")
                 self.apply(pick, waiting["data"].get("player", 0))
             for _ in range(50):
-                if not self.g.stack() or self.g.waiting_for()["type"] == "GameOver":
+                waiting = self.g.waiting_for()
+                if waiting["type"] == "GameOver" or not self.g.stack() \
+                        and waiting["type"] == "Priority":
                     break
+                if waiting["type"] == "ReplacementChoice":
+                    # The order of several replacement effects is the
+                    # affected player's choice (616.1), which a case does not
+                    # make: the engine's first order is taken.
+                    self.apply(next(c for c in self.g.actions() if c.kind == "ChooseReplacement"),
+                               waiting["data"].get("player", 0))
+                    continue
                 self.apply({"type": "PassPriority"}, self.g.priority_player())
         finally:
             self.counting = counting
