@@ -221,8 +221,10 @@ def check(case):
             level_text(o["level_up"], where)
         if o.get("counters_put_by"):
             put_by_text(o["counters_put_by"], where)
+        if o.get("on_resolve") or o.get("x_is"):
+            resolve_text(o, players, first, where)
         for key in ("crew", "attached_to", "max_counters",
-                    "loyalty", "regeneration_shields", "x", "x_is", "on_resolve"):
+                    "loyalty", "regeneration_shields", "x"):
             if o.get(key):
                 raise Unsupported(f"{where}: `{key}`")
         if "timestamp" in o:
@@ -312,9 +314,25 @@ def check(case):
                 if "amount" in entry:
                     raise Unsupported(f"{where}: combat damage with an amount of its own (the "
                                       "adapter lets the engine assign each creature's damage)")
-        elif name in ("cast", "resolve"):
-            raise Unsupported(f"{where}: the step `{name}` (casting spells and resolving them "
-                              "on the engine's stack is not mapped)")
+        elif name == "cast":
+            o = next((o for o in setup.get("objects", []) if o["id"] == body["object"]), None)
+            if o is None or not o.get("on_resolve") or o.get("zone") != "hand" \
+                    or body.get("by", first) != first or body.get("x"):
+                raise Unsupported(f"{where}: casting {body['object']} (the adapter casts an "
+                                  "instant or sorcery of the first player's hand with what it "
+                                  "does as it resolves, `on_resolve`, and no X)")
+            if o.get("controller", first) != first or players_mana(setup, first):
+                raise Unsupported(f"{where}: casting {body['object']} with mana in the pool or "
+                                  "for the second player (the adapter adds the mana its cost "
+                                  "takes for the first player, to an empty pool)")
+            cost_mana(o.get("mana_cost") or "", where)
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: a cast with state-based actions deferred (the "
+                                  "engine checks them as a player gets priority, 704.3)")
+        elif name == "resolve":
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: a spell resolving with state-based actions deferred "
+                                  "(the engine checks them as a player gets priority, 704.3)")
         elif name in ("double", "triple", "double_counters"):
             spell_text(name, body, players, first, where)
             if not step.get("sba", True):
@@ -586,6 +604,71 @@ def counters_spell(body, first, where):
                   "count": {"type": "Fixed", "value": n}}, body.get("by") or first
 
 
+def players_mana(setup, first):
+    return any(p.get("mana") for p in setup.get("players", []) if p["id"] == first)
+
+
+def cost_mana(cost, where):
+    """The mana that pays a mana cost of generic and colored symbols, for
+    the engine's `AddMana` debug action; other symbols are refused."""
+    out = []
+    for sym in re.findall(r"\{([^}]*)\}", cost):
+        if sym.isdigit():
+            out += ["Colorless"] * int(sym)
+        elif sym in MANA_COLORS:
+            out.append(MANA_COLORS[sym])
+        else:
+            raise Unsupported(f"{where}: casting a spell with {{{sym}}} in its mana cost")
+    return out
+
+
+def resolve_text(o, players, first, where):
+    """What an instant or sorcery of the case does as it resolves
+    (`on_resolve`, with X defined by `x_is`) as its Oracle text
+    (`Target creature gains trample and gets +X/+0 until end of turn, where
+    X is that creature's power.`), and the parse the adapter checks for."""
+    spec = (o.get("on_resolve") or {}).get("effect")
+    if not spec or len(o["on_resolve"]) != 1 or not set(o.get("types", [])) & {"Instant",
+                                                                               "Sorcery"}:
+        raise Unsupported(f"{where}: a spell that does {json.dumps(o.get('on_resolve'))} as it "
+                          "resolves (the adapter writes one creature's +X/+Y and keywords)")
+    extra = set(spec) - {"name", "affects", "until", "x", "modify", "add_keywords"}
+    if extra or "modify" not in spec or len(spec.get("affects", [])) != 1 \
+            or spec.get("until") != "end-of-turn":
+        raise Unsupported(f"{where}: a spell whose effect is {json.dumps(spec)}")
+    x = spec.get("x")
+    if isinstance(x, dict):
+        if x != {"x_of": o["id"]} or not o.get("x_is"):
+            raise Unsupported(f"{where}: a spell's X of {json.dumps(x)}")
+        x = o["x_is"]
+    elif o.get("x_is") or x is not None:
+        raise Unsupported(f"{where}: a spell with `x_is` its effect does not read, or a fixed X")
+    keywords = spec.get("add_keywords", [])
+    for k in keywords:
+        if k not in KEYWORDS:
+            raise Unsupported(f"{where}: the keyword {k}")
+    if not keywords:
+        if x is None:
+            raise Unsupported(f"{where}: a spell with a fixed effect (`effect` steps map it)")
+        text, parsed = pump_text(dict(spec, x=x), players, first, where)
+        return text, dict(parsed, type="Pump")
+    phrase, q = quantity_text(x, players, first, where, target=spec["affects"][0]) \
+        if x is not None else (None, None)
+    mods = []
+    for stat, part in zip(("Power", "Toughness"), spec["modify"].split("/")):
+        if part[1:] == "X" and part[0] == "+" and q is not None:
+            mods.append({"type": f"AddDynamic{stat}", "value": q})
+        elif part[1:].isdigit() and int(part) != 0:
+            mods.append({"type": f"Add{stat}", "value": int(part)})
+        elif not (part[1:].isdigit() and int(part) == 0):
+            raise Unsupported(f"{where}: the modification {spec['modify']}")
+    mods += [{"type": "AddKeyword", "keyword": engine_keyword(k)} for k in keywords]
+    text = (f"Target creature gains {' and '.join(keywords)} and gets {spec['modify']} until "
+            "end of turn" + (f", where X is {phrase}." if phrase else "."))
+    return text, {"type": "GenericEffect", "duration": "UntilEndOfTurn",
+                  "static_abilities": [{"modifications": mods}]}
+
+
 def cda_text(name, o, players, first, where):
     """A characteristic-defining ability (604.3) as Oracle text, the printed
     P/T with its `*`, and the engine's parse of it the adapter checks for."""
@@ -855,6 +938,10 @@ class Game:
             lines.append(f"{{0}}: Add an amount of {{{letter}}} equal to {name}'s power.")
         for stat in self.exchanges.get(o["id"], []):
             lines.append(f"{{0}}: Exchange your life total with {name}'s {stat}.")
+        resolves = resolve_text(o, self.player_ids, first, o["id"]) \
+            if o.get("on_resolve") else None
+        if resolves:
+            lines.append(resolves[0])
         spec = {
             "name": name,
             "manaCost": o.get("mana_cost", ""),
@@ -876,6 +963,16 @@ class Game:
             p, t = parse_pt(o["pt"], o["id"])
             spec["power"], spec["toughness"] = str(p), str(t)
         face = phase.build_oracle_face(spec, None)
+        if resolves:
+            read = [a["effect"] for a in face["abilities"] if a.get("kind") == "Spell"]
+            shape = [{k: (r.get(k) if k != "static_abilities" else
+                          [{"modifications": a.get("modifications")}
+                           for a in r.get(k) or []])
+                      for k in resolves[1]} for r in read]
+            if shape != [resolves[1]]:
+                raise Unsupported(f"{o['id']}: phase.rs's parser does not read "
+                                  f"{resolves[0]!r} as the case means (it reads "
+                                  f"{json.dumps(read)})")
         read = [{k: r.get(k) for k in ("quantity_modification", "valid_player")}
                 for r in face.get("replacements") or [] if r.get("event") == "AddCounter"]
         if read != [parsed for _, parsed in put_by]:
@@ -1381,6 +1478,68 @@ class Game:
             s["next_timestamp"] = max(s["next_timestamp"], ts + 1)
             s["layers_dirty"] = True
             self.g = self.engine.load_game(state)
+
+    def do_cast(self, a):
+        """The first player casts the spell from their hand (601.2): the
+        adapter adds the mana its cost takes to their (empty) pool, the
+        engine pays it, and the adapter chooses the target the spell's effect
+        names. Its move to the stack takes a timestamp (400.7)."""
+        oid = self.known(a["object"])
+        o = next(o for o in self.objects if o["id"] == a["object"])
+        if self.g.object(oid)["zone"] != "Hand":
+            raise Unsupported(f"casting {a['object']} from the {self.g.object(oid)['zone']}")
+        if self.g.player(0)["mana_pool"]["mana"]:
+            raise Unsupported(f"casting {a['object']} with mana in the pool (the adapter adds "
+                              "the mana its cost takes, and the engine could spend other mana)")
+        handle = o["on_resolve"]["effect"]["affects"][0]
+        target = self.on_battlefield(handle)
+        mana = cost_mana(o.get("mana_cost") or "", a["object"])
+        if mana:
+            self.g.apply(0, debug("AddMana", {"player_id": 0, "mana": mana}))
+        cast = next((c for c in self.g.actions()
+                     if c.kind == "CastSpell" and c.data.get("object_id") == oid), None)
+        if cast is None:
+            raise Unsupported(f"the engine does not let the first player cast {a['object']}")
+        self.apply(cast)
+        for _ in range(10):
+            waiting = self.g.waiting_for()
+            if waiting["type"] == "Priority":
+                break
+            pick = next((c for c in self.g.actions() if c.kind == "ChooseTarget"
+                         and (c.data or {}).get("target") == {"Object": target}), None)
+            if pick is None:
+                raise Unsupported(f"the engine does not offer {handle} as the target of "
+                                  f"{a['object']} (it waits for {waiting['type']})")
+            self.apply(pick, waiting["data"].get("player", 0))
+        if self.g.object(oid)["zone"] != "Stack":
+            raise RuntimeError(f"{a['object']} did not go on the stack")
+
+    def do_resolve(self, handle):
+        """Priority is passed until the spell has resolved (608.2): the
+        engine follows its text and puts it into the graveyard. The effect
+        it makes gets the timestamp the case gives it, before the spell's
+        move to the graveyard takes one (608.2n, 400.7)."""
+        oid = self.known(handle)
+        stack = self.g.stack()
+        if not stack or self.g.object(oid)["zone"] != "Stack":
+            raise Invalid(f"{handle} is not on the stack")
+        before = {e["id"] for e in self.g.state()["state"]["transient_continuous_effects"]}
+        ts = self.timestamp()
+        for _ in range(50):
+            if self.g.object(oid)["zone"] != "Stack" \
+                    or self.g.waiting_for()["type"] != "Priority":
+                break
+            self.apply({"type": "PassPriority"}, self.g.priority_player())
+        if self.g.object(oid)["zone"] == "Stack":
+            raise Unsupported(f"the engine does not resolve {handle} (it waits for "
+                              f"{self.g.waiting_for()['type']})")
+        state = self.g.state()
+        s = state["state"]
+        for e in s["transient_continuous_effects"]:
+            if e["id"] not in before:
+                e["timestamp"] = ts
+        s["layers_dirty"] = True
+        self.g = self.engine.load_game(state)
 
     def do_damage(self, a):
         if a["from"] in self.ids and self.g.object(self.ids[a["from"]])["zone"] != "Battlefield":
