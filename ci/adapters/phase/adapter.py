@@ -1384,6 +1384,9 @@ class Game:
         creature and let the engine resolve it; the continuous effect it
         makes, if `effect`, gets the step's timestamp. The second player
         casts theirs once the first has passed priority."""
+        if handle in self.ids and self.g.object(self.ids[handle])["zone"] != "Battlefield":
+            raise Unsupported(f"the step acts on {handle} off the battlefield (the adapter casts "
+                              "a spell that targets a creature on the battlefield)")
         target = self.on_battlefield(handle)
         name, _, caster = self.pumps.pop(0)
         player = self.player_ids[caster]
