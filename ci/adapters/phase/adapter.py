@@ -1388,6 +1388,9 @@ class Game:
             raise Unsupported(f"the step acts on {handle} off the battlefield (the adapter casts "
                               "a spell that targets a creature on the battlefield)")
         target = self.on_battlefield(handle)
+        if "Creature" not in self.g.object(target)["card_types"]["core_types"]:
+            raise Unsupported(f"the step acts on {handle}, which is not a creature (the adapter "
+                              "casts a spell that targets a creature)")
         name, _, caster = self.pumps.pop(0)
         player = self.player_ids[caster]
         oid = next(int(k) for k, v in self.g.state()["state"]["objects"].items()
