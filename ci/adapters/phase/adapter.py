@@ -23,6 +23,11 @@ mechanisms wherever that is practical:
 - combat damage: a real combat (attackers, blockers, the engine's combat
   damage step); cleanup: the engine's own turn walked through its cleanup;
 - zones: the engine's zone changes (its debug action).
+- mana, costs, amounts read from the game, doubling, exchanges, who puts
+  counters, spells: Oracle text the engine parses (mana abilities, CDAs,
+  level up bands, replacement effects, instants of the adapter's), the
+  parse checked, activated or cast and resolved through the engine's
+  stack, which pays the costs and reads the amounts.
 
 Anything else is answered `unsupported` with the reason; the adapter never
 computes a rules result itself. Only protocol messages go to stdout.
