@@ -1406,6 +1406,11 @@ class Game:
             self.move(oid, "Hand")
             if player != self.g.priority_player():
                 self.apply({"type": "PassPriority"}, self.g.priority_player())
+            if self.g.waiting_for()["type"] == "GameOver":
+                raise Unsupported(
+                    "the game is over in phase.rs as the adapter's spell is about to be cast (a "
+                    "player lost as state-based actions were checked: "
+                    f"{json.dumps(self.g.waiting_for().get('data'))})")
             if player != self.g.priority_player() or self.g.waiting_for()["type"] != "Priority":
                 raise RuntimeError(f"the engine gives {caster} no priority to cast {name}")
             cast = next((c for c in self.g.actions()
