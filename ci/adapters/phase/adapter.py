@@ -303,10 +303,7 @@ def check(case):
             if body["to"] not in ENGINE_ZONES:
                 raise Unsupported(f"{where}: a move to the {body['to']}")
             if putters and any((body.get("counters") or {}).values()):
-                raise Unsupported(f"{where}: an object entering with counters beside an ability "
-                                  "that changes how many counters a player puts (the adapter "
-                                  "puts them with the engine's debug action, which no "
-                                  "replacement effect sees, 614.1c)")
+                return_spell(body, first, where)
             for kind, n in (body.get("counters") or {}).items():
                 if counter_name(kind) is None:
                     raise Unsupported(f"{where}: entering with {kind} counters")
@@ -588,6 +585,33 @@ def put_by_text(put_by, where):
             raise Unsupported(f"{where}: counters put by {who} made {scale}")
         out.append(PUT_BY[(who, scale)])
     return out
+
+
+def return_spell(body, first, where):
+    """A `move` to the battlefield with counters beside an ability that
+    changes how many counters a player puts: an instant the putting player
+    casts (`Return target creature card from a graveyard to the battlefield
+    with 3 +1/+1 counters on it.`), so that the engine's replacement effects
+    see who puts them (122.6a, 614.1c). Its text, parse and caster."""
+    counters = {k: n for k, n in (body.get("counters") or {}).items() if n}
+    (kind, n), = counters.items() if len(counters) == 1 else ((None, 0),)
+    name = counter_name(kind) if kind else None
+    if body["to"] != "battlefield" or name is None or name == "level" or kind in KEYWORDS \
+            or body.get("copy") or body.get("choose"):
+        raise Unsupported(f"{where}: a move with {json.dumps(counters)} beside an ability that "
+                          "changes how many counters a player puts (the adapter casts a spell "
+                          "returning a creature card from a graveyard with one kind of P/T "
+                          "counters)")
+    if body.get("by") is not None:
+        # 122.6a: the text names nobody, so the controller of the entering
+        # object puts them; an effect naming a player has no text here.
+        raise Unsupported(f"{where}: a move whose effect names who puts the counters "
+                          f"({body['by']}; phase.rs's parser reads no such text)")
+    n = fixed(n, where)
+    text = ("Return target creature card from a graveyard to the battlefield with "
+            + (f"a {kind} counter" if n == 1 else f"{n} {kind} counters") + " on it.")
+    return text, {"type": "ChangeZone", "origin": "Graveyard", "destination": "Battlefield",
+                  "enter_with_counters": [[name, {"type": "Fixed", "value": n}]]}, first
 
 
 def counters_spell(body, first, where):
@@ -1062,8 +1086,12 @@ class Game:
                 continue
             (kind, body), = action.items()
             caster = first
-            if kind == "put_counters" and any(o.get("counters_put_by") for o in self.objects):
+            putters = any(o.get("counters_put_by") for o in self.objects)
+            if kind == "put_counters" and putters:
                 text, expected, caster = counters_spell(body, first, f"step {i + 1}")
+                spell = text, expected
+            elif kind == "move" and putters and any((body.get("counters") or {}).values()):
+                text, expected, caster = return_spell(body, first, f"step {i + 1}")
                 spell = text, expected
             else:
                 spell = spell_text(kind, body, self.player_ids, first, f"step {i + 1}")
@@ -1207,6 +1235,9 @@ class Game:
             self.counters(oid, a["kind"], -n)
 
     def do_move(self, a):
+        if any(o.get("counters_put_by") for o in self.objects) \
+                and any((a.get("counters") or {}).values()):
+            return self.do_return_spell(a)
         oid = self.known(a["object"])
         self.move(oid, ENGINE_ZONES[a["to"]])
         if self.g.object(oid)["zone"] != "Battlefield":
@@ -1384,15 +1415,35 @@ class Game:
         if self.g.object(oid)["counters"].get(kind, 0) > have:
             self.timestamp()
 
-    def cast_at(self, handle, timestamp, effect=True):
+    def do_return_spell(self, a):
+        """A creature card returned from a graveyard with counters by the
+        player who puts them: the adapter's instant, cast by that player and
+        resolved by the engine, whose replacement effects change how many
+        counters it enters with (614.1c, 122.6a). The new object takes a
+        timestamp (400.7), its counters share it."""
+        oid = self.known(a["object"])
+        if self.g.object(oid)["zone"] != "Graveyard":
+            raise Unsupported(f"a move of {a['object']} from the "
+                              f"{ZONES.get(self.g.object(oid)['zone'])} with counters beside an "
+                              "ability that changes how many a player puts (the adapter casts a "
+                              "spell that returns a creature card from a graveyard)")
+        owner = self.g.object(oid)["owner"]
+        self.cast_at(a["object"], None, effect=False, zone="Graveyard")
+        if self.g.object(oid)["zone"] == "Battlefield":
+            if self.g.object(oid)["controller"] != owner:
+                raise Unsupported(f"the engine returns {a['object']} under the control of the "
+                                  "player who cast the adapter's spell, not its owner's")
+            self.timestamp()
+
+    def cast_at(self, handle, timestamp, effect=True, zone="Battlefield"):
         """Cast the step's instant (the next of the adapter's) for {0} at one
         creature and let the engine resolve it; the continuous effect it
         makes, if `effect`, gets the step's timestamp. The second player
         casts theirs once the first has passed priority."""
-        if handle in self.ids and self.g.object(self.ids[handle])["zone"] != "Battlefield":
-            raise Unsupported(f"the step acts on {handle} off the battlefield (the adapter casts "
-                              "a spell that targets a creature on the battlefield)")
-        target = self.on_battlefield(handle)
+        if handle in self.ids and self.g.object(self.ids[handle])["zone"] != zone:
+            raise Unsupported(f"the step acts on {handle} off the {zone.lower()} (the adapter "
+                              f"casts a spell that targets a creature on the {zone.lower()})")
+        target = self.on_battlefield(handle) if zone == "Battlefield" else self.known(handle)
         if "Creature" not in self.g.object(target)["card_types"]["core_types"]:
             raise Unsupported(f"the step acts on {handle}, which is not a creature (the adapter "
                               "casts a spell that targets a creature)")
