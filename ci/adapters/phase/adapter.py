@@ -23,6 +23,11 @@ mechanisms wherever that is practical:
 - combat damage: a real combat (attackers, blockers, the engine's combat
   damage step); cleanup: the engine's own turn walked through its cleanup;
 - zones: the engine's zone changes (its debug action).
+- mana, costs, amounts read from the game, doubling, exchanges, who puts
+  counters, spells: Oracle text the engine parses (mana abilities, CDAs,
+  level up bands, replacement effects, instants of the adapter's), the
+  parse checked, activated or cast and resolved through the engine's
+  stack, which pays the costs and reads the amounts.
 
 Anything else is answered `unsupported` with the reason; the adapter never
 computes a rules result itself. Only protocol messages go to stdout.
@@ -73,10 +78,21 @@ FEATURES = [
     "copy",
     "face-down",
     "inert-keywords",
+    "mana",
+    "costs",
+    "quantities",
+    "cda",
+    "double",
+    "triple",
+    "double-counters",
+    "level-up",
+    "exchange",
+    "counters-put-by",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
-# information, regeneration shields).
-UNOBSERVED = ["lki", "regeneration_shields"]
+# information, regeneration shields; how many distinct payments a cost has:
+# the engine pays a cost, it does not count the ways to).
+UNOBSERVED = ["lki", "regeneration_shields", "payments"]
 
 # phase.rs stores P/T, counters and life as 32-bit integers.
 LIMIT = 2**31 - 1
@@ -85,6 +101,7 @@ PT_COUNTER = re.compile(r"^([+-])(\d+)/([+-])(\d+)$")
 COLORS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 COLOR_NAMES = {"White": "white", "Blue": "blue", "Black": "black", "Red": "red", "Green": "green"}
 MANA_LETTERS = {"White": "W", "Blue": "U", "Black": "B", "Red": "R", "Green": "G", "Colorless": "C"}
+MANA_COLORS = {v: k for k, v in MANA_LETTERS.items()}
 # The zones a case may put an object in, by the engine's name.
 ENGINE_ZONES = {
     "battlefield": "Battlefield",
@@ -201,6 +218,8 @@ def counter_name(kind):
         return "P1P1"
     if kind == "-1/-1":
         return "M1M1"
+    if kind == "level":
+        return "level"  # level up (107.8, 711): the engine's level counters
     if PT_COUNTER.match(kind) or kind in KEYWORDS:
         return kind  # keyword counters by their name (122.1b): "first strike"
     if kind in ENGINE_COUNTERS:
@@ -250,9 +269,10 @@ def parse_pt(text, where, x=None, signed=False):
 def check(case):
     setup = case.get("setup", {})
     players = {p["id"] for p in setup.get("players", [])} or {"you", "opponent"}
+    first = next(iter(p["id"] for p in setup.get("players", [])), "you")
     for p in setup.get("players", []):
-        if p.get("mana"):
-            raise Unsupported(f"player {p['id']}: a mana pool in the setup")
+        for kind, n in (p.get("mana") or {}).items():
+            fixed(n, f"player {p['id']}: mana")
         if p.get("hand"):
             raise Unsupported(f"player {p['id']}: a hand size")
         fixed(p.get("life", 20), f"player {p['id']}: life")
@@ -280,15 +300,22 @@ def check(case):
         if o.get("copy"):
             raise Unsupported(f"{where}: set up as a copy (the adapter has objects become or "
                               "enter as copies by abilities the engine resolves)")
-        for key in ("cda", "level_up", "max_counters",
-                    "regeneration_shields", "x", "x_is", "on_resolve"):
+        if o.get("cda"):
+            cda_text(o.get("name") or o["id"], o, players, first, where)
+        if o.get("level_up"):
+            level_text(o["level_up"], where)
+        if o.get("counters_put_by"):
+            put_by_text(o["counters_put_by"], where)
+        if o.get("on_resolve") or o.get("x_is"):
+            resolve_text(o, players, first, where)
+        for key in ("max_counters", "regeneration_shields", "x"):
             if o.get(key):
                 raise Unsupported(f"{where}: `{key}`")
         if o.get("chapters") is not None:
             chapter_lines(o, objects_of(setup), where)
         if "timestamp" in o:
             fixed(o["timestamp"], where)
-        if "pt" in o:
+        if "pt" in o and not o.get("cda"):
             parse_pt(o["pt"], where)
         for kind, n in o.get("counters", {}).items():
             if counter_name(kind) is None:
@@ -314,7 +341,10 @@ def check(case):
                                   "priority, 704.3)")
             continue
         (name, body), = action.items()
-        if name == "put_counters":
+        putters = any(o.get("counters_put_by") for o in setup.get("objects", []))
+        if name == "put_counters" and putters:
+            counters_spell(body, first, where)
+        elif name == "put_counters":
             if body["kind"] == "poison" and body["on"] in players:
                 fixed(body.get("count", 1), where)
                 continue
@@ -361,11 +391,17 @@ def check(case):
             if body.get("until") not in ("end-of-turn", "forever"):
                 raise Unsupported(f"{where}: the duration {body.get('until')}")
             x = body.get("x")
-            if x is not None:
+            if isinstance(x, dict):
+                pump_text(body, players, first, where)
+                if not step.get("sba", True):
+                    raise Unsupported(f"{where}: an effect with an amount read from the game and "
+                                      "state-based actions deferred (the adapter casts a spell "
+                                      "for it, which resolves through priority, 704.3)")
+            elif x is not None:
                 fixed(x, where)
-            if "set" in body:
+            if "set" in body and not isinstance(x, dict):
                 parse_pt(body["set"], where, x)
-            if "modify" in body:
+            if "modify" in body and not isinstance(x, dict):
                 parse_pt(body["modify"], where, x, signed=True)
             if "timestamp" in body:
                 fixed(body["timestamp"], where)
@@ -373,7 +409,9 @@ def check(case):
             if body["to"] not in ENGINE_ZONES:
                 raise Unsupported(f"{where}: a move to the {body['to']}")
             moved = objects.get(body["object"], {})
-            if entering_with_counters(moved, body):
+            if putters and any((body.get("counters") or {}).values()):
+                return_spell(body, first, where)
+            elif entering_with_counters(moved, body):
                 zone = moved.get("zone", "battlefield")
                 first = (setup.get("players") or [{"id": "you"}])[0]["id"]
                 if zone not in ENTERING or moved.get("controller", first) != first:
@@ -457,9 +495,48 @@ def check(case):
             if not step.get("sba", True):
                 raise Unsupported(f"{where}: attaching with state-based actions deferred (the "
                                   "equip ability resolves through priority, 704.3)")
-        elif name in ("cast", "resolve", "pay_cost"):
-            raise Unsupported(f"{where}: the step `{name}` (casting spells and resolving them "
-                              "on the engine's stack is not mapped)")
+        elif name == "cast":
+            o = next((o for o in setup.get("objects", []) if o["id"] == body["object"]), None)
+            if o is None or not o.get("on_resolve") or o.get("zone") != "hand" \
+                    or body.get("by", first) != first or body.get("x"):
+                raise Unsupported(f"{where}: casting {body['object']} (the adapter casts an "
+                                  "instant or sorcery of the first player's hand with what it "
+                                  "does as it resolves, `on_resolve`, and no X)")
+            if o.get("controller", first) != first or players_mana(setup, first):
+                raise Unsupported(f"{where}: casting {body['object']} with mana in the pool or "
+                                  "for the second player (the adapter adds the mana its cost "
+                                  "takes for the first player, to an empty pool)")
+            cost_mana(o.get("mana_cost") or "", where)
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: a cast with state-based actions deferred (the "
+                                  "engine checks them as a player gets priority, 704.3)")
+        elif name == "resolve":
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: a spell resolving with state-based actions deferred "
+                                  "(the engine checks them as a player gets priority, 704.3)")
+        elif name in ("double", "triple", "double_counters"):
+            spell_text(name, body, players, first, where)
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: `{name}` with state-based actions deferred (the "
+                                  "adapter casts a spell for it, which resolves through "
+                                  "priority, 704.3)")
+        elif name == "exchange":
+            exchanged(body, case, first, where)
+        elif name == "add_mana":
+            mana_source(body, case, players, first, where)
+        elif name == "pay_cost":
+            if body.get("player", first) != first:
+                raise Unsupported(f"{where}: a cost paid by {body['player']} (the adapter casts "
+                                  "as the first player)")
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: a cost paid with state-based actions deferred (the "
+                                  "adapter pays it by casting a spell, which resolves through "
+                                  "priority, 704.3)")
+            if body.get("payment", 0):
+                raise Unsupported(f"{where}: payment {body['payment']} of the cost (the engine "
+                                  "pays a cost its own way: the adapter can ask it for the "
+                                  "payment with the least life, no other one)")
+            paid_cost(body, case, where)
         elif name == "damage":
             fixed(body["amount"], where)
             if not step.get("sba", True):
@@ -468,6 +545,363 @@ def check(case):
                     "through priority, which checks them, 704.3)")
         else:
             raise Unsupported(f"{where}: the step `{name}`")
+
+
+def exchanged(body, case, first, where):
+    """An exchange phase.rs's parser reads: the first player's life total
+    with the power or toughness of a creature they control (Tree of
+    Redemption), as that creature's own ability. Returns (handle, stat)."""
+    values = body["values"]
+    lives = [v for v in values if "life" in v]
+    stats = [v for v in values if "life" not in v]
+    if len(values) != 2 or len(lives) != 1 or lives[0]["life"] != first:
+        raise Unsupported(f"{where}: an exchange of {json.dumps(values)} (phase.rs's parser reads "
+                          "only \"Exchange your life total with NAME's toughness\" among "
+                          "exchanges; not two creatures' powers)")
+    if body.get("until") not in (None, "forever"):
+        raise Unsupported(f"{where}: an exchange whose effects last {body['until']}")
+    (stat, handle), = stats[0].items()
+    o = next((o for o in case.get("setup", {}).get("objects", []) if o["id"] == handle), None)
+    if o is None or o.get("controller", first) != first:
+        raise Unsupported(f"{where}: an exchange with the {stat} of {handle}, which is no object "
+                          "the first player controls (the adapter activates its ability)")
+    return handle, stat
+
+
+def mana_source(body, case, players, first, where):
+    """How an `add_mana` step is played: `None` for a fixed amount (put in
+    the pool), or the object whose own mana ability reads its power."""
+    amount = body["amount"]
+    if body.get("player", first) != first:
+        raise Unsupported(f"{where}: mana for {body['player']} (the adapter activates abilities "
+                          "as the first player)")
+    if isinstance(amount, dict):
+        if set(amount) != {"power_of"} or body.get("snow"):
+            raise Unsupported(f"{where}: mana in an amount read from the game "
+                              f"({json.dumps(amount)}; only an object's power is mapped, "
+                              "without snow)")
+        handle = amount["power_of"]
+        o = next((o for o in case.get("setup", {}).get("objects", []) if o["id"] == handle), None)
+        if o is None or o.get("controller", first) != first:
+            raise Unsupported(f"{where}: mana in the amount of the power of {handle}, which is "
+                              "no object the first player controls")
+        return handle
+    fixed(amount, where)
+    return None
+
+
+def paid_cost(body, case, where):
+    """The mana cost a `pay_cost` step pays, as card text, and its X."""
+    if body.get("cost_of"):
+        o = next((o for o in case.get("setup", {}).get("objects", [])
+                  if o["id"] == body["cost_of"]), None)
+        cost = (o or {}).get("mana_cost") or ""
+        if "X" in cost:
+            raise Unsupported(f"{where}: the mana cost {cost} of {body['cost_of']} (what X is "
+                              "there, 107.3h, the adapter would have to decide)")
+        return cost or "{0}", 0
+    cost = body.get("cost") or "{0}"
+    x = body.get("x", 0)
+    if x and "X" not in cost:
+        raise Unsupported(f"{where}: an X for the cost {cost}, which has none")
+    return cost, fixed(x, where)
+
+
+SUBTYPE_PLURALS = {"Elf": "Elves", "Dwarf": "Dwarves", "Wolf": "Wolves"}
+
+
+def quantity_text(q, players, you, where, target=None):
+    """A quantity as Oracle text ("the number of creatures you control"),
+    and the engine's parse of it that the adapter checks for (608.2h)."""
+    if not isinstance(q, dict) or len(q) != 1:
+        raise Unsupported(f"{where}: the quantity {json.dumps(q)}")
+    (kind, arg), = q.items()
+    if kind in ("power_of", "toughness_of") and target is not None and arg == target:
+        stat = kind.split("_")[0]
+        return (f"that creature's {stat}",
+                {"type": "Ref", "qty": {"type": stat.capitalize(), "scope": {"type": "Target"}}})
+    if kind == "half" and arg.get("round") in ("up", "down"):
+        text, parsed = quantity_text(arg["of"], players, you, where, target)
+        return (f"half {text}, rounded {arg['round']}",
+                {"type": "DivideRounded", "inner": parsed, "divisor": 2,
+                 "rounding": arg["round"].capitalize()})
+    if kind == "count" and isinstance(arg, dict):
+        extra = set(arg) - {"types", "subtypes", "controller", "zone"}
+        types, subtypes = arg.get("types", []), arg.get("subtypes", [])
+        who = arg.get("controller")
+        zone = arg.get("zone") or "battlefield"
+        if who is not None and who not in players:
+            extra.add("controller")
+        if zone == "battlefield" and not extra and len(types) + len(subtypes) == 1 \
+                and (not types or types[0] in TYPE_NOUNS):
+            noun = TYPE_NOUNS[types[0]] if types else \
+                SUBTYPE_PLURALS.get(subtypes[0], subtypes[0] + "s")
+            where_ = "on the battlefield" if who is None else \
+                "you control" if who == you else "your opponents control"
+            return (f"the number of {noun} {where_}",
+                    {"type": "Ref", "qty": {"type": "ObjectCount", "filter": {
+                        "type": "Typed",
+                        "type_filters": types or [{"Subtype": subtypes[0]}],
+                        "controller": None if who is None else "You" if who == you else "Opponent",
+                        "properties": []}}})
+        if zone == "graveyard" and not extra and not subtypes and types == ["Creature"] \
+                and who in (None, you):
+            return ("the number of creature cards in " + ("all graveyards" if who is None
+                                                           else "your graveyard"),
+                    {"type": "Ref", "qty": {"type": "ZoneCardCount", "zone": "Graveyard",
+                                            "card_types": ["Creature"],
+                                            "scope": "All" if who is None else "Controller"}})
+    raise Unsupported(f"{where}: the quantity {json.dumps(q)} (the adapter writes no Oracle text "
+                      "for it that phase.rs's parser reads as the case means)")
+
+
+def pump_text(spec, players, first, where):
+    """An effect whose X is read from the game, as an instant's Oracle text
+    ("Target creature gets +X/+X until end of turn, where X is ...") and
+    the engine's parse the adapter checks for: X is read as it resolves."""
+    extra = set(spec) - {"name", "source", "affects", "until", "x", "modify", "timestamp"}
+    if extra or "modify" not in spec or len(spec["affects"]) != 1 \
+            or spec.get("until") != "end-of-turn":
+        raise Unsupported(f"{where}: an effect with an amount read from the game other than one "
+                          "creature's +X/+Y until end of turn")
+    phrase, q = quantity_text(spec["x"], players, first, where, target=spec["affects"][0])
+    parts = spec["modify"].split("/")
+    parsed = {}
+    for stat, part in zip(("power", "toughness"), parts):
+        if part[1:] == "X":
+            parsed[stat] = {"type": "Quantity", "value": q if part[0] == "+" else
+                            {"type": "Multiply", "factor": -1, "inner": q}}
+        elif part[1:].isdigit():
+            parsed[stat] = {"type": "Fixed", "value": fixed(int(part), where)}
+        else:
+            raise Unsupported(f"{where}: the modification {spec['modify']}")
+    return (f"Target creature gets {spec['modify']} until end of turn, where X is {phrase}.",
+            parsed)
+
+
+def spell_text(name, body, players, first, where):
+    """The instant the adapter casts for a step, targeting one creature: its
+    Oracle text and the parse the adapter checks for (kind and parts of its
+    effect). None for a step the adapter plays otherwise."""
+    if name == "effect":
+        if not isinstance(body.get("x"), dict):
+            return None
+        text, expected = pump_text(body, players, first, where)
+        return text, dict(expected, type="Pump")
+    if name in ("double", "triple"):
+        if body.get("until") != "end-of-turn":
+            raise Unsupported(f"{where}: `{name}` lasting {body.get('until')}")
+        what = {"power": ("power", "Power"), "toughness": ("toughness", "Toughness"),
+                "both": ("power and toughness", "PowerAndToughness")}.get(body.get("what"))
+        if what is None:
+            raise Unsupported(f"{where}: `{name}` of {body.get('what')}")
+        return (f"{name.capitalize()} target creature's {what[0]} until end of turn.",
+                {"type": "DoublePT", "mode": what[1], "factor": 2 if name == "double" else 3})
+    if name == "double_counters":
+        if body["on"] in players:
+            raise Unsupported(f"{where}: doubling a player's {body['kind']} counters (phase.rs's "
+                              "parser reads no Oracle text for it)")
+        if body.get("by", first) != first:
+            raise Unsupported(f"{where}: counters put by {body['by']}")
+        kind = counter_name(body["kind"])
+        if kind is None:
+            raise Unsupported(f"{where}: {body['kind']} counters")
+        return (f"Double the number of {body['kind']} counters on target creature.",
+                {"type": "MultiplyCounter", "counter_type": kind, "multiplier": 2})
+    return None
+
+
+def level_text(bands, where):
+    """Level up bands (711.2) as the card's Oracle text (`LEVEL 2-6`, `3/3`,
+    `First strike`), and the parse the adapter checks for: each band a
+    static ability of the card, conditional on its level counters."""
+    lines, parsed = [], []
+    for band in bands:
+        extra = set(band) - {"min", "max", "pt", "keywords"}
+        if extra:
+            raise Unsupported(f"{where}: a level band with {sorted(extra)}")
+        for k in band.get("keywords", []):
+            if k not in KEYWORDS:
+                raise Unsupported(f"{where}: the keyword {k}")
+        p, t = parse_pt(band["pt"], where)
+        low, high = fixed(band["min"], where), band.get("max")
+        lines += [f"LEVEL {low}-{fixed(high, where)}" if high is not None else f"LEVEL {low}+",
+                  f"{p}/{t}"] + [k.capitalize() for k in band.get("keywords", [])]
+        condition = {"type": "HasCounters", "counters": {"type": "OfType", "data": "level"},
+                     "minimum": low}
+        if high is not None:
+            condition["maximum"] = high
+        parsed.append({"modifications": [{"type": "SetPower", "value": p},
+                                         {"type": "SetToughness", "value": t}]
+                       + [{"type": "AddKeyword", "keyword": engine_keyword(k)}
+                          for k in band.get("keywords", [])],
+                       "condition": condition})
+    return lines, parsed
+
+
+PUT_BY = {
+    ("you", "twice"): ("If you would put one or more counters on a permanent or player, put "
+                       "twice that many of each of those kinds of counters on that permanent or "
+                       "player instead.",
+                       {"quantity_modification": {"type": "Times", "factor": 2},
+                        "valid_player": "You"}),
+    ("opponents", "half-down"): ("If an opponent would put one or more counters on a permanent "
+                                 "or player, they put half that many of each of those kinds of "
+                                 "counters on that permanent or player instead, rounded down.",
+                                 {"quantity_modification": {"type": "Half"},
+                                  "valid_player": "Opponent"}),
+}
+
+
+def put_by_text(put_by, where):
+    """Vorinclex, Monstrous Raider's replacement effects (614.1a, 122.6a) as
+    Oracle text, and the parse the adapter checks for."""
+    out = []
+    for who, scale in put_by.items():
+        if scale is None:
+            continue
+        if (who, scale) not in PUT_BY:
+            raise Unsupported(f"{where}: counters put by {who} made {scale}")
+        out.append(PUT_BY[(who, scale)])
+    return out
+
+
+def return_spell(body, first, where):
+    """A `move` to the battlefield with counters beside an ability that
+    changes how many counters a player puts: an instant the putting player
+    casts (`Return target creature card from a graveyard to the battlefield
+    with 3 +1/+1 counters on it.`), so that the engine's replacement effects
+    see who puts them (122.6a, 614.1c). Its text, parse and caster."""
+    counters = {k: n for k, n in (body.get("counters") or {}).items() if n}
+    (kind, n), = counters.items() if len(counters) == 1 else ((None, 0),)
+    name = counter_name(kind) if kind else None
+    if body["to"] != "battlefield" or name is None or name == "level" or kind in KEYWORDS \
+            or body.get("copy") or body.get("choose"):
+        raise Unsupported(f"{where}: a move with {json.dumps(counters)} beside an ability that "
+                          "changes how many counters a player puts (the adapter casts a spell "
+                          "returning a creature card from a graveyard with one kind of P/T "
+                          "counters)")
+    if body.get("by") is not None:
+        # 122.6a: the text names nobody, so the controller of the entering
+        # object puts them; an effect naming a player has no text here.
+        raise Unsupported(f"{where}: a move whose effect names who puts the counters "
+                          f"({body['by']}; phase.rs's parser reads no such text)")
+    n = fixed(n, where)
+    text = ("Return target creature card from a graveyard to the battlefield with "
+            + (f"a {kind} counter" if n == 1 else f"{n} {kind} counters") + " on it.")
+    return text, {"type": "ChangeZone", "origin": "Graveyard", "destination": "Battlefield",
+                  "enter_with_counters": [[name, {"type": "Fixed", "value": n}]]}, first
+
+
+def counters_spell(body, first, where):
+    """`put_counters` beside an ability that changes how many counters a
+    player puts: an instant the putting player casts (`Put 3 +1/+1 counters
+    on target creature.`), so that the engine's replacement effects see who
+    puts them. Its text, parse, and the player who casts it."""
+    if body.get("count", 1) <= 0:
+        raise Unsupported(f"{where}: putting {body.get('count', 1)} counters")
+    kind = counter_name(body["kind"]) if body["kind"] != "poison" else None
+    if kind is None or kind == "level":
+        raise Unsupported(f"{where}: {body['kind']} counters put beside an ability that changes "
+                          "how many a player puts (the adapter casts a spell that puts P/T or "
+                          "keyword counters on a creature)")
+    n = fixed(body.get("count", 1), where)
+    text = (f"Put a {body['kind']} counter on target creature." if n == 1 else
+            f"Put {n} {body['kind']} counters on target creature.")
+    return text, {"type": "PutCounter", "counter_type": kind,
+                  "count": {"type": "Fixed", "value": n}}, body.get("by") or first
+
+
+def players_mana(setup, first):
+    return any(p.get("mana") for p in setup.get("players", []) if p["id"] == first)
+
+
+def cost_mana(cost, where):
+    """The mana that pays a mana cost of generic and colored symbols, for
+    the engine's `AddMana` debug action; other symbols are refused."""
+    out = []
+    for sym in re.findall(r"\{([^}]*)\}", cost):
+        if sym.isdigit():
+            out += ["Colorless"] * int(sym)
+        elif sym in MANA_COLORS:
+            out.append(MANA_COLORS[sym])
+        else:
+            raise Unsupported(f"{where}: casting a spell with {{{sym}}} in its mana cost")
+    return out
+
+
+def resolve_text(o, players, first, where):
+    """What an instant or sorcery of the case does as it resolves
+    (`on_resolve`, with X defined by `x_is`) as its Oracle text
+    (`Target creature gains trample and gets +X/+0 until end of turn, where
+    X is that creature's power.`), and the parse the adapter checks for."""
+    spec = (o.get("on_resolve") or {}).get("effect")
+    if not spec or len(o["on_resolve"]) != 1 or not set(o.get("types", [])) & {"Instant",
+                                                                               "Sorcery"}:
+        raise Unsupported(f"{where}: a spell that does {json.dumps(o.get('on_resolve'))} as it "
+                          "resolves (the adapter writes one creature's +X/+Y and keywords)")
+    extra = set(spec) - {"name", "affects", "until", "x", "modify", "add_keywords"}
+    if extra or "modify" not in spec or len(spec.get("affects", [])) != 1 \
+            or spec.get("until") != "end-of-turn":
+        raise Unsupported(f"{where}: a spell whose effect is {json.dumps(spec)}")
+    x = spec.get("x")
+    if isinstance(x, dict):
+        if x != {"x_of": o["id"]} or not o.get("x_is"):
+            raise Unsupported(f"{where}: a spell's X of {json.dumps(x)}")
+        x = o["x_is"]
+    elif o.get("x_is") or x is not None:
+        raise Unsupported(f"{where}: a spell with `x_is` its effect does not read, or a fixed X")
+    keywords = spec.get("add_keywords", [])
+    for k in keywords:
+        if k not in KEYWORDS:
+            raise Unsupported(f"{where}: the keyword {k}")
+    if not keywords:
+        if x is None:
+            raise Unsupported(f"{where}: a spell with a fixed effect (`effect` steps map it)")
+        text, parsed = pump_text(dict(spec, x=x), players, first, where)
+        return text, dict(parsed, type="Pump")
+    phrase, q = quantity_text(x, players, first, where, target=spec["affects"][0]) \
+        if x is not None else (None, None)
+    mods = []
+    for stat, part in zip(("Power", "Toughness"), spec["modify"].split("/")):
+        if part[1:] == "X" and part[0] == "+" and q is not None:
+            mods.append({"type": f"AddDynamic{stat}", "value": q})
+        elif part[1:].isdigit() and int(part) != 0:
+            mods.append({"type": f"Add{stat}", "value": int(part)})
+        elif not (part[1:].isdigit() and int(part) == 0):
+            raise Unsupported(f"{where}: the modification {spec['modify']}")
+    mods += [{"type": "AddKeyword", "keyword": engine_keyword(k)} for k in keywords]
+    text = (f"Target creature gains {' and '.join(keywords)} and gets {spec['modify']} until "
+            "end of turn" + (f", where X is {phrase}." if phrase else "."))
+    return text, {"type": "GenericEffect", "duration": "UntilEndOfTurn",
+                  "static_abilities": [{"modifications": mods}]}
+
+
+def cda_text(name, o, players, first, where):
+    """A characteristic-defining ability (604.3) as Oracle text, the printed
+    P/T with its `*`, and the engine's parse of it the adapter checks for."""
+    cda, pt = o["cda"], o.get("pt", "")
+    you = o.get("controller") or first
+    p = cda.get("power")
+    t = cda.get("toughness")
+    if p is None:
+        raise Unsupported(f"{where}: a characteristic-defining ability for toughness only")
+    ptext, pq = quantity_text(p, players, you, where)
+    mods = [{"type": "SetDynamicPower", "value": pq}]
+    if pt == "*/*" and t == p:
+        text = f"{name}'s power and toughness are each equal to {ptext}."
+        mods.append({"type": "SetDynamicToughness", "value": pq})
+    elif pt == "*/1+*" and t == p:
+        text = (f"{name}'s power is equal to {ptext} and its toughness is equal to that "
+                "number plus 1.")
+        mods.append({"type": "SetDynamicToughness",
+                     "value": {"type": "Offset", "inner": pq, "offset": 1}})
+    elif t is None and re.fullmatch(r"\*/\d+", pt):
+        text = f"{name}'s power is equal to {ptext}."
+    else:
+        raise Unsupported(f"{where}: the characteristic-defining ability {json.dumps(cda)} with "
+                          f"P/T {pt}")
+    return text, pt.split("/"), mods
 
 
 def static_text(name, ability, players, controller, where, holder=None):
@@ -735,6 +1169,15 @@ class Game:
         self.player_specs = players
         self.objects = setup.get("objects", [])
         self.handles = [o["id"] for o in self.objects]
+        self.case = case
+        self.mana_letters = self.mana_abilities(case)
+        self.exchanges = {}
+        for i, step in enumerate(case.get("steps", [])):
+            if isinstance(step["do"], dict) and "exchange" in step["do"]:
+                handle, stat = exchanged(step["do"]["exchange"], case,
+                                         next(iter(self.player_ids)), f"step {i + 1}")
+                if stat not in self.exchanges.setdefault(handle, []):
+                    self.exchanges[handle].append(stat)
         self.names = self.card_names()
         self.amounts = self.damage_amounts(case)
         self.chapters = {}  # Saga -> chapter number -> the handle it targets
@@ -746,6 +1189,8 @@ class Game:
         # Equipment the case attaches: its own equip ability (702.6a).
         self.equips = {step["do"]["attach"]["object"] for step in case.get("steps", [])
                        if isinstance(step["do"], dict) and "attach" in step["do"]}
+        self.payers = self.payer_faces(case)
+        self.pumps = self.pump_faces(case)
         faces = {}
         for o in self.objects:
             faces[self.names[o["id"]].lower()] = self.face(o)
@@ -758,12 +1203,19 @@ class Game:
         self.locked.update(self.entering_moves(case))
         if self.locked:
             faces[EFFECT_SOURCE.lower()] = self.effect_source_face()
+        for name, face in self.payers:
+            faces[name.lower()] = face
+        for name, face, _ in self.pumps:
+            faces[name.lower()] = face
         self.engine = phase.Engine.from_json(json.dumps(faces))
         decks = [[], []]
         for o in self.objects:
             decks[self.controller(o)].append(self.names[o["id"]])
         if self.locked:
             decks[0].append(EFFECT_SOURCE)
+        decks[0] += [name for name, _ in self.payers]
+        for name, _, caster in self.pumps:
+            decks[self.player_ids[caster]].append(name)
         decks = [d + ["Forest"] * (40 - len(d)) for d in decks]
         g = self.engine.new_game(player=decks[0], opponent=decks[1], seed=1, first_player=0)
         state = g.state()
@@ -820,6 +1272,7 @@ class Game:
             self.effect_source = next(int(k) for k, v in objs.items() if v["name"] == EFFECT_SOURCE)
             self.move(self.effect_source, "Battlefield")
         self.write_setup_state()
+        self.setup_mana()
         self.counting = True
 
     def controller(self, o):
@@ -834,7 +1287,10 @@ class Game:
         for o in self.objects:
             name = o.get("name") or ""
             shared = by_name[name]
-            same = all(self.face_key(s) == self.face_key(o) for s in shared)
+            same = all(self.face_key(s) == self.face_key(o) for s in shared) \
+                and all(self.mana_letters.get(s["id"]) == self.mana_letters.get(o["id"])
+                        and self.exchanges.get(s["id"]) == self.exchanges.get(o["id"])
+                        for s in shared)
             if name and same and name.lower() != "forest":
                 names[o["id"]] = name
             else:
@@ -845,7 +1301,7 @@ class Game:
     @staticmethod
     def face_key(o):
         return json.dumps({k: o.get(k) for k in ("types", "subtypes", "colors", "pt", "keywords", "mana_cost",
-                                              "abilities")},
+                                              "abilities", "cda")},
                           sort_keys=True)
 
     @staticmethod
@@ -878,10 +1334,25 @@ class Game:
             chapter_text, chapters = chapter_lines(o, {x["id"]: x for x in self.objects}, o["id"])
             lines += chapter_text
             self.chapters[o["id"]] = chapters
+        cda = cda_text(name, o, self.player_ids, first, o["id"]) if o.get("cda") else None
+        if cda:
+            lines.append(cda[0])
+        levels = level_text(o["level_up"], o["id"]) if o.get("level_up") else ([], [])
+        lines += levels[0]
+        put_by = put_by_text(o.get("counters_put_by") or {}, o["id"])
+        lines += [text for text, _ in put_by]
         for n in self.amounts.get(o["id"], []):
             lines.append(f"{{0}}: {name} deals {n} damage to any target.")
-        if o["id"] in self.equips:  # after the damage abilities, which go by index
+        for letter in self.mana_letters.get(o["id"], []):
+            lines.append(f"{{0}}: Add an amount of {{{letter}}} equal to {name}'s power.")
+        for stat in self.exchanges.get(o["id"], []):
+            lines.append(f"{{0}}: Exchange your life total with {name}'s {stat}.")
+        if o["id"] in self.equips:  # after the abilities that go by index
             lines.append("Equip {0}")
+        resolves = resolve_text(o, self.player_ids, first, o["id"]) \
+            if o.get("on_resolve") else None
+        if resolves:
+            lines.append(resolves[0])
         spec = {
             "name": name,
             "manaCost": o.get("mana_cost", ""),
@@ -897,7 +1368,9 @@ class Game:
             "identifiers": {},
             "keywords": [k.title() for k in o.get("keywords", [])],
         }
-        if "pt" in o:
+        if cda:
+            spec["power"], spec["toughness"] = cda[1]
+        elif "pt" in o:
             p, t = parse_pt(o["pt"], o["id"])
             spec["power"], spec["toughness"] = str(p), str(t)
         if "loyalty" in o:
@@ -906,7 +1379,46 @@ class Game:
             # The engine gives a Siege its ability from the subtype (310.11b).
             spec["defense"] = str(fixed(o["defense"], o["id"]))
         face = phase.build_oracle_face(spec, None)
+        if resolves:
+            read = [a["effect"] for a in face["abilities"] if a.get("kind") == "Spell"]
+            shape = [{k: (r.get(k) if k != "static_abilities" else
+                          [{"modifications": a.get("modifications")}
+                           for a in r.get(k) or []])
+                      for k in resolves[1]} for r in read]
+            if shape != [resolves[1]]:
+                raise Unsupported(f"{o['id']}: phase.rs's parser does not read "
+                                  f"{resolves[0]!r} as the case means (it reads "
+                                  f"{json.dumps(read)})")
+        read = [{k: r.get(k) for k in ("quantity_modification", "valid_player")}
+                for r in face.get("replacements") or [] if r.get("event") == "AddCounter"]
+        if read != [parsed for _, parsed in put_by]:
+            raise Unsupported(f"{o['id']}: phase.rs's parser does not read "
+                              f"{[text for text, _ in put_by]} as the case means (it reads "
+                              f"{json.dumps(read)})")
+        start = len(self.amounts.get(o["id"], [])) + len(self.mana_letters.get(o["id"], []))
+        for k, stat in enumerate(self.exchanges.get(o["id"], [])):
+            read = face["abilities"][start + k]["effect"] if len(face["abilities"]) > start + k \
+                else None
+            if read != {"type": "ExchangeLifeWithStat", "player": {"type": "Controller"},
+                        "stat": stat.capitalize()}:
+                raise Unsupported(f"{o['id']}: phase.rs's parser does not read the exchange of "
+                                  f"a life total with its {stat} (it reads {json.dumps(read)})")
+        if cda:
+            read = [a["modifications"] for a in face["static_abilities"]
+                    if a.get("characteristic_defining")]
+            if read != [cda[2]]:
+                raise Unsupported(f"{o['id']}: phase.rs's parser does not read the "
+                                  f"characteristic-defining ability {cda[0]!r} as the case "
+                                  f"means (it reads {json.dumps(read)})")
+        banded = [a for a in face["static_abilities"]
+                  if (a.get("condition") or {}).get("type") == "HasCounters"
+                  and (a["condition"].get("counters") or {}).get("data") == "level"]
+        if [{"modifications": a["modifications"], "condition": a["condition"]}
+                for a in banded] != levels[1]:
+            raise Unsupported(f"{o['id']}: phase.rs's parser does not read the level up bands "
+                              f"{levels[0]} as the case means (it reads {json.dumps(banded)})")
         parsed = [a for a in face["static_abilities"] if a.get("mode") == "Continuous"
+                  and not a.get("characteristic_defining") and a not in banded
                   and [m["type"] for m in a["modifications"]] != ["AddAllCreatureTypes"]]
         read = [{m["type"] for m in a["modifications"]} for a in parsed]
         numbers = sorted(t.get("saga_chapter") for t in face["triggers"] if t.get("saga_chapter"))
@@ -1124,6 +1636,9 @@ class Game:
         if not self.g.object(oid)["face_down"]:
             return
         o = next(o for o in self.objects if o["id"] == handle)
+        if self.g.player(0)["mana_pool"]["mana"]:
+            raise Unsupported(f"turning {handle} face up with mana in the pool (the adapter puts "
+                              "the mana its cost takes there, and the engine could spend other)")
         # A morph card's cost is its morph cost, written {0} (the case gives none).
         if "morph" not in o.get("keywords", []):
             self.apply(debug("AddMana", {"player_id": 0,
@@ -1267,6 +1782,103 @@ class Game:
         s["layers_dirty"] = True
         self.g = self.engine.load_game(state)
 
+    @staticmethod
+    def mana_abilities(case):
+        """The mana each object makes in the amount of its own power
+        (Viridian Joiner): one mana ability per type of mana, on its card."""
+        out = {}
+        for step in case.get("steps", []):
+            action = step["do"]
+            if isinstance(action, dict) and "add_mana" in action:
+                amount = action["add_mana"]["amount"]
+                if isinstance(amount, dict):
+                    out.setdefault(amount["power_of"], set()).add(action["add_mana"]["mana"])
+        return {h: sorted(v) for h, v in out.items()}
+
+    def payer_faces(self, case):
+        """One instant per `pay_cost` step, its mana cost the cost paid: the
+        adapter casts it so that the engine pays the cost (601.2g-h)."""
+        out = []
+        taken = {n.lower() for n in self.names.values()}
+        for i, step in enumerate(case.get("steps", [])):
+            action = step["do"]
+            if not (isinstance(action, dict) and "pay_cost" in action):
+                continue
+            cost, _ = paid_cost(action["pay_cost"], case, f"step {i + 1}")
+            name = f"Cost Of Step {i + 1}"
+            while name.lower() in taken:
+                name += " Again"
+            taken.add(name.lower())
+            face = phase.build_oracle_face({
+                "name": name, "manaCost": cost, "colors": [], "colorIdentity": [],
+                "type": "Instant", "types": ["Instant"], "subtypes": [], "supertypes": [],
+                "text": "You gain 0 life.", "layout": "normal", "manaValue": 0,
+                "identifiers": {}}, None)
+            out.append((name, face))
+        return out
+
+    def pump_faces(self, case):
+        """One instant per step the adapter plays by casting a spell at one
+        creature (an effect whose X is read from the game, doubling): the
+        engine resolves it, reading X then (608.2h)."""
+        out = []
+        taken = {n.lower() for n in self.names.values()}
+        first = next(iter(self.player_ids))
+        for i, step in enumerate(case.get("steps", [])):
+            action = step["do"]
+            if not isinstance(action, dict):
+                continue
+            (kind, body), = action.items()
+            caster = first
+            putters = any(o.get("counters_put_by") for o in self.objects)
+            if kind == "put_counters" and putters:
+                text, expected, caster = counters_spell(body, first, f"step {i + 1}")
+                spell = text, expected
+            elif kind == "move" and putters and any((body.get("counters") or {}).values()):
+                text, expected, caster = return_spell(body, first, f"step {i + 1}")
+                spell = text, expected
+            else:
+                spell = spell_text(kind, body, self.player_ids, first, f"step {i + 1}")
+            if spell is None:
+                continue
+            text, expected = spell
+            name = f"Effect Of Step {i + 1}"
+            while name.lower() in taken:
+                name += " Again"
+            taken.add(name.lower())
+            face = phase.build_oracle_face({
+                "name": name, "manaCost": "{0}", "colors": [], "colorIdentity": [],
+                "type": "Instant", "types": ["Instant"], "subtypes": [], "supertypes": [],
+                "text": text, "layout": "normal", "manaValue": 0, "identifiers": {}}, None)
+            read = [a["effect"] for a in face["abilities"]]
+            if len(read) != 1 or {k: read[0].get(k) for k in expected} != expected:
+                raise Unsupported(f"step {i + 1}: phase.rs's parser does not read {text!r} as "
+                                  f"the case means (it reads {json.dumps(read)})")
+            out.append((name, face, caster))
+        return out
+
+    def setup_mana(self):
+        """The setup's mana pools: the engine's `AddMana` debug action; the
+        part snow sources made is marked as the engine marks it (107.4h)."""
+        for p in self.player_specs:
+            pool = p.get("mana") or {}
+            snow = dict(p.get("snow_mana") or {})
+            for letter, n in pool.items():
+                if n > 0:
+                    self.add_mana(self.player_ids[p["id"]], letter, n,
+                                  min(n, snow.pop(letter, 0)))
+            if any(snow.values()):
+                raise Unsupported(f"player {p['id']}: snow mana beyond the mana in the pool")
+
+    def add_mana(self, player, letter, n, snow=0):
+        self.apply(debug("AddMana", {"player_id": player, "mana": [MANA_COLORS[letter]] * n}))
+        if snow:
+            state = self.g.state()
+            pool = state["state"]["players"][player]["mana_pool"]["mana"]
+            for m in pool[len(pool) - snow:]:
+                m["snow"] = True
+            self.g = self.engine.load_game(state)
+
     def write_setup_state(self):
         """Setup values that are state, not actions: life, poison, damage."""
         state = self.g.state()
@@ -1339,6 +1951,15 @@ class Game:
             self.apply(debug("RunStateBasedActions"))
 
     def do_put_counters(self, a):
+        if any(o.get("counters_put_by") for o in self.objects):
+            # Who puts them matters (122.6a, 614.1a): a real spell of theirs.
+            oid = self.known(a["on"])
+            kind = counter_name(a["kind"])
+            have = self.g.object(oid)["counters"].get(kind, 0)
+            self.cast_at(a["on"], None, effect=False)
+            if self.g.object(oid)["counters"].get(kind, 0) > have:
+                self.timestamp()  # the kind gets a new timestamp (613.7c)
+            return
         if a["on"] in self.player_ids:
             # Poison counters (the only kind a player gets here): the
             # binding has no action for them, so they are written.
@@ -1360,6 +1981,9 @@ class Game:
             self.counters(oid, a["kind"], -n)
 
     def do_move(self, a):
+        if any(o.get("counters_put_by") for o in self.objects) \
+                and any((a.get("counters") or {}).values()):
+            return self.do_return_spell(a)
         oid = self.known(a["object"])
         o = next(o for o in self.objects if o["id"] == a["object"])
         if entering_with_counters(o, a) and self.g.object(oid)["zone"] != "Battlefield":
@@ -1382,6 +2006,8 @@ class Game:
     def do_effect(self, spec):
         if isinstance(spec["affects"], dict):
             return self.do_locked_effect(spec)
+        if isinstance(spec.get("x"), dict):
+            return self.do_pump_spell(spec)
         oids = [self.on_battlefield(h) for h in spec["affects"]]
         x = spec.get("x")
         mods = []
@@ -1418,6 +2044,322 @@ class Game:
                 "duration": duration, "affected": {"type": "SpecificObject", "id": oid},
                 "modifications": mods,
             })
+        s["layers_dirty"] = True
+        self.g = self.engine.load_game(state)
+
+    def do_add_mana(self, a):
+        """Mana in the amount of an object's power: the object's own mana
+        ability (`{0}: Add an amount of {G} equal to NAME's power.`), which
+        the engine resolves at once (605.3a) and which reads the power then
+        (608.2h), a negative one adding nothing (107.1b). A fixed amount is
+        put in the pool (the engine's `AddMana` debug action)."""
+        amount = a["amount"]
+        if not isinstance(amount, dict):
+            if amount > 0:
+                self.add_mana(0, a["mana"], amount, amount if a.get("snow") else 0)
+            elif amount < 0:
+                raise Unsupported("a negative amount of mana (107.1b): the adapter would have "
+                                  "to decide")
+            return
+        handle = amount["power_of"]
+        if self.g.object(self.known(handle))["zone"] != "Battlefield":
+            raise Unsupported(f"mana in the amount of the power of {handle}, which has left the "
+                              "battlefield (the adapter activates its own mana ability)")
+        source = self.on_battlefield(handle)
+        index = len(self.amounts.get(handle, [])) + self.mana_letters[handle].index(a["mana"])
+        try:
+            self.apply({"type": "ActivateAbility",
+                        "data": {"source_id": source, "ability_index": index}})
+        except ValueError as e:
+            raise Unsupported(f"{handle} no longer has the mana ability the adapter adds its "
+                              f"mana with (it lost its abilities?): the engine says {e}")
+        if self.g.waiting_for()["type"] != "Priority":
+            raise Unsupported(f"the engine waits for {self.g.waiting_for()['type']} as "
+                              f"{handle}'s mana ability is activated")
+
+    def do_pay_cost(self, a):
+        """The cost is the mana cost of an instant of the adapter's, cast by
+        the first player from their hand: the engine pays it from the pool
+        (and life for Phyrexian symbols, asking for the least life, 107.4f)
+        or refuses the cast (118.3, 601.2h); the spell then resolves (it
+        does nothing). Casting it takes no timestamp of the case's."""
+        cost, x = paid_cost(a, self.case, "pay_cost")
+        name, _ = self.payers.pop(0)
+        pool = self.g.player(0)["mana_pool"]["mana"]
+        mixed = {MANA_LETTERS[m["color"]] for m in pool if m["snow"]} \
+            & {MANA_LETTERS[m["color"]] for m in pool if not m["snow"]}
+        for sym in re.findall(r"\{([^}]*)\}", cost):
+            if sym != "S" and mixed & ({"W", "U", "B", "R", "G", "C"} if sym.isdigit() or sym == "X"
+                                       or sym.startswith("2/") else set(sym.split("/"))):
+                # 107.4h: the case's payment spends the least snow mana; the
+                # engine spends the pool in its order and can't be asked.
+                raise Unsupported(f"{cost} paid from a pool with snow and other mana of a type "
+                                  f"that pays {{{sym}}} (the engine's payment takes the pool in "
+                                  "order: which it spends is not the case's choice)")
+        oid = next(int(k) for k, v in self.g.state()["state"]["objects"].items()
+                   if v["name"] == name)
+        counting, self.counting = self.counting, False
+        try:
+            self.move(oid, "Hand")
+            cast = next((c for c in self.g.actions()
+                         if c.kind == "CastSpell" and c.data.get("object_id") == oid), None)
+            if cast is None or not self.pay(cast, x):
+                return  # nothing is paid (118.3)
+            for _ in range(50):
+                if not self.g.stack() or self.g.waiting_for()["type"] == "GameOver":
+                    break
+                self.apply({"type": "PassPriority"}, self.g.priority_player())
+        finally:
+            self.counting = counting
+
+    def pay(self, cast, x):
+        """Cast, answering the engine's questions: X, and Phyrexian symbols
+        with as little life as it allows. False when the engine says the
+        cost can't be paid."""
+        try:
+            self.apply(cast)
+        except ValueError as e:
+            if "pay" in str(e).lower():
+                return False
+            raise
+        for _ in range(10):
+            waiting = self.g.waiting_for()
+            actions = self.g.actions()
+            if waiting["type"] in ("Priority", "GameOver"):
+                return True
+            if waiting["type"] == "ChooseXValue":
+                pick = next((c for c in actions
+                             if c.kind == "ChooseX" and c.data.get("value") == x), None)
+            elif waiting["type"] == "PhyrexianPayment":
+                options = [c for c in actions if c.kind == "SubmitPhyrexianChoices"]
+                pick = min(options, default=None, key=lambda c: sum(
+                    ch.get("type") == "PayLife" for ch in c.data["choices"]))
+            else:
+                raise Unsupported(f"the engine waits for {waiting['type']} as the cost is paid")
+            if pick is None:
+                # The engine does not offer this X: it can't be paid from
+                # this pool (it offers what can be).
+                self.apply(next(c for c in actions if c.kind == "CancelCast"))
+                return False
+            self.apply(pick, waiting["data"].get("player", 0))
+        raise RuntimeError("the engine kept asking questions as the cost was paid")
+
+    def do_pump_spell(self, spec):
+        """An effect whose X is read from the game: the adapter's instant,
+        cast by the first player for {0} targeting the creature, resolved by
+        the engine, which reads X then (608.2h). The effect it creates gets
+        the step's timestamp (613.7b); the cast itself takes none."""
+        self.cast_at(spec["affects"][0], spec.get("timestamp"))
+
+    def do_double(self, spec):
+        """Doubling (701.10a): the adapter's instant `Double target
+        creature's power until end of turn.`, resolved by the engine."""
+        self.cast_at(spec["affects"], spec.get("timestamp"))
+
+    def do_triple(self, spec):
+        self.cast_at(spec["affects"], spec.get("timestamp"))
+
+    def do_double_counters(self, a):
+        """701.10e: the adapter's instant `Double the number of +1/+1
+        counters on target creature.`; the counters it puts give their kind
+        a timestamp (613.7c), the cast none."""
+        oid = self.known(a["on"])
+        kind = counter_name(a["kind"])
+        have = self.g.object(oid)["counters"].get(kind, 0)
+        self.cast_at(a["on"], None, effect=False)
+        if self.g.object(oid)["counters"].get(kind, 0) > have:
+            self.timestamp()
+
+    def do_return_spell(self, a):
+        """A creature card returned from a graveyard with counters by the
+        player who puts them: the adapter's instant, cast by that player and
+        resolved by the engine, whose replacement effects change how many
+        counters it enters with (614.1c, 122.6a). The new object takes a
+        timestamp (400.7), its counters share it."""
+        oid = self.known(a["object"])
+        if self.g.object(oid)["zone"] != "Graveyard":
+            raise Unsupported(f"a move of {a['object']} from the "
+                              f"{ZONES.get(self.g.object(oid)['zone'])} with counters beside an "
+                              "ability that changes how many a player puts (the adapter casts a "
+                              "spell that returns a creature card from a graveyard)")
+        owner = self.g.object(oid)["owner"]
+        self.cast_at(a["object"], None, effect=False, zone="Graveyard")
+        if self.g.object(oid)["zone"] == "Battlefield":
+            if self.g.object(oid)["controller"] != owner:
+                raise Unsupported(f"the engine returns {a['object']} under the control of the "
+                                  "player who cast the adapter's spell, not its owner's")
+            self.timestamp()
+
+    def cast_at(self, handle, timestamp, effect=True, zone="Battlefield"):
+        """Cast the step's instant (the next of the adapter's) for {0} at one
+        creature and let the engine resolve it; the continuous effect it
+        makes, if `effect`, gets the step's timestamp. The second player
+        casts theirs once the first has passed priority."""
+        if handle in self.ids and self.g.object(self.ids[handle])["zone"] != zone:
+            raise Unsupported(f"the step acts on {handle} off the {zone.lower()} (the adapter "
+                              f"casts a spell that targets a creature on the {zone.lower()})")
+        target = self.on_battlefield(handle) if zone == "Battlefield" else self.known(handle)
+        if "Creature" not in self.g.object(target)["card_types"]["core_types"]:
+            raise Unsupported(f"the step acts on {handle}, which is not a creature (the adapter "
+                              "casts a spell that targets a creature)")
+        name, _, caster = self.pumps.pop(0)
+        player = self.player_ids[caster]
+        oid = next(int(k) for k, v in self.g.state()["state"]["objects"].items()
+                   if v["name"] == name)
+        before = {e["id"] for e in self.g.state()["state"]["transient_continuous_effects"]}
+        counting, self.counting = self.counting, False
+        try:
+            self.move(oid, "Hand")
+            if player != self.g.priority_player():
+                self.apply({"type": "PassPriority"}, self.g.priority_player())
+            if self.g.waiting_for()["type"] == "GameOver":
+                raise Unsupported(
+                    "the game is over in phase.rs as the adapter's spell is about to be cast (a "
+                    "player lost as state-based actions were checked: "
+                    f"{json.dumps(self.g.waiting_for().get('data'))})")
+            if player != self.g.priority_player() or self.g.waiting_for()["type"] != "Priority":
+                raise RuntimeError(f"the engine gives {caster} no priority to cast {name}")
+            cast = next((c for c in self.g.actions()
+                         if c.kind == "CastSpell" and c.data.get("object_id") == oid), None)
+            if cast is None:
+                raise RuntimeError(f"the engine does not let {caster} cast {name}")
+            self.apply(cast, player)
+            for _ in range(10):
+                waiting = self.g.waiting_for()
+                if waiting["type"] == "Priority":
+                    break
+                choices = [c for c in self.g.actions() if c.kind == "ChooseTarget"]
+                pick = next((c for c in choices
+                             if (c.data or {}).get("target") == {"Object": target}), None)
+                if pick is None:
+                    raise Unsupported(
+                        f"the engine does not offer {handle} as the target of the "
+                        f"spell the adapter casts for the step (it waits for {waiting['type']}, "
+                        f"offering {[c.data for c in self.g.actions()]})")
+                self.apply(pick, waiting["data"].get("player", 0))
+            for _ in range(50):
+                waiting = self.g.waiting_for()
+                if waiting["type"] == "GameOver" or not self.g.stack() \
+                        and waiting["type"] == "Priority":
+                    break
+                if waiting["type"] == "ReplacementChoice":
+                    # The order of several replacement effects is the
+                    # affected player's choice (616.1), which a case does not
+                    # make: the engine's first order is taken.
+                    self.apply(next(c for c in self.g.actions() if c.kind == "ChooseReplacement"),
+                               waiting["data"].get("player", 0))
+                    continue
+                self.apply({"type": "PassPriority"}, self.g.priority_player())
+        finally:
+            self.counting = counting
+        if not effect:
+            return
+        ts = self.timestamp(timestamp)
+        state = self.g.state()
+        s = state["state"]
+        made = [e for e in s["transient_continuous_effects"] if e["id"] not in before]
+        for e in made:
+            e["timestamp"] = ts
+        s["next_timestamp"] = max(s["next_timestamp"], ts + 1)
+        s["layers_dirty"] = True
+        self.g = self.engine.load_game(state)
+
+    def do_exchange(self, a):
+        """Tree of Redemption: the creature's own ability `{0}: Exchange your
+        life total with NAME's toughness.`, activated and resolved by the
+        engine (701.12g, 701.12a). The effect that sets the toughness gets
+        the step's timestamp (613.7b); the life total takes none."""
+        handle, stat = exchanged(a, self.case, next(iter(self.player_ids)), "exchange")
+        if self.g.object(self.known(handle))["zone"] != "Battlefield":
+            raise Unsupported(f"an exchange with {handle}, which has left the battlefield (the "
+                              "adapter activates its ability)")
+        source = self.on_battlefield(handle)
+        index = len(self.amounts.get(handle, [])) + len(self.mana_letters.get(handle, [])) \
+            + self.exchanges[handle].index(stat)
+        before = {e["id"] for e in self.g.state()["state"]["transient_continuous_effects"]}
+        try:
+            self.apply({"type": "ActivateAbility",
+                        "data": {"source_id": source, "ability_index": index}})
+        except ValueError as e:
+            raise Unsupported(f"{handle} no longer has the ability the adapter exchanges with "
+                              f"(it lost its abilities?): the engine says {e}")
+        for _ in range(50):
+            if not self.g.stack() or self.g.waiting_for()["type"] != "Priority":
+                break
+            self.apply({"type": "PassPriority"}, self.g.priority_player())
+        if self.g.waiting_for()["type"] not in ("Priority", "GameOver"):
+            raise Unsupported(f"the engine waits for {self.g.waiting_for()['type']} as the "
+                              "exchange resolves")
+        state = self.g.state()
+        s = state["state"]
+        made = [e for e in s["transient_continuous_effects"] if e["id"] not in before]
+        if made:
+            ts = self.timestamp()
+            for e in made:
+                e["timestamp"] = ts
+            s["next_timestamp"] = max(s["next_timestamp"], ts + 1)
+            s["layers_dirty"] = True
+            self.g = self.engine.load_game(state)
+
+    def do_cast(self, a):
+        """The first player casts the spell from their hand (601.2): the
+        adapter adds the mana its cost takes to their (empty) pool, the
+        engine pays it, and the adapter chooses the target the spell's effect
+        names. Its move to the stack takes a timestamp (400.7)."""
+        oid = self.known(a["object"])
+        o = next(o for o in self.objects if o["id"] == a["object"])
+        if self.g.object(oid)["zone"] != "Hand":
+            raise Unsupported(f"casting {a['object']} from the {self.g.object(oid)['zone']}")
+        if self.g.player(0)["mana_pool"]["mana"]:
+            raise Unsupported(f"casting {a['object']} with mana in the pool (the adapter adds "
+                              "the mana its cost takes, and the engine could spend other mana)")
+        handle = o["on_resolve"]["effect"]["affects"][0]
+        target = self.on_battlefield(handle)
+        mana = cost_mana(o.get("mana_cost") or "", a["object"])
+        if mana:
+            self.g.apply(0, debug("AddMana", {"player_id": 0, "mana": mana}))
+        cast = next((c for c in self.g.actions()
+                     if c.kind == "CastSpell" and c.data.get("object_id") == oid), None)
+        if cast is None:
+            raise Unsupported(f"the engine does not let the first player cast {a['object']}")
+        self.apply(cast)
+        for _ in range(10):
+            waiting = self.g.waiting_for()
+            if waiting["type"] == "Priority":
+                break
+            pick = next((c for c in self.g.actions() if c.kind == "ChooseTarget"
+                         and (c.data or {}).get("target") == {"Object": target}), None)
+            if pick is None:
+                raise Unsupported(f"the engine does not offer {handle} as the target of "
+                                  f"{a['object']} (it waits for {waiting['type']})")
+            self.apply(pick, waiting["data"].get("player", 0))
+        if self.g.object(oid)["zone"] != "Stack":
+            raise RuntimeError(f"{a['object']} did not go on the stack")
+
+    def do_resolve(self, handle):
+        """Priority is passed until the spell has resolved (608.2): the
+        engine follows its text and puts it into the graveyard. The effect
+        it makes gets the timestamp the case gives it, before the spell's
+        move to the graveyard takes one (608.2n, 400.7)."""
+        oid = self.known(handle)
+        stack = self.g.stack()
+        if not stack or self.g.object(oid)["zone"] != "Stack":
+            raise Invalid(f"{handle} is not on the stack")
+        before = {e["id"] for e in self.g.state()["state"]["transient_continuous_effects"]}
+        ts = self.timestamp()
+        for _ in range(50):
+            if self.g.object(oid)["zone"] != "Stack" \
+                    or self.g.waiting_for()["type"] != "Priority":
+                break
+            self.apply({"type": "PassPriority"}, self.g.priority_player())
+        if self.g.object(oid)["zone"] == "Stack":
+            raise Unsupported(f"the engine does not resolve {handle} (it waits for "
+                              f"{self.g.waiting_for()['type']})")
+        state = self.g.state()
+        s = state["state"]
+        for e in s["transient_continuous_effects"]:
+            if e["id"] not in before:
+                e["timestamp"] = ts
         s["layers_dirty"] = True
         self.g = self.engine.load_game(state)
 
@@ -1649,14 +2591,17 @@ class Game:
         players = {}
         for h, i in self.player_ids.items():
             p = self.g.player(i)
-            mana = {}
+            mana, snow = {}, {}
             for m in p["mana_pool"]["mana"]:
                 letter = MANA_LETTERS.get(m.get("color"), m.get("color"))
                 mana[letter] = mana.get(letter, 0) + 1
+                if m.get("snow"):
+                    snow[letter] = snow.get(letter, 0) + 1
             players[h] = {
                 "life": p["life"],
                 "poison": p["poison_counters"],
                 "mana": mana,
+                "snow_mana": snow,
                 "lost": bool(p["is_eliminated"]) or p["status"].get("type") != "Active",
             }
         return {"objects": {h: self.observe_object(h) for h in self.handles}, "players": players}
