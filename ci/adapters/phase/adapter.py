@@ -64,6 +64,7 @@ FEATURES = [
     "color-changes",
     "keyword-counters",
     "cleanup",
+    "combat",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information, regeneration shields).
@@ -216,6 +217,7 @@ def check(case):
             if k not in KEYWORDS:
                 raise Unsupported(f"{where}: the keyword {k}")
         fixed(o.get("damage", 0), where)
+    attacked = False
     for i, step in enumerate(case.get("steps", [])):
         action = step["do"]
         where = f"step {i + 1}"
@@ -277,6 +279,21 @@ def check(case):
                 if "amount" in entry:
                     raise Unsupported(f"{where}: combat damage with an amount of its own (the "
                                       "adapter lets the engine assign each creature's damage)")
+        elif name == "attack":
+            if attacked:
+                raise Unsupported(f"{where}: a second combat in the case (the adapter walks "
+                                  "the engine through one combat)")
+            attacked = True
+            for decl in body:
+                defender = decl.get("defender")
+                if defender is not None and defender not in players:
+                    raise Unsupported(f"{where}: an attack on {defender}, a permanent "
+                                      "(planeswalkers and battles are not mapped)")
+        elif name == "combat_damage_step":
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: a combat damage step with state-based actions "
+                                  "deferred (the engine checks them before a player gets "
+                                  "priority, 704.3)")
         elif name in ("cast", "resolve", "pay_cost"):
             raise Unsupported(f"{where}: the step `{name}` (casting spells and resolving them "
                               "on the engine's stack is not mapped)")
@@ -808,6 +825,110 @@ class Game:
                     raise Unsupported("combat damage between two creatures of the second player")
                 attacks[attacker] = second
         return list(attacks), blocks
+
+    def do_attack(self, declarations):
+        """Declared attackers and blockers (508.1, 509.1), through the engine's
+        own declare attackers and declare blockers steps; the game stays in
+        the declare blockers step, the active player with priority, until a
+        `combat_damage_step`."""
+        defender = {"type": "Player", "data": 1}
+        attacks, blocks = [], []
+        for d in declarations:
+            attacker = self.on_battlefield(d["attacker"])
+            src = next(o for o in self.objects if o["id"] == d["attacker"])
+            if self.controller(src) != 0:
+                raise Unsupported(f"{d['attacker']} of the second player attacks (the adapter's "
+                                  "game has the first player active)")
+            if d.get("defender") not in (None, *[h for h, i in self.player_ids.items() if i == 1]):
+                raise Unsupported(f"{d['attacker']} attacks {d['defender']}, the attacking player")
+            attacks.append([attacker, defender])
+            blocks += [[self.on_battlefield(b), attacker] for b in d.get("blockers") or []]
+        self.blockers = {a: [b for b, x in blocks if x == a] for a, _ in attacks}
+        self.apply(debug("SetPhase", {"phase": "BeginCombat", "active_player": 0}))
+        self.pass_until("DeclareAttackers")
+        self.offer("DeclareAttackers", {"attacks": attacks, "bands": []}, "attack")
+        for _ in range(20):
+            # The engine skips the blockers' declaration when no creature can block.
+            if self.g.waiting_for()["type"] == "DeclareBlockers" \
+                    or self.g.state()["state"]["phase"] == "DeclareBlockers":
+                break
+            self.pass_once("the declare blockers step")
+        if blocks or self.g.waiting_for()["type"] == "DeclareBlockers":
+            self.offer("DeclareBlockers", {"assignments": blocks}, "block", player=1)
+        if self.g.waiting_for()["type"] != "Priority" or self.g.state()["state"]["phase"] != "DeclareBlockers":
+            raise Unsupported(f"the engine waits for {self.g.waiting_for()['type']} in its "
+                              f"{self.g.state()['state']['phase']} step after the blocks")
+
+    def do_combat_damage_step(self, spec):
+        """The engine's next combat damage step (510): priority is passed until
+        combat damage has been dealt and a player gets priority again. The
+        attacking player's division among blockers (`divide`) is given when the
+        engine asks for it, with the lethal damage the engine computes for each
+        blocker (510.1c, 702.19b)."""
+        combat = self.g.state()["state"].get("combat")
+        if combat is None:
+            raise Unsupported("a combat damage step with no combat under way in the engine")
+        done = (combat["first_strike_done"], combat["regular_damage_done"])
+        if done[1]:
+            # phase.rs deals first-strike and regular combat damage in one go
+            # when no trigger waits between them (no priority in between, unlike
+            # 510.3 and 510.4): its combat has no further damage step.
+            return
+        for _ in range(20):
+            waiting = self.g.waiting_for()
+            if waiting["type"] == "GameOver":
+                return
+            combat = self.g.state()["state"].get("combat")
+            now = (combat["first_strike_done"], combat["regular_damage_done"]) if combat else (True, True)
+            if waiting["type"] == "Priority" and now != done:
+                return
+            if waiting["type"] == "AssignCombatDamage":
+                self.assign_combat_damage(waiting["data"], spec.get("divide") or {})
+                continue
+            if waiting["type"] == "Priority" and self.g.stack():
+                raise Unsupported("the engine has something on the stack in its combat damage step")
+            self.pass_once("the combat damage step")
+        raise RuntimeError("the engine never dealt its combat damage")
+
+    def assign_combat_damage(self, data, divide):
+        """The attacker's damage, divided as the case orders its blockers: lethal
+        damage (the engine's `lethal_minimum`) to each in turn, the rest to the
+        last one named, or with trample to what it attacks (702.19b)."""
+        back = {v: k for k, v in self.ids.items()}
+        attacker = data["attacker_id"]
+        slots = {s["blocker_id"]: s["lethal_minimum"] for s in data["blockers"]}
+        declared = [b for b in self.blockers.get(attacker, []) if b in slots]
+        declared += [b for b in slots if b not in declared]
+        named = divide.get(back.get(attacker), [])
+        if any(h in self.player_ids for h in named[:-1]):
+            raise Unsupported(f"a `divide` of {back.get(attacker)} with what it attacks before "
+                              "a blocker")
+        order = [self.ids[h] for h in named if h in self.ids and self.ids[h] in slots]
+        order += [b for b in declared if b not in order]
+        trample = data.get("trample") is not None
+        to_player = trample and (not named or named[-1] in self.player_ids)
+        left = data["total_damage"]
+        amounts = {b: 0 for b in order}
+        for b in order:
+            give = min(left, slots[b])
+            amounts[b] += give
+            left -= give
+        trample_damage = 0
+        if left:
+            if to_player:
+                trample_damage = left
+            else:
+                last = self.ids[named[-1]] if named and named[-1] in self.ids \
+                    and self.ids[named[-1]] in slots else order[-1]
+                amounts[last] += left
+        try:
+            self.apply({"type": "AssignCombatDamage",
+                        "data": {"mode": "Normal", "assignments": [[b, n] for b, n in amounts.items()],
+                                 "trample_damage": trample_damage, "controller_damage": 0}},
+                       data["player"])
+        except ValueError as e:
+            raise Unsupported(f"the engine refuses the division of {back.get(attacker)}'s combat "
+                              f"damage {amounts} (+{trample_damage} trampling over): {e}")
 
     def pass_once(self, goal):
         waiting = self.g.waiting_for()
