@@ -65,6 +65,7 @@ FEATURES = [
     "keyword-counters",
     "cleanup",
     "combat",
+    "summoning-sickness",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information, regeneration shields).
@@ -294,6 +295,9 @@ def check(case):
                 raise Unsupported(f"{where}: a combat damage step with state-based actions "
                                   "deferred (the engine checks them before a player gets "
                                   "priority, 704.3)")
+        elif name == "begin_turn":
+            if body not in players:
+                raise Unsupported(f"{where}: the turn of {body}")
         elif name in ("cast", "resolve", "pay_cost"):
             raise Unsupported(f"{where}: the step `{name}` (casting spells and resolving them "
                               "on the engine's stack is not mapped)")
@@ -461,7 +465,7 @@ class Game:
                         self.counters(oid, kind, n)
                 continue
             self.move(oid, "Battlefield")
-            self.apply(debug("SetSummoningSickness", {"object_id": oid, "sick": False}))
+            self.apply(debug("SetSummoningSickness", {"object_id": oid, "sick": bool(o.get("sick"))}))
             if o.get("tapped"):
                 self.apply(debug("SetTapped", {"object_id": oid, "tapped": True}))
             for kind, n in o.get("counters", {}).items():
@@ -736,6 +740,7 @@ class Game:
         status back, and the first player's main phase is set again."""
         tapped = {oid: self.g.object(oid)["tapped"] for oid in self.ids.values()
                   if self.g.object(oid)["zone"] == "Battlefield"}
+        sick = self.sickness()
         self.apply(debug("SetPhase", {"phase": "End", "active_player": 0}))
         for _ in range(10):
             if self.g.state()["state"]["active_player"] != 0:
@@ -748,6 +753,7 @@ class Game:
         for oid, was in tapped.items():
             if self.g.object(oid)["zone"] == "Battlefield" and self.g.object(oid)["tapped"] != was:
                 self.apply(debug("SetTapped", {"object_id": oid, "tapped": was}))
+        self.restore_sickness(sick)
         self.apply(debug("SetPhase", {"phase": "PreCombatMain", "active_player": 0}))
 
     def do_combat_damage(self, entries):
@@ -762,6 +768,7 @@ class Game:
                 raise Unsupported("combat damage from a creature with first strike or double "
                                   "strike (the engine deals it in a step of its own, 510.4)")
         before = {oid: self.g.object(oid)["tapped"] for oid in engaged}
+        sick = self.sickness()
         for oid in engaged:
             # The case declares no attack: an attacker or blocker is made
             # ready to fight (untapped, not summoning sick), and gets its
@@ -776,6 +783,7 @@ class Game:
                    "attack")
         for oid, tapped in before.items():
             self.apply(debug("SetTapped", {"object_id": oid, "tapped": tapped}))
+        self.restore_sickness(sick)
         if blocks:
             self.pass_until("DeclareBlockers")
             self.offer("DeclareBlockers",
@@ -825,6 +833,60 @@ class Game:
                     raise Unsupported("combat damage between two creatures of the second player")
                 attacks[attacker] = second
         return list(attacks), blocks
+
+    def sickness(self):
+        """The engine's summoning-sickness flag of the case's permanents."""
+        objs = self.g.state()["state"]["objects"]
+        return {oid: bool(objs[str(oid)].get("summoning_sick", False))
+                for oid in self.ids.values() if objs[str(oid)]["zone"] == "Battlefield"}
+
+    def restore_sickness(self, before, keep=()):
+        """A turn begun on the way is not the case's (302.6): the flags go back,
+        except for the permanents of `keep`."""
+        now = self.sickness()
+        changed = False
+        for oid, was in before.items():
+            if oid in now and now[oid] != was and oid not in keep:
+                self.apply(debug("SetSummoningSickness", {"object_id": oid, "sick": was}))
+                changed = True
+        if changed:
+            # The engine refreshes its derived `has_summoning_sickness` as a
+            # state is loaded, not after this debug action.
+            self.g = self.engine.load_game(self.g.state())
+
+    def do_begin_turn(self, player):
+        """The engine's own next turn of that player (its start clears the
+        summoning sickness of what they control, 302.6): the turn is walked
+        from the end step, through cleanup and the untap step, to that
+        player's upkeep. Nothing else of the turn is the case's: the tapped
+        status is put back, and what the cleanup would remove is refused."""
+        who = self.player_ids[player]
+        s = self.g.state()["state"]
+        if any(s["objects"][str(oid)]["damage_marked"] for oid in self.ids.values()) \
+                or any(e.get("duration") == "UntilEndOfTurn"
+                       for e in s["transient_continuous_effects"]):
+            raise Unsupported("begin_turn with damage marked or an until-end-of-turn effect (the "
+                              "adapter walks the engine through the end of the turn, whose "
+                              "cleanup would remove them)")
+        tapped = {oid: self.g.object(oid)["tapped"] for oid in self.ids.values()
+                  if self.g.object(oid)["zone"] == "Battlefield"}
+        sick = self.sickness()
+        self.apply(debug("SetPhase", {"phase": "End", "active_player": s["active_player"]}))
+        for _ in range(30):
+            s = self.g.state()["state"]
+            if s["active_player"] == who and s["phase"] not in ("Untap", "End", "Cleanup"):
+                break
+            if self.g.waiting_for()["type"] == "GameOver":
+                return
+            self.pass_once(f"{player}'s turn")
+        else:
+            raise RuntimeError(f"the engine never began {player}'s turn")
+        for oid, was in tapped.items():
+            if self.g.object(oid)["zone"] == "Battlefield" and self.g.object(oid)["tapped"] != was:
+                self.apply(debug("SetTapped", {"object_id": oid, "tapped": was}))
+        self.restore_sickness(sick, keep={oid for oid in sick
+                                          if self.g.object(oid)["controller"] == who})
+        self.apply(debug("SetPhase", {"phase": "PreCombatMain", "active_player": who}))
 
     def do_attack(self, declarations):
         """Declared attackers and blockers (508.1, 509.1), through the engine's
@@ -993,9 +1055,18 @@ class Game:
             "keywords": [keyword_name(k) for k in o["keywords"]],
             "tapped": o["tapped"],
             "attached_to": back.get(attached) if attached is not None else None,
+            "summoning_sick": self.sick_now.get(self.ids[handle], False),
         }
 
+    def derived_sickness(self):
+        """The engine's own 302.6 predicate (its flag, haste, creatures only),
+        `has_summoning_sickness`, of the permanents on the battlefield (302.6
+        is about permanents: anything else is not sick)."""
+        return {o["id"]: bool(o.get("has_summoning_sickness", False))
+                for o in self.g.battlefield()}
+
     def observe(self):
+        self.sick_now = self.derived_sickness()
         players = {}
         for h, i in self.player_ids.items():
             p = self.g.player(i)
