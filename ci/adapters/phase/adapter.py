@@ -66,10 +66,16 @@ FEATURES = [
     "cleanup",
     "combat",
     "summoning-sickness",
+    "destroy",
+    "regeneration",
+    "undying",
+    "persist",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
-# information, regeneration shields).
-UNOBSERVED = ["lki", "regeneration_shields"]
+# information).
+UNOBSERVED = ["lki"]
+# The instant the adapter casts for a `destroy` step.
+DESTROY = "Ptoracle Destroy"
 
 # phase.rs stores P/T, counters and life as 32-bit integers.
 LIMIT = 2**31 - 1
@@ -99,7 +105,7 @@ ZONES = {
 KEYWORDS = {
     "flying", "reach", "trample", "vigilance", "haste", "deathtouch", "lifelink",
     "wither", "infect", "indestructible", "first strike", "double strike", "menace",
-    "defender", "hexproof", "shroud", "flash",
+    "defender", "hexproof", "shroud", "flash", "undying", "persist",
 }
 
 
@@ -203,7 +209,7 @@ def check(case):
         for ability in o.get("abilities") or []:
             static_text(o.get("name") or o["id"], ability, players, o.get("controller"), where)
         for key in ("cda", "level_up", "crew", "attached_to", "max_counters",
-                    "loyalty", "regeneration_shields", "x", "x_is", "on_resolve"):
+                    "loyalty", "x", "x_is", "on_resolve"):
             if o.get(key):
                 raise Unsupported(f"{where}: `{key}`")
         if "timestamp" in o:
@@ -218,6 +224,8 @@ def check(case):
             if k not in KEYWORDS:
                 raise Unsupported(f"{where}: the keyword {k}")
         fixed(o.get("damage", 0), where)
+        if o.get("regeneration_shields") and o.get("zone", "battlefield") != "battlefield":
+            raise Unsupported(f"{where}: regeneration shields off the battlefield")
     attacked = False
     for i, step in enumerate(case.get("steps", [])):
         action = step["do"]
@@ -295,6 +303,11 @@ def check(case):
                 raise Unsupported(f"{where}: a combat damage step with state-based actions "
                                   "deferred (the engine checks them before a player gets "
                                   "priority, 704.3)")
+        elif name in ("destroy", "regenerate"):
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: `{name}` with state-based actions deferred (the "
+                                  "spell or ability resolves through priority, which checks "
+                                  "them, 704.3)")
         elif name == "begin_turn":
             if body not in players:
                 raise Unsupported(f"{where}: the turn of {body}")
@@ -418,6 +431,9 @@ class Game:
         self.handles = [o["id"] for o in self.objects]
         self.names = self.card_names()
         self.amounts = self.damage_amounts(case)
+        self.regenerating = {o["id"] for o in self.objects if o.get("regeneration_shields")} | {
+            s["do"]["regenerate"] for s in case.get("steps", [])
+            if isinstance(s["do"], dict) and "regenerate" in s["do"]}
         faces = {}
         for o in self.objects:
             faces[self.names[o["id"]].lower()] = self.face(o)
@@ -426,8 +442,17 @@ class Game:
              "type": "Basic Land — Forest", "types": ["Land"], "subtypes": ["Forest"],
              "supertypes": ["Basic"], "text": "({T}: Add {G}.)", "layout": "normal",
              "manaValue": 0, "identifiers": {}}, None)
+        self.destroys = sum(1 for s in case.get("steps", [])
+                            if isinstance(s["do"], dict) and "destroy" in s["do"])
+        if self.destroys:
+            faces[DESTROY.lower()] = phase.build_oracle_face(
+                {"name": DESTROY, "manaCost": "{0}", "colors": [], "colorIdentity": [],
+                 "type": "Instant", "types": ["Instant"], "subtypes": [], "supertypes": [],
+                 "text": "Destroy target permanent.", "layout": "normal", "manaValue": 0,
+                 "identifiers": {}}, None)
         self.engine = phase.Engine.from_json(json.dumps(faces))
         decks = [[], []]
+        decks[0] += [DESTROY] * self.destroys
         for o in self.objects:
             decks[self.controller(o)].append(self.names[o["id"]])
         decks = [d + ["Forest"] * (40 - len(d)) for d in decks]
@@ -472,6 +497,7 @@ class Game:
                 if n:
                     self.counters(oid, kind, n)
         self.write_setup_state()
+        self.setup_tools()
         self.counting = True
 
     def controller(self, o):
@@ -520,6 +546,9 @@ class Game:
         lines += [text for text, _ in statics]
         for n in self.amounts.get(o["id"], []):
             lines.append(f"{{0}}: {name} deals {n} damage to any target.")
+        if o["id"] in self.regenerating:
+            # After the damage abilities: its index is their number.
+            lines.append(f"{{0}}: Regenerate {name}.")
         spec = {
             "name": name,
             "manaCost": o.get("mana_cost", ""),
@@ -608,6 +637,7 @@ class Game:
         action = step["do"]
         if action == "state_based_actions":
             self.apply(debug("RunStateBasedActions"))
+            self.resolve_triggers()
             return
         if action == "cleanup":
             self.do_cleanup()
@@ -616,6 +646,7 @@ class Game:
             getattr(self, "do_" + name)(body)
         if step.get("sba", True):
             self.apply(debug("RunStateBasedActions"))
+            self.resolve_triggers()
 
     def do_put_counters(self, a):
         if a["on"] in self.player_ids:
@@ -638,6 +669,11 @@ class Game:
 
     def do_move(self, a):
         oid = self.known(a["object"])
+        obj = self.g.object(oid)
+        if obj["zone"] == "Battlefield" and a["to"] == "graveyard" \
+                and {keyword_name(k) for k in obj["keywords"]} & {"undying", "persist"}:
+            raise Unsupported(f"{a['object']} with undying or persist dies by a `move` (the "
+                              "engine's debug zone change fires no triggers)")
         self.move(oid, ENGINE_ZONES[a["to"]])
         if self.g.object(oid)["zone"] != "Battlefield":
             return  # it did not enter (the engine kept it where it was, 304.4)
@@ -854,6 +890,120 @@ class Game:
             # state is loaded, not after this debug action.
             self.g = self.engine.load_game(self.g.state())
 
+    def setup_tools(self):
+        """The destroy spells go to the first player's hand; setup regeneration
+        shields are written on their objects, in the shape the engine's
+        resolved regenerate ability gives them (activating it would give a
+        player priority, which checks state-based actions before any step)."""
+        objs = self.g.state()["state"]["objects"]
+        self.tools = sorted(int(k) for k, v in objs.items() if v["name"] == DESTROY)
+        for oid in self.tools:
+            self.move(oid, "Hand")
+        if not any(o.get("regeneration_shields") for o in self.objects):
+            return
+        state = self.g.state()
+        for o in self.objects:
+            for _ in range(fixed(o.get("regeneration_shields") or 0, o["id"])):
+                state["state"]["objects"][str(self.ids[o["id"]])]["replacement_definitions"].append({
+                    "condition": None, "description": "Regenerate", "event": "Destroy",
+                    "execute": None, "expiry": {"type": "EndOfTurn"},
+                    "mode": {"type": "Mandatory"}, "origin": "Resolution",
+                    "shield_kind": "Regeneration", "valid_card": {"type": "SelfRef"}})
+        self.g = self.engine.load_game(state)
+
+    def quietly(self, action, player, own=()):
+        """Apply an action whose own zone changes (the adapter's spell) take no
+        timestamp; the others count as usual (400.7), and counters put on an
+        object as it enters share its timestamp (613.7d)."""
+        counting, self.counting = self.counting, False
+        try:
+            result = self.apply(action, player)
+        finally:
+            self.counting = counting
+        entered = set()
+        for event in result.events if counting else []:
+            kind, data = event.get("type", ""), event.get("data") or {}
+            if kind == "ZoneChanged" and data.get("object_id") not in own:
+                self.timestamp()
+                if data.get("to") == "Battlefield":
+                    entered.add(data.get("object_id"))
+            elif "Counter" in kind and "Add" in kind and data.get("object_id") not in entered:
+                self.timestamp()
+        return result
+
+    def resolve_stack(self, own=()):
+        """Priority passed until the stack is empty (and the triggers its
+        resolution causes have resolved too)."""
+        for _ in range(50):
+            waiting = self.g.waiting_for()
+            if not self.g.stack() or waiting["type"] == "GameOver":
+                return
+            if waiting["type"] != "Priority":
+                raise Unsupported(f"the engine waits for {waiting['type']} as its stack resolves "
+                                  f"({json.dumps(waiting.get('data'))[:200]})")
+            self.quietly({"type": "PassPriority"}, self.g.priority_player(), own)
+        raise RuntimeError("the engine's stack never emptied")
+
+    def resolve_triggers(self):
+        """Triggers that state-based actions cause (undying, persist: 603.3)
+        resolve before the step's observation."""
+        waiting = self.g.waiting_for()
+        if waiting["type"] not in ("Priority", "GameOver") or self.g.stack():
+            self.resolve_stack()
+
+    def with_priority(self, player):
+        """Priority for `player`, with an empty stack: the active player passes."""
+        if self.g.priority_player() != player:
+            if self.g.stack():
+                raise Unsupported("the second player would act with something on the stack")
+            self.apply({"type": "PassPriority"}, self.g.priority_player())
+        if self.g.waiting_for()["type"] != "Priority" or self.g.priority_player() != player:
+            raise Unsupported(f"the engine does not give player {player + 1} priority")
+
+    def do_destroy(self, handle):
+        """A real "Destroy target permanent." instant (701.8), cast by the first
+        player for {0} and resolved through the engine's stack: its
+        regeneration shields, indestructible, and the triggers of the death
+        are the engine's."""
+        target = {"Object": self.on_battlefield(handle)}
+        spell = next((oid for oid in self.tools if self.g.object(oid)["zone"] == "Hand"), None)
+        cast = next((a for a in self.g.actions() if a.kind == "CastSpell"
+                     and a.data.get("object_id") == spell), None)
+        if cast is None:
+            raise Unsupported(f"the engine does not let the first player cast the destroy spell "
+                              f"now (it waits for {self.g.waiting_for()['type']})")
+        self.quietly(cast, 0, own={spell})
+        for _ in range(10):
+            waiting = self.g.waiting_for()
+            if waiting["type"] == "Priority":
+                break
+            pick = next((c for c in self.g.actions() if c.kind == "ChooseTarget"
+                         and (c.data or {}).get("target") == target), None)
+            if pick is None:
+                raise Unsupported(f"the engine does not offer {handle} as a target of a destroy "
+                                  f"spell (it waits for {waiting['type']})")
+            self.quietly(pick, waiting["data"].get("player", 0), own={spell})
+        self.resolve_stack(own={spell})
+
+    def do_regenerate(self, handle):
+        """The object's own "{0}: Regenerate NAME." ability (701.19), activated
+        by its controller and resolved through the engine's stack: the shield
+        is the engine's replacement effect."""
+        oid = self.on_battlefield(handle)
+        src = next(o for o in self.objects if o["id"] == handle)
+        player = self.g.object(oid)["controller"]
+        if player != self.controller(src):
+            raise Unsupported(f"{handle} is controlled by another player than in the setup")
+        self.with_priority(player)
+        try:
+            self.apply({"type": "ActivateAbility",
+                        "data": {"source_id": oid,
+                                 "ability_index": len(self.amounts.get(handle, []))}}, player)
+        except ValueError as e:
+            raise Unsupported(f"{handle} no longer has the regenerate ability the adapter gives "
+                              f"it (it lost its abilities?): the engine says {e}")
+        self.resolve_stack()
+
     def do_begin_turn(self, player):
         """The engine's own next turn of that player (its start clears the
         summoning sickness of what they control, 302.6): the turn is walked
@@ -1056,7 +1206,19 @@ class Game:
             "tapped": o["tapped"],
             "attached_to": back.get(attached) if attached is not None else None,
             "summoning_sick": self.sick_now.get(self.ids[handle], False),
+            "regeneration_shields": self.shields_now.get(self.ids[handle], 0),
         }
+
+    def shields(self):
+        """Regeneration shields: the engine's unused replacement effects of the
+        kind `Regeneration` on each object. Only the adapter's own regenerate
+        abilities make them, so a case without any has none to read."""
+        if not self.regenerating:
+            return {}
+        objs = self.g.state()["state"]["objects"]
+        return {oid: sum(1 for r in objs[str(oid)].get("replacement_definitions", [])
+                         if r.get("shield_kind") == "Regeneration" and not r.get("is_consumed"))
+                for oid in self.ids.values()}
 
     def derived_sickness(self):
         """The engine's own 302.6 predicate (its flag, haste, creatures only),
@@ -1067,6 +1229,7 @@ class Game:
 
     def observe(self):
         self.sick_now = self.derived_sickness()
+        self.shields_now = self.shields()
         players = {}
         for h, i in self.player_ids.items():
             p = self.g.player(i)
