@@ -70,12 +70,16 @@ FEATURES = [
     "regeneration",
     "undying",
     "persist",
+    "prevention",
+    "shield-counters",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information).
 UNOBSERVED = ["lki"]
 # The instant the adapter casts for a `destroy` step.
 DESTROY = "Ptoracle Destroy"
+# The instants it casts for a `prevent` step ("Ptoracle Prevent 3").
+PREVENT = "Ptoracle Prevent"
 
 # phase.rs stores P/T, counters and life as 32-bit integers.
 LIMIT = 2**31 - 1
@@ -149,7 +153,9 @@ def counter_name(kind):
     if kind == "-1/-1":
         return "M1M1"
     if PT_COUNTER.match(kind) or kind in KEYWORDS:
-        return kind  # keyword counters by their name (122.1b): "first strike"
+        return kind
+    if kind == "shield":
+        return kind  # the engine's own shield counters (122.1c)  # keyword counters by their name (122.1b): "first strike"
     return None
 
 
@@ -303,6 +309,11 @@ def check(case):
                 raise Unsupported(f"{where}: a combat damage step with state-based actions "
                                   "deferred (the engine checks them before a player gets "
                                   "priority, 704.3)")
+        elif name == "prevent":
+            fixed(body["amount"], where)
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: `prevent` with state-based actions deferred (the "
+                                  "spell resolves through priority, which checks them, 704.3)")
         elif name in ("destroy", "regenerate"):
             if not step.get("sba", True):
                 raise Unsupported(f"{where}: `{name}` with state-based actions deferred (the "
@@ -450,9 +461,19 @@ class Game:
                  "type": "Instant", "types": ["Instant"], "subtypes": [], "supertypes": [],
                  "text": "Destroy target permanent.", "layout": "normal", "manaValue": 0,
                  "identifiers": {}}, None)
+        self.preventions = [s["do"]["prevent"]["amount"] for s in case.get("steps", [])
+                            if isinstance(s["do"], dict) and "prevent" in s["do"]]
+        for n in set(self.preventions):
+            name = f"{PREVENT} {n}"
+            faces[name.lower()] = phase.build_oracle_face(
+                {"name": name, "manaCost": "{0}", "colors": [], "colorIdentity": [],
+                 "type": "Instant", "types": ["Instant"], "subtypes": [], "supertypes": [],
+                 "text": f"Prevent the next {n} damage that would be dealt to any target this turn.",
+                 "layout": "normal", "manaValue": 0, "identifiers": {}}, None)
         self.engine = phase.Engine.from_json(json.dumps(faces))
         decks = [[], []]
         decks[0] += [DESTROY] * self.destroys
+        decks[0] += [f"{PREVENT} {n}" for n in self.preventions]
         for o in self.objects:
             decks[self.controller(o)].append(self.names[o["id"]])
         decks = [d + ["Forest"] * (40 - len(d)) for d in decks]
@@ -824,7 +845,11 @@ class Game:
             self.pass_until("DeclareBlockers")
             self.offer("DeclareBlockers",
                        {"assignments": [[b, a] for b, a in blocks.items()]}, "block", player=1)
-        while self.g.state()["state"]["phase"] != "CombatDamage":
+        while self.g.state()["state"]["phase"] != "CombatDamage" \
+                or self.g.waiting_for()["type"] == "AssignCombatDamage":
+            if self.g.waiting_for()["type"] == "AssignCombatDamage":
+                self.assign_as_given(self.g.waiting_for()["data"], entries)
+                continue
             if self.g.waiting_for()["type"] == "DeclareBlockers" and not blocks:
                 self.apply({"type": "DeclareBlockers", "data": {"assignments": []}}, 1)
                 continue
@@ -896,9 +921,16 @@ class Game:
         resolved regenerate ability gives them (activating it would give a
         player priority, which checks state-based actions before any step)."""
         objs = self.g.state()["state"]["objects"]
-        self.tools = sorted(int(k) for k, v in objs.items() if v["name"] == DESTROY)
+        self.tools = sorted(int(k) for k, v in objs.items()
+                            if v["name"] == DESTROY or v["name"].startswith(PREVENT + " "))
         for oid in self.tools:
             self.move(oid, "Hand")
+        # Room for them: the engine's cleanup would have the first player
+        # discard down to seven (514.1), a choice no case makes.
+        hand = [int(k) for k, v in self.g.state()["state"]["objects"].items()
+                if v["zone"] == "Hand" and v["owner"] == 0 and v["name"] == "Forest"]
+        for oid in hand[:len(self.tools)]:
+            self.move(oid, "Library")
         if not any(o.get("regeneration_shields") for o in self.objects):
             return
         state = self.g.state()
@@ -965,13 +997,28 @@ class Game:
         player for {0} and resolved through the engine's stack: its
         regeneration shields, indestructible, and the triggers of the death
         are the engine's."""
-        target = {"Object": self.on_battlefield(handle)}
-        spell = next((oid for oid in self.tools if self.g.object(oid)["zone"] == "Hand"), None)
+        self.cast_tool(DESTROY, {"Object": self.on_battlefield(handle)}, handle, "a destroy spell")
+
+    def do_prevent(self, a):
+        """A real "Prevent the next N damage that would be dealt to any target
+        this turn." instant (615.7), cast by the first player for {0} at the
+        permanent or player: the shield is the engine's."""
+        if a["to"] in self.player_ids:
+            target = {"Player": self.player_ids[a["to"]]}
+        else:
+            target = {"Object": self.on_battlefield(a["to"])}
+        self.cast_tool(f"{PREVENT} {a['amount']}", target, a["to"], "a prevention spell")
+
+    def cast_tool(self, name, target, handle, what):
+        """Cast one of the adapter's instants from the first player's hand at
+        `target` and resolve it."""
+        spell = next((oid for oid in self.tools if self.g.object(oid)["zone"] == "Hand"
+                      and self.g.object(oid)["name"] == name), None)
         cast = next((a for a in self.g.actions() if a.kind == "CastSpell"
                      and a.data.get("object_id") == spell), None)
         if cast is None:
-            raise Unsupported(f"the engine does not let the first player cast the destroy spell "
-                              f"now (it waits for {self.g.waiting_for()['type']})")
+            raise Unsupported(f"the engine does not let the first player cast {what} now "
+                              f"(it waits for {self.g.waiting_for()['type']})")
         self.quietly(cast, 0, own={spell})
         for _ in range(10):
             waiting = self.g.waiting_for()
@@ -980,8 +1027,8 @@ class Game:
             pick = next((c for c in self.g.actions() if c.kind == "ChooseTarget"
                          and (c.data or {}).get("target") == target), None)
             if pick is None:
-                raise Unsupported(f"the engine does not offer {handle} as a target of a destroy "
-                                  f"spell (it waits for {waiting['type']})")
+                raise Unsupported(f"the engine does not offer {handle} as a target of {what} "
+                                  f"(it waits for {waiting['type']})")
             self.quietly(pick, waiting["data"].get("player", 0), own={spell})
         self.resolve_stack(own={spell})
 
@@ -1101,6 +1148,25 @@ class Game:
                 raise Unsupported("the engine has something on the stack in its combat damage step")
             self.pass_once("the combat damage step")
         raise RuntimeError("the engine never dealt its combat damage")
+
+    def assign_as_given(self, data, entries):
+        """An attacker blocked by several creatures deals all its damage to the
+        one the case names (the division is its controller's, 510.1c)."""
+        back = {v: k for k, v in self.ids.items()}
+        attacker = data["attacker_id"]
+        to = next(e["to"] for e in entries if e["from"] == back.get(attacker))
+        slots = [s["blocker_id"] for s in data["blockers"]]
+        if self.ids.get(to) not in slots:
+            raise Unsupported(f"{back.get(attacker)}, blocked by several creatures, deals its "
+                              f"combat damage to {to}, not one of them")
+        amounts = [[b, data["total_damage"] if b == self.ids[to] else 0] for b in slots]
+        try:
+            self.apply({"type": "AssignCombatDamage",
+                        "data": {"mode": "Normal", "assignments": amounts, "trample_damage": 0,
+                                 "controller_damage": 0}}, data["player"])
+        except ValueError as e:
+            raise Unsupported(f"the engine refuses {back.get(attacker)}'s combat damage all to "
+                              f"{to}: {e}")
 
     def assign_combat_damage(self, data, divide):
         """The attacker's damage, divided as the case orders its blockers: lethal
