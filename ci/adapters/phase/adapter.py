@@ -493,6 +493,7 @@ class Game:
         self.counting = False  # not while the setup is being put in place
         self.timestamps = {}
         self.ids = {}
+        self.losers, self.taken_out = set(), set()
         taken = set()
         objs = g.state()["state"]["objects"]
         for o in self.objects:  # timestamps follow the setup's order (613.7)
@@ -621,6 +622,7 @@ class Game:
 
     def apply(self, action, player=0):
         result = self.g.apply(player, action)
+        self.note_losses(result.events)
         for event in result.events if self.counting else []:
             kind = event.get("type", "")
             # A zone change makes a new object with a new timestamp (400.7,
@@ -628,6 +630,43 @@ class Game:
             if kind == "ZoneChanged" or ("Counter" in kind and "Add" in kind):
                 self.timestamp()
         return result
+
+    def note_losses(self, events):
+        """The engine's own word that a player lost (its PlayerLost event), and
+        what it exiled as it took them out of the game."""
+        losing = False
+        for event in events:
+            kind, data = event.get("type", ""), event.get("data") or {}
+            if kind == "PlayerLost":
+                self.losers.add(data.get("player_id"))
+                losing = True
+            elif kind == "GameOver":
+                losing = False
+            elif losing and kind == "ZoneChanged" and data.get("to") == "Exile":
+                self.taken_out.add(data.get("object_id"))
+
+    def carry_on(self, k, last):
+        """After a step in which a player lost: the engine has ended the game
+        (104.2a, its GameOver) and exiled the loser's cards. The case plays on
+        when none of its objects went with them: the game is reloaded with the
+        end undone (no player eliminated, priority back), the loss itself
+        still reported, from the engine's PlayerLost event."""
+        back = {v: k for k, v in self.ids.items()}
+        gone = sorted(back[o] for o in self.taken_out if o in back)
+        if gone:
+            names = {i: h for h, i in self.player_ids.items()}
+            raise Unsupported(
+                f"step {k + 1}: {', '.join(names[i] for i in sorted(self.losers))} loses the game, "
+                f"and phase.rs exiles the loser's objects as it ends it ({', '.join(gone)})")
+        if last or self.g.waiting_for()["type"] != "GameOver":
+            return
+        state = self.g.state()
+        s = state["state"]
+        s["eliminated_players"] = []
+        for player in s["players"]:
+            player["is_eliminated"] = False
+        s["waiting_for"] = {"type": "Priority", "data": {"player": s["priority_player"]}}
+        self.g = self.engine.load_game(state)
 
     def move(self, oid, zone):
         """The engine's zone change (its debug action); the object keeps its id."""
@@ -968,6 +1007,9 @@ class Game:
         resolution causes have resolved too)."""
         for _ in range(50):
             waiting = self.g.waiting_for()
+            if waiting["type"] == "OrderTriggers":
+                self.order_triggers(waiting["data"])
+                continue
             if not self.g.stack() or waiting["type"] == "GameOver":
                 return
             if waiting["type"] != "Priority":
@@ -975,6 +1017,23 @@ class Game:
                                   f"({json.dumps(waiting.get('data'))[:200]})")
             self.quietly({"type": "PassPriority"}, self.g.priority_player(), own)
         raise RuntimeError("the engine's stack never emptied")
+
+    def order_triggers(self, data):
+        """Simultaneous triggers, in the order ptoracle has their controller
+        choose (rulings/DECISIONS.md, D2; 603.3b): by the setup's order of
+        their sources, undying before persist for one creature. The engine
+        takes the order they go on the stack in: the last resolves first."""
+        setup = {self.ids[o["id"]]: i for i, o in enumerate(self.objects)}
+        keys = []
+        for trigger in data["triggers"]:
+            text = trigger.get("description") or ""
+            kind = 0 if "702.93" in text else 1 if "702.79" in text else None
+            if kind is None or trigger.get("source_id") not in setup:
+                raise Unsupported(f"the engine asks for the order of triggers other than undying "
+                                  f"and persist: {text[:80]!r}")
+            keys.append((setup[trigger["source_id"]], kind))
+        first = sorted(range(len(keys)), key=lambda i: keys[i])
+        self.apply({"type": "OrderTriggers", "data": {"order": first[::-1]}}, data["player"])
 
     def resolve_triggers(self):
         """Triggers that state-based actions cause (undying, persist: 603.3)
@@ -1144,6 +1203,9 @@ class Game:
             if waiting["type"] == "AssignCombatDamage":
                 self.assign_combat_damage(waiting["data"], spec.get("divide") or {})
                 continue
+            if waiting["type"] == "OrderTriggers":
+                self.order_triggers(waiting["data"])
+                continue
             if waiting["type"] == "Priority" and self.g.stack():
                 raise Unsupported("the engine has something on the stack in its combat damage step")
             self.pass_once("the combat damage step")
@@ -1307,7 +1369,8 @@ class Game:
                 "life": p["life"],
                 "poison": p["poison_counters"],
                 "mana": mana,
-                "lost": bool(p["is_eliminated"]) or p["status"].get("type") != "Active",
+                "lost": bool(p["is_eliminated"]) or p["status"].get("type") != "Active"
+                or i in self.losers,
             }
         return {"objects": {h: self.observe_object(h) for h in self.handles}, "players": players}
 
@@ -1335,9 +1398,8 @@ def run(case):
                 f"step {k + 1}: the game is over in phase.rs ({json.dumps(waiting.get('data'))})")
         if lost:
             # The engine ends the game there (104.2a) and takes the loser's
-            # objects out of it (800.4a); ptoracle's scenarios play on.
-            raise Unsupported(
-                f"step {k + 1}: {', '.join(lost)} loses the game, which phase.rs ends there")
+            # cards out of it; ptoracle's scenarios play on.
+            game.carry_on(k, k == len(case["steps"]) - 1)
         observations.append(observation)
     return observations, None
 
