@@ -76,6 +76,9 @@ FEATURES = [
 # Observation fields phase.rs does not expose (704.8 last known
 # information).
 UNOBSERVED = ["lki"]
+# Rounds of triggers before the adapter says they never settle: the
+# reference's bound (rulings/DECISIONS.md, D28).
+ROUNDS = 1000
 # The instant the adapter casts for a `destroy` step.
 DESTROY = "Ptoracle Destroy"
 # The instants it casts for a `prevent` step ("Ptoracle Prevent 3").
@@ -119,6 +122,11 @@ class Unsupported(Exception):
 
 class Invalid(Exception):
     """A step that is impossible in the engine's game."""
+
+
+class NoFixpoint(Exception):
+    """The engine's triggers keep coming back (a creature that dies and
+    returns forever): stopped after as many rounds as the reference allows."""
 
 
 def engine_version():
@@ -295,6 +303,10 @@ def check(case):
                     raise Unsupported(f"{where}: combat damage with an amount of its own (the "
                                       "adapter lets the engine assign each creature's damage)")
         elif name == "attack":
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: an attack with state-based actions deferred (the "
+                                  "engine checks them as it gives priority in its combat steps, "
+                                  "704.3)")
             if attacked:
                 raise Unsupported(f"{where}: a second combat in the case (the adapter walks "
                                   "the engine through one combat)")
@@ -494,6 +506,7 @@ class Game:
         self.timestamps = {}
         self.ids = {}
         self.losers, self.taken_out = set(), set()
+        self.life_offset, self.poison_offset = {}, {}
         taken = set()
         objs = g.state()["state"]["objects"]
         for o in self.objects:  # timestamps follow the setup's order (613.7)
@@ -623,8 +636,16 @@ class Game:
     def apply(self, action, player=0):
         result = self.g.apply(player, action)
         self.note_losses(result.events)
+        gone = sorted(h for h, oid in self.ids.items() if oid in self.taken_out)
+        if gone:
+            names = {i: h for h, i in self.player_ids.items()}
+            raise Unsupported(
+                f"{', '.join(names[i] for i in sorted(self.losers))} loses the game, and phase.rs "
+                f"exiles the loser's objects as it ends it ({', '.join(gone)})")
         for event in result.events if self.counting else []:
             kind = event.get("type", "")
+            if kind == "ZoneChanged" and (event.get("data") or {}).get("object_id") in self.taken_out:
+                continue  # a loser's card the engine exiled as the game ended
             # A zone change makes a new object with a new timestamp (400.7,
             # 613.7d); counters put by the engine give their kind one (613.7c).
             if kind == "ZoneChanged" or ("Counter" in kind and "Add" in kind):
@@ -645,28 +666,51 @@ class Game:
             elif losing and kind == "ZoneChanged" and data.get("to") == "Exile":
                 self.taken_out.add(data.get("object_id"))
 
-    def carry_on(self, k, last):
+    def carry_on(self, k, step):
         """After a step in which a player lost: the engine has ended the game
-        (104.2a, its GameOver) and exiled the loser's cards. The case plays on
-        when none of its objects went with them: the game is reloaded with the
-        end undone (no player eliminated, priority back), the loss itself
-        still reported, from the engine's PlayerLost event."""
-        back = {v: k for k, v in self.ids.items()}
-        gone = sorted(back[o] for o in self.taken_out if o in back)
-        if gone:
-            names = {i: h for h, i in self.player_ids.items()}
+        there (104.2a, its GameOver), exiled the loser's cards and left the
+        rest of that check of state-based actions undone; ptoracle's scenarios
+        play on. When none of the case's objects left with the loser, the game
+        is reloaded with its end undone (no player eliminated, priority back)
+        and the loser's life and poison moved out of losing range by an offset
+        the observations take back off (life and poison only ever change by
+        amounts, so every later change is the engine's); then the check is
+        done again, by the engine. The loss itself is reported from the
+        engine's PlayerLost event, and stays."""
+        names = {i: h for h, i in self.player_ids.items()}
+        action = step["do"] if step["do"] == "cleanup" else next(iter(step["do"]))
+        if action in ("cleanup", "begin_turn", "attack") or not step.get("sba", True):
             raise Unsupported(
-                f"step {k + 1}: {', '.join(names[i] for i in sorted(self.losers))} loses the game, "
-                f"and phase.rs exiles the loser's objects as it ends it ({', '.join(gone)})")
-        if last or self.g.waiting_for()["type"] != "GameOver":
-            return
-        state = self.g.state()
-        s = state["state"]
-        s["eliminated_players"] = []
-        for player in s["players"]:
-            player["is_eliminated"] = False
-        s["waiting_for"] = {"type": "Priority", "data": {"player": s["priority_player"]}}
-        self.g = self.engine.load_game(state)
+                f"step {k + 1}: {', '.join(names[i] for i in sorted(self.losers))} loses the game "
+                f"during the step ({action}{', sba: false' if not step.get('sba', True) else ''}), "
+                "which phase.rs ends there, before the step is over")
+        for _ in range(5):
+            back = {v: k for k, v in self.ids.items()}
+            gone = sorted(back[o] for o in self.taken_out if o in back)
+            if gone:
+                raise Unsupported(
+                    f"step {k + 1}: {', '.join(names[i] for i in sorted(self.losers))} loses the "
+                    f"game, and phase.rs exiles the loser's objects as it ends it ({', '.join(gone)})")
+            if self.g.waiting_for()["type"] != "GameOver":
+                return
+            state = self.g.state()
+            s = state["state"]
+            s["eliminated_players"] = []
+            for i, player in enumerate(s["players"]):
+                player["is_eliminated"] = False
+                if i not in self.losers:
+                    continue
+                if player["life"] <= 0:
+                    self.life_offset[i] = self.life_offset.get(i, 0) + 1_000_000
+                    player["life"] += 1_000_000
+                if player["poison_counters"] >= 10:
+                    self.poison_offset[i] = self.poison_offset.get(i, 0) + player["poison_counters"]
+                    player["poison_counters"] = 0
+            s["waiting_for"] = {"type": "Priority", "data": {"player": s["priority_player"]}}
+            self.g = self.engine.load_game(state)
+            self.apply(debug("RunStateBasedActions"))
+            self.resolve_triggers()
+        raise RuntimeError("the engine keeps ending the game")
 
     def move(self, oid, zone):
         """The engine's zone change (its debug action); the object keeps its id."""
@@ -912,6 +956,9 @@ class Game:
                 raise Unsupported(f"{e['from']} of {second} deals combat damage to a player "
                                   f"(only {first}, the active player, attacks)")
             else:
+                if source in blocks:
+                    raise Unsupported(f"{e['from']} deals combat damage to several things "
+                                      "(a blocker's division is not mapped)")
                 blocks[source] = self.on_battlefield(e["to"])
         for attacker, to in attacks.items():
             if to == second:
@@ -931,6 +978,11 @@ class Game:
                 if self.controller(next(o for o in self.objects
                                         if o["id"] == back[attacker])) != 0:
                     raise Unsupported("combat damage between two creatures of the second player")
+                power = self.g.object(attacker).get("power") or 0
+                if power > 0:
+                    # Blocked, it would deal its own damage in the engine's combat.
+                    raise Unsupported(f"{back[attacker]} is dealt combat damage by a blocker but "
+                                      "deals none in the case")
                 attacks[attacker] = second
         return list(attacks), blocks
 
@@ -1005,8 +1057,22 @@ class Game:
     def resolve_stack(self, own=()):
         """Priority passed until the stack is empty (and the triggers its
         resolution causes have resolved too)."""
-        for _ in range(50):
+        seen = {}
+        for _ in range(2 * ROUNDS):
             waiting = self.g.waiting_for()
+            if waiting["type"] == "Priority" and self.g.stack():
+                # The engine is deterministic: the same state of the case's
+                # objects and stack, come back again and again, is a loop.
+                key = json.dumps([[self.g.object(o)[f] for f in ("zone", "counters", "power",
+                                                               "toughness", "damage_marked")]
+                                  for o in self.ids.values()]
+                                 + [[e.get("source_id"), str(e.get("kind"))[:60]]
+                                    for e in self.g.stack()] + [self.g.priority_player()],
+                                 sort_keys=True, default=str)
+                seen[key] = seen.get(key, 0) + 1
+                if seen[key] > 3:
+                    raise NoFixpoint("the engine's triggers keep returning the same objects to "
+                                     "the same state")
             if waiting["type"] == "OrderTriggers":
                 self.order_triggers(waiting["data"])
                 continue
@@ -1016,7 +1082,8 @@ class Game:
                 raise Unsupported(f"the engine waits for {waiting['type']} as its stack resolves "
                                   f"({json.dumps(waiting.get('data'))[:200]})")
             self.quietly({"type": "PassPriority"}, self.g.priority_player(), own)
-        raise RuntimeError("the engine's stack never emptied")
+        raise NoFixpoint(f"the engine's stack is not empty after {ROUNDS} resolutions (its "
+                         "triggers keep returning)")
 
     def order_triggers(self, data):
         """Simultaneous triggers, in the order ptoracle has their controller
@@ -1089,6 +1156,12 @@ class Game:
                 raise Unsupported(f"the engine does not offer {handle} as a target of {what} "
                                   f"(it waits for {waiting['type']})")
             self.quietly(pick, waiting["data"].get("player", 0), own={spell})
+        entry = next((e for e in self.g.stack() if e.get("source_id") == spell), None)
+        targets = (((entry or {}).get("kind") or {}).get("data") or {}).get("ability", {}).get("targets")
+        if targets != [target]:
+            # The engine chooses the target itself when it allows only one.
+            raise Unsupported(f"the engine does not offer {handle} as a target of {what} (it "
+                              f"targets {targets})")
         self.resolve_stack(own={spell})
 
     def do_regenerate(self, handle):
@@ -1120,10 +1193,14 @@ class Game:
         s = self.g.state()["state"]
         if any(s["objects"][str(oid)]["damage_marked"] for oid in self.ids.values()) \
                 or any(e.get("duration") == "UntilEndOfTurn"
-                       for e in s["transient_continuous_effects"]):
-            raise Unsupported("begin_turn with damage marked or an until-end-of-turn effect (the "
-                              "adapter walks the engine through the end of the turn, whose "
-                              "cleanup would remove them)")
+                       for e in s["transient_continuous_effects"]) \
+                or any(r.get("expiry") == {"type": "EndOfTurn"} and not r.get("is_consumed")
+                       for oid in self.ids.values()
+                       for r in s["objects"][str(oid)].get("replacement_definitions", [])) \
+                or s.get("pending_damage_replacements"):
+            raise Unsupported("begin_turn with damage marked, an until-end-of-turn effect or a "
+                              "shield for this turn (the adapter walks the engine through the "
+                              "end of the turn, whose cleanup would remove them)")
         tapped = {oid: self.g.object(oid)["tapped"] for oid in self.ids.values()
                   if self.g.object(oid)["zone"] == "Battlefield"}
         sick = self.sickness()
@@ -1280,6 +1357,9 @@ class Game:
         for _ in range(20):
             if self.g.waiting_for()["type"] == kind:
                 return
+            if self.g.stack():
+                raise Unsupported(f"a trigger on the engine's stack on the way to {kind} (from "
+                                  "state-based actions it checked as it gave priority, 704.3)")
             self.pass_once(kind)
         raise RuntimeError(f"the engine never asked for {kind}")
 
@@ -1366,8 +1446,8 @@ class Game:
                 letter = MANA_LETTERS.get(m.get("color"), m.get("color"))
                 mana[letter] = mana.get(letter, 0) + 1
             players[h] = {
-                "life": p["life"],
-                "poison": p["poison_counters"],
+                "life": p["life"] - self.life_offset.get(i, 0),
+                "poison": p["poison_counters"] + self.poison_offset.get(i, 0),
                 "mana": mana,
                 "lost": bool(p["is_eliminated"]) or p["status"].get("type") != "Active"
                 or i in self.losers,
@@ -1390,16 +1470,17 @@ def run(case):
             game.play(step)
         except Invalid as e:
             return observations, {"step": k, "code": "invalid", "message": str(e)}
+        except NoFixpoint as e:
+            return observations, {"step": k, "code": "no-fixpoint", "message": str(e)}
         observation = game.observe()
         lost = [h for h, p in observation["players"].items() if p["lost"]]
         waiting = game.g.waiting_for()
         if waiting["type"] == "GameOver" and not lost:
             raise Unsupported(
                 f"step {k + 1}: the game is over in phase.rs ({json.dumps(waiting.get('data'))})")
-        if lost:
-            # The engine ends the game there (104.2a) and takes the loser's
-            # cards out of it; ptoracle's scenarios play on.
-            game.carry_on(k, k == len(case["steps"]) - 1)
+        if lost and waiting["type"] == "GameOver":
+            game.carry_on(k, step)
+            observation = game.observe()
         observations.append(observation)
     return observations, None
 
