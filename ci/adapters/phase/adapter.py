@@ -1145,7 +1145,8 @@ class Game:
         if cast is None:
             raise Unsupported(f"the engine does not let the first player cast {what} now "
                               f"(it waits for {self.g.waiting_for()['type']})")
-        self.quietly(cast, 0, own={spell})
+        events = self.quietly(cast, 0, own={spell}).events
+        chosen = False
         for _ in range(10):
             waiting = self.g.waiting_for()
             if waiting["type"] == "Priority":
@@ -1156,12 +1157,15 @@ class Game:
                 raise Unsupported(f"the engine does not offer {handle} as a target of {what} "
                                   f"(it waits for {waiting['type']})")
             self.quietly(pick, waiting["data"].get("player", 0), own={spell})
-        entry = next((e for e in self.g.stack() if e.get("source_id") == spell), None)
-        targets = (((entry or {}).get("kind") or {}).get("data") or {}).get("ability", {}).get("targets")
-        if targets != [target]:
+            chosen = True
+        targeted = [(e.get("data") or {}).get("target") for e in events
+                    if e.get("type") == "BecomesTarget"]
+        if not chosen and targeted and targeted != [target]:
             # The engine chooses the target itself when it allows only one.
+            # (A prevention spell whose "any target" it loses has none: that
+            # is the engine's reading of the text, played as it is.)
             raise Unsupported(f"the engine does not offer {handle} as a target of {what} (it "
-                              f"targets {targets})")
+                              f"targets {targeted})")
         self.resolve_stack(own={spell})
 
     def do_regenerate(self, handle):
