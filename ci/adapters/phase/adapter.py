@@ -708,7 +708,7 @@ class Game:
                     player["poison_counters"] = 0
             s["waiting_for"] = {"type": "Priority", "data": {"player": s["priority_player"]}}
             self.g = self.engine.load_game(state)
-            self.apply(debug("RunStateBasedActions"))
+            self.check_sba()
             self.resolve_triggers()
         raise RuntimeError("the engine keeps ending the game")
 
@@ -740,7 +740,7 @@ class Game:
     def play(self, step):
         action = step["do"]
         if action == "state_based_actions":
-            self.apply(debug("RunStateBasedActions"))
+            self.check_sba()
             self.resolve_triggers()
             return
         if action == "cleanup":
@@ -749,8 +749,20 @@ class Game:
             (name, body), = action.items()
             getattr(self, "do_" + name)(body)
         if step.get("sba", True):
-            self.apply(debug("RunStateBasedActions"))
+            self.check_sba()
             self.resolve_triggers()
+
+    def check_sba(self):
+        """The engine's state-based actions until none applies (704.3: the
+        check is repeated): its debug action performs one round of them (its
+        priority passes repeat them), so it is asked again while a round
+        still does something."""
+        for _ in range(ROUNDS):
+            result = self.apply(debug("RunStateBasedActions"))
+            if self.g.waiting_for()["type"] == "GameOver" \
+                    or all(e.get("type") == "DebugActionUsed" for e in result.events):
+                return
+        raise NoFixpoint(f"state-based actions still apply after {ROUNDS} rounds")
 
     def do_put_counters(self, a):
         if a["on"] in self.player_ids:
@@ -1365,7 +1377,9 @@ class Game:
                 raise Unsupported(f"a trigger on the engine's stack on the way to {kind} (from "
                                   "state-based actions it checked as it gave priority, 704.3)")
             self.pass_once(kind)
-        raise RuntimeError(f"the engine never asked for {kind}")
+        raise Unsupported(f"the engine never asked for {kind} (it went on to "
+                          f"{self.g.state()['state']['phase']}: state-based actions it checked as "
+                          "it gave priority on the way changed the combat, 704.3?)")
 
     def offer(self, kind, data, what, player=0):
         """Declare attackers or blockers, as one of the choices the engine offers."""
