@@ -21,7 +21,12 @@ mechanisms wherever that is practical:
   spells write them (its layer system orders and applies them);
 - static abilities: Oracle text on the card, parsed by the engine;
 - combat damage: a real combat (attackers, blockers, the engine's combat
-  damage step); cleanup: the engine's own turn walked through its cleanup;
+  damage step); declared combats (`attack`, `combat_damage_step`) through
+  the engine's declare and damage steps; cleanup and `begin_turn`: the
+  engine's own turn walked through;
+- destroy and prevent: real instants cast at the object; regenerate: a
+  real "{0}: Regenerate" ability; undying and persist: real keywords whose
+  triggers resolve after state-based actions;
 - zones: the engine's zone changes (its debug action).
 
 Anything else is answered `unsupported` with the reason; the adapter never
