@@ -1152,9 +1152,20 @@ class Game:
             target = {"Object": self.on_battlefield(a["to"])}
         self.cast_tool(f"{PREVENT} {a['amount']}", target, a["to"], "a prevention spell")
 
+    def nothing_to_check(self, what):
+        """The engine checks state-based actions as it gives priority, before
+        a spell or ability resolves (704.3); ptoracle checks nothing before a
+        step's action. The engine's check, done now, must find nothing, or
+        the case is refused (it is over either way)."""
+        result = self.apply(debug("RunStateBasedActions"))
+        if any(e.get("type") != "DebugActionUsed" for e in result.events):
+            raise Unsupported(f"{what} with state-based actions to perform first (the engine "
+                              "performs them as it gives priority, before it resolves, 704.3)")
+
     def cast_tool(self, name, target, handle, what):
         """Cast one of the adapter's instants from the first player's hand at
         `target` and resolve it."""
+        self.nothing_to_check(what)
         spell = next((oid for oid in self.tools if self.g.object(oid)["zone"] == "Hand"
                       and self.g.object(oid)["name"] == name), None)
         cast = next((a for a in self.g.actions() if a.kind == "CastSpell"
@@ -1194,6 +1205,7 @@ class Game:
         player = self.g.object(oid)["controller"]
         if player != self.controller(src):
             raise Unsupported(f"{handle} is controlled by another player than in the setup")
+        self.nothing_to_check("a regenerate ability")
         self.with_priority(player)
         try:
             self.apply({"type": "ActivateAbility",
