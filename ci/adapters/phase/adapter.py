@@ -852,9 +852,12 @@ class Game:
                               "(the adapter deals damage through its activated ability)")
         source = self.on_battlefield(a["from"])
         src = next(o for o in self.objects if o["id"] == a["from"])
-        if self.controller(src) != 0:
-            raise Unsupported("damage from an object the second player controls "
-                              "(the adapter activates abilities as the first player)")
+        player = self.controller(src)
+        if player != 0:
+            # Its controller activates it: the first player passes priority
+            # to them, which checks state-based actions (704.3).
+            self.nothing_to_check("damage from an object of the second player")
+            self.with_priority(player)
         if a["to"] in self.player_ids:
             target = {"Player": self.player_ids[a["to"]]}
         else:
@@ -863,7 +866,7 @@ class Game:
         before = len(self.g.stack())
         try:
             self.apply({"type": "ActivateAbility",
-                        "data": {"source_id": source, "ability_index": index}})
+                        "data": {"source_id": source, "ability_index": index}}, player)
         except ValueError as e:
             raise Unsupported(f"{a['from']} no longer has the activated ability the adapter deals "
                               f"its damage with (it lost its abilities?): the engine says {e}")
@@ -1093,6 +1096,9 @@ class Game:
             if waiting["type"] == "OrderTriggers":
                 self.order_triggers(waiting["data"])
                 continue
+            if waiting["type"] == "ReplacementChoice":
+                self.choose_replacement(waiting["data"])
+                continue
             if not self.g.stack() or waiting["type"] == "GameOver":
                 return
             if waiting["type"] != "Priority":
@@ -1118,6 +1124,17 @@ class Game:
             keys.append((setup[trigger["source_id"]], kind))
         first = sorted(range(len(keys)), key=lambda i: keys[i])
         self.apply({"type": "OrderTriggers", "data": {"order": first[::-1]}}, data["player"])
+
+    def choose_replacement(self, data):
+        """Two replacement effects for one event (616.1): ptoracle has the
+        controller use the shield counter before a regeneration shield
+        (rulings/DECISIONS.md, D39); any other choice is refused."""
+        texts = [c.get("description") or "" for c in data["candidates"]]
+        if "Remove a shield counter" not in texts or not all(
+                x in ("Remove a shield counter", "Regenerate") for x in texts):
+            raise Unsupported(f"the engine asks which replacement effect applies first: {texts}")
+        self.apply({"type": "ChooseReplacement",
+                    "data": {"index": texts.index("Remove a shield counter")}}, data["player"])
 
     def resolve_triggers(self):
         """Triggers that state-based actions cause (undying, persist: 603.3)
