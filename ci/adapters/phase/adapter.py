@@ -21,7 +21,12 @@ mechanisms wherever that is practical:
   spells write them (its layer system orders and applies them);
 - static abilities: Oracle text on the card, parsed by the engine;
 - combat damage: a real combat (attackers, blockers, the engine's combat
-  damage step); cleanup: the engine's own turn walked through its cleanup;
+  damage step); declared combats (`attack`, `combat_damage_step`) through
+  the engine's declare and damage steps; cleanup and `begin_turn`: the
+  engine's own turn walked through;
+- destroy and prevent: real instants cast at the object; regenerate: a
+  real "{0}: Regenerate" ability; undying and persist: real keywords whose
+  triggers resolve after state-based actions;
 - zones: the engine's zone changes (its debug action).
 - mana, costs, amounts read from the game, doubling, exchanges, who puts
   counters, spells: Oracle text the engine parses (mana abilities, CDAs,
@@ -88,11 +93,26 @@ FEATURES = [
     "level-up",
     "exchange",
     "counters-put-by",
+    "combat",
+    "summoning-sickness",
+    "destroy",
+    "regeneration",
+    "undying",
+    "persist",
+    "prevention",
+    "shield-counters",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
-# information, regeneration shields; how many distinct payments a cost has:
-# the engine pays a cost, it does not count the ways to).
-UNOBSERVED = ["lki", "regeneration_shields", "payments"]
+# information; how many distinct payments a cost has: the engine pays a
+# cost, it does not count the ways to).
+UNOBSERVED = ["lki", "payments"]
+# Rounds of triggers before the adapter says they never settle: the
+# reference's bound (rulings/DECISIONS.md, D28).
+ROUNDS = 1000
+# The instant the adapter casts for a `destroy` step.
+DESTROY = "Ptoracle Destroy"
+# The instants it casts for a `prevent` step ("Ptoracle Prevent 3").
+PREVENT = "Ptoracle Prevent"
 
 # phase.rs stores P/T, counters and life as 32-bit integers.
 LIMIT = 2**31 - 1
@@ -123,7 +143,7 @@ ZONES = {
 KEYWORDS = {
     "flying", "reach", "trample", "vigilance", "haste", "deathtouch", "lifelink",
     "wither", "infect", "indestructible", "first strike", "double strike", "menace",
-    "defender", "hexproof", "shroud", "flash",
+    "defender", "hexproof", "shroud", "flash", "undying", "persist",
 }
 
 
@@ -187,6 +207,11 @@ class Invalid(Exception):
     """A step that is impossible in the engine's game."""
 
 
+class NoFixpoint(Exception):
+    """The engine's triggers keep coming back (a creature that dies and
+    returns forever): stopped after as many rounds as the reference allows."""
+
+
 def engine_version():
     try:
         return _dist_version("phase-python") if _dist_version else "unknown"
@@ -224,6 +249,8 @@ def counter_name(kind):
         return kind  # keyword counters by their name (122.1b): "first strike"
     if kind in ENGINE_COUNTERS:
         return kind
+    if kind == "shield":
+        return kind  # the engine's own shield counters (122.1c)
     return None
 
 
@@ -308,7 +335,7 @@ def check(case):
             put_by_text(o["counters_put_by"], where)
         if o.get("on_resolve") or o.get("x_is"):
             resolve_text(o, players, first, where)
-        for key in ("max_counters", "regeneration_shields", "x"):
+        for key in ("max_counters", "x"):
             if o.get(key):
                 raise Unsupported(f"{where}: `{key}`")
         if o.get("chapters") is not None:
@@ -328,7 +355,10 @@ def check(case):
                 raise Unsupported(f"{where}: the keyword {k} (phase.rs's parser does not read "
                                   "it as a bare keyword, or gives it an ability)")
         fixed(o.get("damage", 0), where)
+        if o.get("regeneration_shields") and o.get("zone", "battlefield") != "battlefield":
+            raise Unsupported(f"{where}: regeneration shields off the battlefield")
     objects = {o["id"]: o for o in setup.get("objects", [])}
+    attacked = False
     for i, step in enumerate(case.get("steps", [])):
         action = step["do"]
         where = f"step {i + 1}"
@@ -537,6 +567,38 @@ def check(case):
                                   "pays a cost its own way: the adapter can ask it for the "
                                   "payment with the least life, no other one)")
             paid_cost(body, case, where)
+        elif name == "attack":
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: an attack with state-based actions deferred (the "
+                                  "engine checks them as it gives priority in its combat steps, "
+                                  "704.3)")
+            if attacked:
+                raise Unsupported(f"{where}: a second combat in the case (the adapter walks "
+                                  "the engine through one combat)")
+            attacked = True
+            for decl in body:
+                defender = decl.get("defender")
+                if defender is not None and defender not in players:
+                    raise Unsupported(f"{where}: an attack on {defender}, a permanent "
+                                      "(planeswalkers and battles are not mapped)")
+        elif name == "combat_damage_step":
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: a combat damage step with state-based actions "
+                                  "deferred (the engine checks them before a player gets "
+                                  "priority, 704.3)")
+        elif name == "prevent":
+            fixed(body["amount"], where)
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: `prevent` with state-based actions deferred (the "
+                                  "spell resolves through priority, which checks them, 704.3)")
+        elif name in ("destroy", "regenerate"):
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: `{name}` with state-based actions deferred (the "
+                                  "spell or ability resolves through priority, which checks "
+                                  "them, 704.3)")
+        elif name == "begin_turn":
+            if body not in players:
+                raise Unsupported(f"{where}: the turn of {body}")
         elif name == "damage":
             fixed(body["amount"], where)
             if not step.get("sba", True):
@@ -1191,6 +1253,9 @@ class Game:
                        if isinstance(step["do"], dict) and "attach" in step["do"]}
         self.payers = self.payer_faces(case)
         self.pumps = self.pump_faces(case)
+        self.regenerating = {o["id"] for o in self.objects if o.get("regeneration_shields")} | {
+            s["do"]["regenerate"] for s in case.get("steps", [])
+            if isinstance(s["do"], dict) and "regenerate" in s["do"]}
         faces = {}
         for o in self.objects:
             faces[self.names[o["id"]].lower()] = self.face(o)
@@ -1207,8 +1272,27 @@ class Game:
             faces[name.lower()] = face
         for name, face, _ in self.pumps:
             faces[name.lower()] = face
+        self.destroys = sum(1 for s in case.get("steps", [])
+                            if isinstance(s["do"], dict) and "destroy" in s["do"])
+        if self.destroys:
+            faces[DESTROY.lower()] = phase.build_oracle_face(
+                {"name": DESTROY, "manaCost": "{0}", "colors": [], "colorIdentity": [],
+                 "type": "Instant", "types": ["Instant"], "subtypes": [], "supertypes": [],
+                 "text": "Destroy target permanent.", "layout": "normal", "manaValue": 0,
+                 "identifiers": {}}, None)
+        self.preventions = [s["do"]["prevent"]["amount"] for s in case.get("steps", [])
+                            if isinstance(s["do"], dict) and "prevent" in s["do"]]
+        for n in set(self.preventions):
+            name = f"{PREVENT} {n}"
+            faces[name.lower()] = phase.build_oracle_face(
+                {"name": name, "manaCost": "{0}", "colors": [], "colorIdentity": [],
+                 "type": "Instant", "types": ["Instant"], "subtypes": [], "supertypes": [],
+                 "text": f"Prevent the next {n} damage that would be dealt to any target this turn.",
+                 "layout": "normal", "manaValue": 0, "identifiers": {}}, None)
         self.engine = phase.Engine.from_json(json.dumps(faces))
         decks = [[], []]
+        decks[0] += [DESTROY] * self.destroys
+        decks[0] += [f"{PREVENT} {n}" for n in self.preventions]
         for o in self.objects:
             decks[self.controller(o)].append(self.names[o["id"]])
         if self.locked:
@@ -1233,6 +1317,8 @@ class Game:
         self.counting = False  # not while the setup is being put in place
         self.timestamps = {}
         self.ids = {}
+        self.losers, self.taken_out = set(), set()
+        self.life_offset, self.poison_offset = {}, {}
         taken = set()
         objs = g.state()["state"]["objects"]
         for o in self.objects:  # timestamps follow the setup's order (613.7)
@@ -1257,7 +1343,7 @@ class Game:
                 self.apply({"type": "PlayFaceDown",
                             "data": {"object_id": oid, "card_id": g.object(oid)["card_id"]}})
             self.move(oid, "Battlefield")
-            self.apply(debug("SetSummoningSickness", {"object_id": oid, "sick": False}))
+            self.apply(debug("SetSummoningSickness", {"object_id": oid, "sick": bool(o.get("sick"))}))
             if o.get("tapped"):
                 self.apply(debug("SetTapped", {"object_id": oid, "tapped": True}))
             for kind, n in o.get("counters", {}).items():
@@ -1273,6 +1359,7 @@ class Game:
             self.move(self.effect_source, "Battlefield")
         self.write_setup_state()
         self.setup_mana()
+        self.setup_tools()
         self.counting = True
 
     def controller(self, o):
@@ -1347,6 +1434,9 @@ class Game:
             lines.append(f"{{0}}: Add an amount of {{{letter}}} equal to {name}'s power.")
         for stat in self.exchanges.get(o["id"], []):
             lines.append(f"{{0}}: Exchange your life total with {name}'s {stat}.")
+        if o["id"] in self.regenerating:
+            # After the damage, mana and exchange abilities: its index is their number.
+            lines.append(f"{{0}}: Regenerate {name}.")
         if o["id"] in self.equips:  # after the abilities that go by index
             lines.append("Equip {0}")
         resolves = resolve_text(o, self.player_ids, first, o["id"]) \
@@ -1904,13 +1994,82 @@ class Game:
 
     def apply(self, action, player=0):
         result = self.g.apply(player, action)
+        self.note_losses(result.events)
+        gone = sorted(h for h, oid in self.ids.items() if oid in self.taken_out)
+        if gone:
+            names = {i: h for h, i in self.player_ids.items()}
+            raise Unsupported(
+                f"{', '.join(names[i] for i in sorted(self.losers))} loses the game, and phase.rs "
+                f"exiles the loser's objects as it ends it ({', '.join(gone)})")
         for event in result.events if self.counting else []:
             kind = event.get("type", "")
+            if kind == "ZoneChanged" and (event.get("data") or {}).get("object_id") in self.taken_out:
+                continue  # a loser's card the engine exiled as the game ended
             # A zone change makes a new object with a new timestamp (400.7,
             # 613.7d); counters put by the engine give their kind one (613.7c).
             if kind == "ZoneChanged" or ("Counter" in kind and "Add" in kind):
                 self.timestamp()
         return result
+
+    def note_losses(self, events):
+        """The engine's own word that a player lost (its PlayerLost event), and
+        what it exiled as it took them out of the game."""
+        losing = False
+        for event in events:
+            kind, data = event.get("type", ""), event.get("data") or {}
+            if kind == "PlayerLost":
+                self.losers.add(data.get("player_id"))
+                losing = True
+            elif kind == "GameOver":
+                losing = False
+            elif losing and kind == "ZoneChanged" and data.get("to") == "Exile":
+                self.taken_out.add(data.get("object_id"))
+
+    def carry_on(self, k, step):
+        """After a step in which a player lost: the engine has ended the game
+        there (104.2a, its GameOver), exiled the loser's cards and left the
+        rest of that check of state-based actions undone; ptoracle's scenarios
+        play on. When none of the case's objects left with the loser, the game
+        is reloaded with its end undone (no player eliminated, priority back)
+        and the loser's life and poison moved out of losing range by an offset
+        the observations take back off (life and poison only ever change by
+        amounts, so every later change is the engine's); then the check is
+        done again, by the engine. The loss itself is reported from the
+        engine's PlayerLost event, and stays."""
+        names = {i: h for h, i in self.player_ids.items()}
+        action = step["do"] if step["do"] == "cleanup" else next(iter(step["do"]))
+        if action in ("cleanup", "begin_turn", "attack") or not step.get("sba", True):
+            raise Unsupported(
+                f"step {k + 1}: {', '.join(names[i] for i in sorted(self.losers))} loses the game "
+                f"during the step ({action}{', sba: false' if not step.get('sba', True) else ''}), "
+                "which phase.rs ends there, before the step is over")
+        for _ in range(5):
+            back = {v: k for k, v in self.ids.items()}
+            gone = sorted(back[o] for o in self.taken_out if o in back)
+            if gone:
+                raise Unsupported(
+                    f"step {k + 1}: {', '.join(names[i] for i in sorted(self.losers))} loses the "
+                    f"game, and phase.rs exiles the loser's objects as it ends it ({', '.join(gone)})")
+            if self.g.waiting_for()["type"] != "GameOver":
+                return
+            state = self.g.state()
+            s = state["state"]
+            s["eliminated_players"] = []
+            for i, player in enumerate(s["players"]):
+                player["is_eliminated"] = False
+                if i not in self.losers:
+                    continue
+                if player["life"] <= 0:
+                    self.life_offset[i] = self.life_offset.get(i, 0) + 1_000_000
+                    player["life"] += 1_000_000
+                if player["poison_counters"] >= 10:
+                    self.poison_offset[i] = self.poison_offset.get(i, 0) + player["poison_counters"]
+                    player["poison_counters"] = 0
+            s["waiting_for"] = {"type": "Priority", "data": {"player": s["priority_player"]}}
+            self.g = self.engine.load_game(state)
+            self.check_sba()
+            self.resolve_triggers()
+        raise RuntimeError("the engine keeps ending the game")
 
     def move(self, oid, zone):
         """The engine's zone change (its debug action); the object keeps its id."""
@@ -1940,7 +2099,8 @@ class Game:
     def play(self, step):
         action = step["do"]
         if action == "state_based_actions":
-            self.apply(debug("RunStateBasedActions"))
+            self.check_sba()
+            self.resolve_triggers()
             return
         if action == "cleanup":
             self.do_cleanup()
@@ -1948,7 +2108,20 @@ class Game:
             (name, body), = action.items()
             getattr(self, "do_" + name)(body)
         if step.get("sba", True):
-            self.apply(debug("RunStateBasedActions"))
+            self.check_sba()
+            self.resolve_triggers()
+
+    def check_sba(self):
+        """The engine's state-based actions until none applies (704.3: the
+        check is repeated): its debug action performs one round of them (its
+        priority passes repeat them), so it is asked again while a round
+        still does something."""
+        for _ in range(ROUNDS):
+            result = self.apply(debug("RunStateBasedActions"))
+            if self.g.waiting_for()["type"] == "GameOver" \
+                    or all(e.get("type") == "DebugActionUsed" for e in result.events):
+                return
+        raise NoFixpoint(f"state-based actions still apply after {ROUNDS} rounds")
 
     def do_put_counters(self, a):
         if any(o.get("counters_put_by") for o in self.objects):
@@ -1985,6 +2158,11 @@ class Game:
                 and any((a.get("counters") or {}).values()):
             return self.do_return_spell(a)
         oid = self.known(a["object"])
+        obj = self.g.object(oid)
+        if obj["zone"] == "Battlefield" and a["to"] == "graveyard" \
+                and {keyword_name(k) for k in obj["keywords"]} & {"undying", "persist"}:
+            raise Unsupported(f"{a['object']} with undying or persist dies by a `move` (the "
+                              "engine's debug zone change fires no triggers)")
         o = next(o for o in self.objects if o["id"] == a["object"])
         if entering_with_counters(o, a) and self.g.object(oid)["zone"] != "Battlefield":
             copy = a.get("copy") or {}
@@ -2369,9 +2547,12 @@ class Game:
                               "(the adapter deals damage through its activated ability)")
         source = self.on_battlefield(a["from"])
         src = next(o for o in self.objects if o["id"] == a["from"])
-        if self.controller(src) != 0:
-            raise Unsupported("damage from an object the second player controls "
-                              "(the adapter activates abilities as the first player)")
+        player = self.controller(src)
+        if player != 0:
+            # Its controller activates it: the first player passes priority
+            # to them, which checks state-based actions (704.3).
+            self.nothing_to_check("damage from an object of the second player")
+            self.with_priority(player)
         if a["to"] in self.player_ids:
             target = {"Player": self.player_ids[a["to"]]}
         else:
@@ -2380,7 +2561,7 @@ class Game:
         before = len(self.g.stack())
         try:
             self.apply({"type": "ActivateAbility",
-                        "data": {"source_id": source, "ability_index": index}})
+                        "data": {"source_id": source, "ability_index": index}}, player)
         except ValueError as e:
             raise Unsupported(f"{a['from']} no longer has the activated ability the adapter deals "
                               f"its damage with (it lost its abilities?): the engine says {e}")
@@ -2425,6 +2606,7 @@ class Game:
         status back, and the first player's main phase is set again."""
         tapped = {oid: self.g.object(oid)["tapped"] for oid in self.ids.values()
                   if self.g.object(oid)["zone"] == "Battlefield"}
+        sick = self.sickness()
         self.apply(debug("SetPhase", {"phase": "End", "active_player": 0}))
         for _ in range(10):
             if self.g.state()["state"]["active_player"] != 0:
@@ -2437,6 +2619,7 @@ class Game:
         for oid, was in tapped.items():
             if self.g.object(oid)["zone"] == "Battlefield" and self.g.object(oid)["tapped"] != was:
                 self.apply(debug("SetTapped", {"object_id": oid, "tapped": was}))
+        self.restore_sickness(sick)
         self.apply(debug("SetPhase", {"phase": "PreCombatMain", "active_player": 0}))
 
     def do_combat_damage(self, entries):
@@ -2451,6 +2634,7 @@ class Game:
                 raise Unsupported("combat damage from a creature with first strike or double "
                                   "strike (the engine deals it in a step of its own, 510.4)")
         before = {oid: self.g.object(oid)["tapped"] for oid in engaged}
+        sick = self.sickness()
         for oid in engaged:
             # The case declares no attack: an attacker or blocker is made
             # ready to fight (untapped, not summoning sick), and gets its
@@ -2465,11 +2649,16 @@ class Game:
                    "attack")
         for oid, tapped in before.items():
             self.apply(debug("SetTapped", {"object_id": oid, "tapped": tapped}))
+        self.restore_sickness(sick)
         if blocks:
             self.pass_until("DeclareBlockers")
             self.offer("DeclareBlockers",
                        {"assignments": [[b, a] for b, a in blocks.items()]}, "block", player=1)
-        while self.g.state()["state"]["phase"] != "CombatDamage":
+        while self.g.state()["state"]["phase"] != "CombatDamage" \
+                or self.g.waiting_for()["type"] == "AssignCombatDamage":
+            if self.g.waiting_for()["type"] == "AssignCombatDamage":
+                self.assign_as_given(self.g.waiting_for()["data"], entries)
+                continue
             if self.g.waiting_for()["type"] == "DeclareBlockers" and not blocks:
                 self.apply({"type": "DeclareBlockers", "data": {"assignments": []}}, 1)
                 continue
@@ -2493,6 +2682,9 @@ class Game:
                 raise Unsupported(f"{e['from']} of {second} deals combat damage to a player "
                                   f"(only {first}, the active player, attacks)")
             else:
+                if source in blocks:
+                    raise Unsupported(f"{e['from']} deals combat damage to several things "
+                                      "(a blocker's division is not mapped)")
                 blocks[source] = self.on_battlefield(e["to"])
         for attacker, to in attacks.items():
             if to == second:
@@ -2512,8 +2704,410 @@ class Game:
                 if self.controller(next(o for o in self.objects
                                         if o["id"] == back[attacker])) != 0:
                     raise Unsupported("combat damage between two creatures of the second player")
+                power = self.g.object(attacker).get("power") or 0
+                if power > 0:
+                    # Blocked, it would deal its own damage in the engine's combat.
+                    raise Unsupported(f"{back[attacker]} is dealt combat damage by a blocker but "
+                                      "deals none in the case")
                 attacks[attacker] = second
         return list(attacks), blocks
+
+    def sickness(self):
+        """The engine's summoning-sickness flag of the case's permanents."""
+        objs = self.g.state()["state"]["objects"]
+        return {oid: bool(objs[str(oid)].get("summoning_sick", False))
+                for oid in self.ids.values() if objs[str(oid)]["zone"] == "Battlefield"}
+
+    def restore_sickness(self, before, keep=()):
+        """A turn begun on the way is not the case's (302.6): the flags go back,
+        except for the permanents of `keep`."""
+        now = self.sickness()
+        changed = False
+        for oid, was in before.items():
+            if oid in now and now[oid] != was and oid not in keep:
+                self.apply(debug("SetSummoningSickness", {"object_id": oid, "sick": was}))
+                changed = True
+        if changed:
+            # The engine refreshes its derived `has_summoning_sickness` as a
+            # state is loaded, not after this debug action.
+            self.g = self.engine.load_game(self.g.state())
+
+    def setup_tools(self):
+        """The destroy spells go to the first player's hand; setup regeneration
+        shields are written on their objects, in the shape the engine's
+        resolved regenerate ability gives them (activating it would give a
+        player priority, which checks state-based actions before any step)."""
+        objs = self.g.state()["state"]["objects"]
+        self.tools = sorted(int(k) for k, v in objs.items()
+                            if v["name"] == DESTROY or v["name"].startswith(PREVENT + " "))
+        for oid in self.tools:
+            self.move(oid, "Hand")
+        # Room for them: the engine's cleanup would have the first player
+        # discard down to seven (514.1), a choice no case makes.
+        hand = [int(k) for k, v in self.g.state()["state"]["objects"].items()
+                if v["zone"] == "Hand" and v["owner"] == 0 and v["name"] == "Forest"]
+        for oid in hand[:len(self.tools)]:
+            self.move(oid, "Library")
+        if not any(o.get("regeneration_shields") for o in self.objects):
+            return
+        state = self.g.state()
+        for o in self.objects:
+            for _ in range(fixed(o.get("regeneration_shields") or 0, o["id"])):
+                state["state"]["objects"][str(self.ids[o["id"]])]["replacement_definitions"].append({
+                    "condition": None, "description": "Regenerate", "event": "Destroy",
+                    "execute": None, "expiry": {"type": "EndOfTurn"},
+                    "mode": {"type": "Mandatory"}, "origin": "Resolution",
+                    "shield_kind": "Regeneration", "valid_card": {"type": "SelfRef"}})
+        self.g = self.engine.load_game(state)
+
+    def quietly(self, action, player, own=()):
+        """Apply an action whose own zone changes (the adapter's spell) take no
+        timestamp; the others count as usual (400.7), and counters put on an
+        object as it enters share its timestamp (613.7d)."""
+        counting, self.counting = self.counting, False
+        try:
+            result = self.apply(action, player)
+        finally:
+            self.counting = counting
+        entered = set()
+        for event in result.events if counting else []:
+            kind, data = event.get("type", ""), event.get("data") or {}
+            if kind == "ZoneChanged" and data.get("object_id") not in own:
+                self.timestamp()
+                if data.get("to") == "Battlefield":
+                    entered.add(data.get("object_id"))
+            elif "Counter" in kind and "Add" in kind and data.get("object_id") not in entered:
+                self.timestamp()
+        return result
+
+    def resolve_stack(self, own=(), floor=0):
+        """Priority passed until the stack is empty (and the triggers its
+        resolution causes have resolved too), or down to its `floor` bottom
+        entries."""
+        seen = {}
+        for _ in range(2 * ROUNDS):
+            waiting = self.g.waiting_for()
+            if waiting["type"] == "Priority" and self.g.stack():
+                # The engine is deterministic: the same state of the case's
+                # objects and stack, come back again and again, is a loop.
+                key = json.dumps([[self.g.object(o)[f] for f in ("zone", "counters", "power",
+                                                               "toughness", "damage_marked")]
+                                  for o in self.ids.values()]
+                                 + [[e.get("source_id"), str(e.get("kind"))[:60]]
+                                    for e in self.g.stack()] + [self.g.priority_player()],
+                                 sort_keys=True, default=str)
+                seen[key] = seen.get(key, 0) + 1
+                if seen[key] > 3:
+                    raise NoFixpoint("the engine's triggers keep returning the same objects to "
+                                     "the same state")
+            if waiting["type"] == "OrderTriggers":
+                self.order_triggers(waiting["data"])
+                continue
+            if waiting["type"] == "ReplacementChoice":
+                self.choose_replacement(waiting["data"])
+                continue
+            if len(self.g.stack()) <= floor or waiting["type"] == "GameOver":
+                return
+            if waiting["type"] != "Priority":
+                raise Unsupported(f"the engine waits for {waiting['type']} as its stack resolves "
+                                  f"({json.dumps(waiting.get('data'))[:200]})")
+            self.quietly({"type": "PassPriority"}, self.g.priority_player(), own)
+        raise NoFixpoint(f"the engine's stack is not empty after {ROUNDS} resolutions (its "
+                         "triggers keep returning)")
+
+    def order_triggers(self, data):
+        """Simultaneous triggers, in the order ptoracle has their controller
+        choose (rulings/DECISIONS.md, D2; 603.3b): by the setup's order of
+        their sources, undying before persist for one creature. The engine
+        takes the order they go on the stack in: the last resolves first."""
+        setup = {self.ids[o["id"]]: i for i, o in enumerate(self.objects)}
+        keys = []
+        for trigger in data["triggers"]:
+            text = trigger.get("description") or ""
+            kind = 0 if "702.93" in text else 1 if "702.79" in text else None
+            if kind is None or trigger.get("source_id") not in setup:
+                raise Unsupported(f"the engine asks for the order of triggers other than undying "
+                                  f"and persist: {text[:80]!r}")
+            keys.append((setup[trigger["source_id"]], kind))
+        first = sorted(range(len(keys)), key=lambda i: keys[i])
+        self.apply({"type": "OrderTriggers", "data": {"order": first[::-1]}}, data["player"])
+
+    def choose_replacement(self, data):
+        """Two replacement effects for one event (616.1): ptoracle has the
+        controller use the shield counter before a regeneration shield
+        (rulings/DECISIONS.md, D39); any other choice is refused."""
+        texts = [c.get("description") or "" for c in data["candidates"]]
+        if "Remove a shield counter" not in texts or not all(
+                x in ("Remove a shield counter", "Regenerate") for x in texts):
+            raise Unsupported(f"the engine asks which replacement effect applies first: {texts}")
+        self.apply({"type": "ChooseReplacement",
+                    "data": {"index": texts.index("Remove a shield counter")}}, data["player"])
+
+    def resolve_triggers(self):
+        """Triggers that state-based actions cause (undying, persist: 603.3)
+        resolve before the step's observation."""
+        waiting = self.g.waiting_for()
+        # A spell the case cast stays on the stack until its `resolve` step;
+        # the triggers are above it.
+        held = sum(1 for oid in self.ids.values() if self.g.object(oid)["zone"] == "Stack")
+        if waiting["type"] not in ("Priority", "GameOver") or len(self.g.stack()) > held:
+            self.resolve_stack(floor=held)
+
+    def with_priority(self, player):
+        """Priority for `player`, with an empty stack: the active player passes."""
+        if self.g.priority_player() != player:
+            if self.g.stack():
+                raise Unsupported("the second player would act with something on the stack")
+            self.apply({"type": "PassPriority"}, self.g.priority_player())
+        if self.g.waiting_for()["type"] != "Priority" or self.g.priority_player() != player:
+            raise Unsupported(f"the engine does not give player {player + 1} priority")
+
+    def do_destroy(self, handle):
+        """A real "Destroy target permanent." instant (701.8), cast by the first
+        player for {0} and resolved through the engine's stack: its
+        regeneration shields, indestructible, and the triggers of the death
+        are the engine's."""
+        self.cast_tool(DESTROY, {"Object": self.on_battlefield(handle)}, handle, "a destroy spell")
+
+    def do_prevent(self, a):
+        """A real "Prevent the next N damage that would be dealt to any target
+        this turn." instant (615.7), cast by the first player for {0} at the
+        permanent or player: the shield is the engine's."""
+        if a["to"] in self.player_ids:
+            target = {"Player": self.player_ids[a["to"]]}
+        else:
+            target = {"Object": self.on_battlefield(a["to"])}
+        self.cast_tool(f"{PREVENT} {a['amount']}", target, a["to"], "a prevention spell")
+
+    def nothing_to_check(self, what):
+        """The engine checks state-based actions as it gives priority, before
+        a spell or ability resolves (704.3); ptoracle checks nothing before a
+        step's action. The engine's check, done now, must find nothing, or
+        the case is refused (it is over either way)."""
+        result = self.apply(debug("RunStateBasedActions"))
+        if any(e.get("type") != "DebugActionUsed" for e in result.events):
+            raise Unsupported(f"{what} with state-based actions to perform first (the engine "
+                              "performs them as it gives priority, before it resolves, 704.3)")
+
+    def cast_tool(self, name, target, handle, what):
+        """Cast one of the adapter's instants from the first player's hand at
+        `target` and resolve it."""
+        self.nothing_to_check(what)
+        spell = next((oid for oid in self.tools if self.g.object(oid)["zone"] == "Hand"
+                      and self.g.object(oid)["name"] == name), None)
+        cast = next((a for a in self.g.actions() if a.kind == "CastSpell"
+                     and a.data.get("object_id") == spell), None)
+        if cast is None:
+            raise Unsupported(f"the engine does not let the first player cast {what} now "
+                              f"(it waits for {self.g.waiting_for()['type']})")
+        events = self.quietly(cast, 0, own={spell}).events
+        chosen = False
+        for _ in range(10):
+            waiting = self.g.waiting_for()
+            if waiting["type"] == "Priority":
+                break
+            pick = next((c for c in self.g.actions() if c.kind == "ChooseTarget"
+                         and (c.data or {}).get("target") == target), None)
+            if pick is None:
+                raise Unsupported(f"the engine does not offer {handle} as a target of {what} "
+                                  f"(it waits for {waiting['type']})")
+            self.quietly(pick, waiting["data"].get("player", 0), own={spell})
+            chosen = True
+        targeted = [(e.get("data") or {}).get("target") for e in events
+                    if e.get("type") == "BecomesTarget"]
+        if not chosen and targeted and targeted != [target]:
+            # The engine chooses the target itself when it allows only one.
+            # (A prevention spell whose "any target" it loses has none: that
+            # is the engine's reading of the text, played as it is.)
+            raise Unsupported(f"the engine does not offer {handle} as a target of {what} (it "
+                              f"targets {targeted})")
+        self.resolve_stack(own={spell})
+
+    def do_regenerate(self, handle):
+        """The object's own "{0}: Regenerate NAME." ability (701.19), activated
+        by its controller and resolved through the engine's stack: the shield
+        is the engine's replacement effect."""
+        oid = self.on_battlefield(handle)
+        src = next(o for o in self.objects if o["id"] == handle)
+        player = self.g.object(oid)["controller"]
+        if player != self.controller(src):
+            raise Unsupported(f"{handle} is controlled by another player than in the setup")
+        self.nothing_to_check("a regenerate ability")
+        self.with_priority(player)
+        try:
+            self.apply({"type": "ActivateAbility",
+                        "data": {"source_id": oid,
+                                 "ability_index": len(self.amounts.get(handle, []))
+                                 + len(self.mana_letters.get(handle, []))
+                                 + len(self.exchanges.get(handle, []))}}, player)
+        except ValueError as e:
+            raise Unsupported(f"{handle} no longer has the regenerate ability the adapter gives "
+                              f"it (it lost its abilities?): the engine says {e}")
+        self.resolve_stack()
+
+    def do_begin_turn(self, player):
+        """The engine's own next turn of that player (its start clears the
+        summoning sickness of what they control, 302.6): the turn is walked
+        from the end step, through cleanup and the untap step, to that
+        player's upkeep. Nothing else of the turn is the case's: the tapped
+        status is put back, and what the cleanup would remove is refused."""
+        who = self.player_ids[player]
+        s = self.g.state()["state"]
+        if any(s["objects"][str(oid)]["damage_marked"] for oid in self.ids.values()) \
+                or any(e.get("duration") == "UntilEndOfTurn"
+                       for e in s["transient_continuous_effects"]) \
+                or any(r.get("expiry") == {"type": "EndOfTurn"} and not r.get("is_consumed")
+                       for oid in self.ids.values()
+                       for r in s["objects"][str(oid)].get("replacement_definitions", [])) \
+                or s.get("pending_damage_replacements"):
+            raise Unsupported("begin_turn with damage marked, an until-end-of-turn effect or a "
+                              "shield for this turn (the adapter walks the engine through the "
+                              "end of the turn, whose cleanup would remove them)")
+        tapped = {oid: self.g.object(oid)["tapped"] for oid in self.ids.values()
+                  if self.g.object(oid)["zone"] == "Battlefield"}
+        sick = self.sickness()
+        self.apply(debug("SetPhase", {"phase": "End", "active_player": s["active_player"]}))
+        for _ in range(30):
+            s = self.g.state()["state"]
+            if s["active_player"] == who and s["phase"] not in ("Untap", "End", "Cleanup"):
+                break
+            if self.g.waiting_for()["type"] == "GameOver":
+                return
+            self.pass_once(f"{player}'s turn")
+        else:
+            raise RuntimeError(f"the engine never began {player}'s turn")
+        for oid, was in tapped.items():
+            if self.g.object(oid)["zone"] == "Battlefield" and self.g.object(oid)["tapped"] != was:
+                self.apply(debug("SetTapped", {"object_id": oid, "tapped": was}))
+        self.restore_sickness(sick, keep={oid for oid in sick
+                                          if self.g.object(oid)["controller"] == who})
+        self.apply(debug("SetPhase", {"phase": "PreCombatMain", "active_player": who}))
+
+    def do_attack(self, declarations):
+        """Declared attackers and blockers (508.1, 509.1), through the engine's
+        own declare attackers and declare blockers steps; the game stays in
+        the declare blockers step, the active player with priority, until a
+        `combat_damage_step`."""
+        defender = {"type": "Player", "data": 1}
+        attacks, blocks = [], []
+        for d in declarations:
+            attacker = self.on_battlefield(d["attacker"])
+            src = next(o for o in self.objects if o["id"] == d["attacker"])
+            if self.controller(src) != 0:
+                raise Unsupported(f"{d['attacker']} of the second player attacks (the adapter's "
+                                  "game has the first player active)")
+            if d.get("defender") not in (None, *[h for h, i in self.player_ids.items() if i == 1]):
+                raise Unsupported(f"{d['attacker']} attacks {d['defender']}, the attacking player")
+            attacks.append([attacker, defender])
+            blocks += [[self.on_battlefield(b), attacker] for b in d.get("blockers") or []]
+        self.blockers = {a: [b for b, x in blocks if x == a] for a, _ in attacks}
+        self.apply(debug("SetPhase", {"phase": "BeginCombat", "active_player": 0}))
+        self.pass_until("DeclareAttackers")
+        self.offer("DeclareAttackers", {"attacks": attacks, "bands": []}, "attack")
+        for _ in range(20):
+            # The engine skips the blockers' declaration when no creature can block.
+            if self.g.waiting_for()["type"] == "DeclareBlockers" \
+                    or self.g.state()["state"]["phase"] == "DeclareBlockers":
+                break
+            self.pass_once("the declare blockers step")
+        if blocks or self.g.waiting_for()["type"] == "DeclareBlockers":
+            self.offer("DeclareBlockers", {"assignments": blocks}, "block", player=1)
+        if self.g.waiting_for()["type"] != "Priority" or self.g.state()["state"]["phase"] != "DeclareBlockers":
+            raise Unsupported(f"the engine waits for {self.g.waiting_for()['type']} in its "
+                              f"{self.g.state()['state']['phase']} step after the blocks")
+
+    def do_combat_damage_step(self, spec):
+        """The engine's next combat damage step (510): priority is passed until
+        combat damage has been dealt and a player gets priority again. The
+        attacking player's division among blockers (`divide`) is given when the
+        engine asks for it, with the lethal damage the engine computes for each
+        blocker (510.1c, 702.19b)."""
+        combat = self.g.state()["state"].get("combat")
+        if combat is None:
+            raise Unsupported("a combat damage step with no combat under way in the engine")
+        done = (combat["first_strike_done"], combat["regular_damage_done"])
+        if done[1]:
+            # phase.rs deals first-strike and regular combat damage in one go
+            # when no trigger waits between them (no priority in between, unlike
+            # 510.3 and 510.4): its combat has no further damage step.
+            return
+        for _ in range(20):
+            waiting = self.g.waiting_for()
+            if waiting["type"] == "GameOver":
+                return
+            combat = self.g.state()["state"].get("combat")
+            now = (combat["first_strike_done"], combat["regular_damage_done"]) if combat else (True, True)
+            if waiting["type"] == "Priority" and now != done:
+                return
+            if waiting["type"] == "AssignCombatDamage":
+                self.assign_combat_damage(waiting["data"], spec.get("divide") or {})
+                continue
+            if waiting["type"] == "OrderTriggers":
+                self.order_triggers(waiting["data"])
+                continue
+            if waiting["type"] == "Priority" and self.g.stack():
+                raise Unsupported("the engine has something on the stack in its combat damage step")
+            self.pass_once("the combat damage step")
+        raise RuntimeError("the engine never dealt its combat damage")
+
+    def assign_as_given(self, data, entries):
+        """An attacker blocked by several creatures deals all its damage to the
+        one the case names (the division is its controller's, 510.1c)."""
+        back = {v: k for k, v in self.ids.items()}
+        attacker = data["attacker_id"]
+        to = next(e["to"] for e in entries if e["from"] == back.get(attacker))
+        slots = [s["blocker_id"] for s in data["blockers"]]
+        if self.ids.get(to) not in slots:
+            raise Unsupported(f"{back.get(attacker)}, blocked by several creatures, deals its "
+                              f"combat damage to {to}, not one of them")
+        amounts = [[b, data["total_damage"] if b == self.ids[to] else 0] for b in slots]
+        try:
+            self.apply({"type": "AssignCombatDamage",
+                        "data": {"mode": "Normal", "assignments": amounts, "trample_damage": 0,
+                                 "controller_damage": 0}}, data["player"])
+        except ValueError as e:
+            raise Unsupported(f"the engine refuses {back.get(attacker)}'s combat damage all to "
+                              f"{to}: {e}")
+
+    def assign_combat_damage(self, data, divide):
+        """The attacker's damage, divided as the case orders its blockers: lethal
+        damage (the engine's `lethal_minimum`) to each in turn, the rest to the
+        last one named, or with trample to what it attacks (702.19b)."""
+        back = {v: k for k, v in self.ids.items()}
+        attacker = data["attacker_id"]
+        slots = {s["blocker_id"]: s["lethal_minimum"] for s in data["blockers"]}
+        declared = [b for b in self.blockers.get(attacker, []) if b in slots]
+        declared += [b for b in slots if b not in declared]
+        named = divide.get(back.get(attacker), [])
+        if any(h in self.player_ids for h in named[:-1]):
+            raise Unsupported(f"a `divide` of {back.get(attacker)} with what it attacks before "
+                              "a blocker")
+        order = [self.ids[h] for h in named if h in self.ids and self.ids[h] in slots]
+        order += [b for b in declared if b not in order]
+        trample = data.get("trample") is not None
+        to_player = trample and (not named or named[-1] in self.player_ids)
+        left = data["total_damage"]
+        amounts = {b: 0 for b in order}
+        for b in order:
+            give = min(left, slots[b])
+            amounts[b] += give
+            left -= give
+        trample_damage = 0
+        if left:
+            if to_player:
+                trample_damage = left
+            else:
+                last = self.ids[named[-1]] if named and named[-1] in self.ids \
+                    and self.ids[named[-1]] in slots else order[-1]
+                amounts[last] += left
+        try:
+            self.apply({"type": "AssignCombatDamage",
+                        "data": {"mode": "Normal", "assignments": [[b, n] for b, n in amounts.items()],
+                                 "trample_damage": trample_damage, "controller_damage": 0}},
+                       data["player"])
+        except ValueError as e:
+            raise Unsupported(f"the engine refuses the division of {back.get(attacker)}'s combat "
+                              f"damage {amounts} (+{trample_damage} trampling over): {e}")
 
     def pass_once(self, goal):
         waiting = self.g.waiting_for()
@@ -2525,10 +3119,16 @@ class Game:
         for _ in range(20):
             if self.g.waiting_for()["type"] == kind:
                 return
+            if self.g.stack():
+                raise Unsupported(f"a trigger on the engine's stack on the way to {kind} (from "
+                                  "state-based actions it checked as it gave priority, 704.3)")
             self.pass_once(kind)
-        # A step it skips: no creature may do it (a flier unblockable, 509.1b).
-        raise Unsupported(f"the engine never asked for {kind} (it allows none of what the "
-                          "case's combat damage needs)")
+        # A step it skips: no creature may do it (a flier unblockable, 509.1b),
+        # or state-based actions checked on the way changed the combat.
+        raise Unsupported(f"the engine never asked for {kind} (it went on to "
+                          f"{self.g.state()['state']['phase']}: it allows none of what the "
+                          "case's combat needs, or state-based actions it checked as it gave "
+                          "priority on the way changed the combat, 704.3)")
 
     def offer(self, kind, data, what, player=0):
         """Declare attackers or blockers, as one of the choices the engine offers."""
@@ -2585,9 +3185,31 @@ class Game:
             "keywords": [keyword_name(k) for k in o["keywords"] if keyword_name(k) != "crew"],
             "tapped": o["tapped"],
             "attached_to": back.get(attached) if attached is not None else None,
+            "summoning_sick": self.sick_now.get(self.ids[handle], False),
+            "regeneration_shields": self.shields_now.get(self.ids[handle], 0),
         }
 
+    def shields(self):
+        """Regeneration shields: the engine's unused replacement effects of the
+        kind `Regeneration` on each object. Only the adapter's own regenerate
+        abilities make them, so a case without any has none to read."""
+        if not self.regenerating:
+            return {}
+        objs = self.g.state()["state"]["objects"]
+        return {oid: sum(1 for r in objs[str(oid)].get("replacement_definitions", [])
+                         if r.get("shield_kind") == "Regeneration" and not r.get("is_consumed"))
+                for oid in self.ids.values()}
+
+    def derived_sickness(self):
+        """The engine's own 302.6 predicate (its flag, haste, creatures only),
+        `has_summoning_sickness`, of the permanents on the battlefield (302.6
+        is about permanents: anything else is not sick)."""
+        return {o["id"]: bool(o.get("has_summoning_sickness", False))
+                for o in self.g.battlefield()}
+
     def observe(self):
+        self.sick_now = self.derived_sickness()
+        self.shields_now = self.shields()
         players = {}
         for h, i in self.player_ids.items():
             p = self.g.player(i)
@@ -2598,11 +3220,12 @@ class Game:
                 if m.get("snow"):
                     snow[letter] = snow.get(letter, 0) + 1
             players[h] = {
-                "life": p["life"],
-                "poison": p["poison_counters"],
+                "life": p["life"] - self.life_offset.get(i, 0),
+                "poison": p["poison_counters"] + self.poison_offset.get(i, 0),
                 "mana": mana,
                 "snow_mana": snow,
-                "lost": bool(p["is_eliminated"]) or p["status"].get("type") != "Active",
+                "lost": bool(p["is_eliminated"]) or p["status"].get("type") != "Active"
+                or i in self.losers,
             }
         return {"objects": {h: self.observe_object(h) for h in self.handles}, "players": players}
 
@@ -2622,17 +3245,17 @@ def run(case):
             game.play(step)
         except Invalid as e:
             return observations, {"step": k, "code": "invalid", "message": str(e)}
+        except NoFixpoint as e:
+            return observations, {"step": k, "code": "no-fixpoint", "message": str(e)}
         observation = game.observe()
         lost = [h for h, p in observation["players"].items() if p["lost"]]
         waiting = game.g.waiting_for()
         if waiting["type"] == "GameOver" and not lost:
             raise Unsupported(
                 f"step {k + 1}: the game is over in phase.rs ({json.dumps(waiting.get('data'))})")
-        if lost:
-            # The engine ends the game there (104.2a) and takes the loser's
-            # objects out of it (800.4a); ptoracle's scenarios play on.
-            raise Unsupported(
-                f"step {k + 1}: {', '.join(lost)} loses the game, which phase.rs ends there")
+        if lost and waiting["type"] == "GameOver":
+            game.carry_on(k, step)
+            observation = game.observe()
         observations.append(observation)
     return observations, None
 
