@@ -42,6 +42,7 @@ import json
 import re
 import sys
 import traceback
+from collections import OrderedDict
 
 try:
     from importlib.metadata import version as _dist_version
@@ -1213,6 +1214,83 @@ def filter_text(f, players, controller, where):
 # ---- the game ---------------------------------------------------------------
 
 
+# ---- what is reused between cases -------------------------------------------
+#
+# Building the engine and a game costs more than playing most cases, almost
+# all of it in the binding's state round trips (Game.state, Engine.load_game),
+# so the adapter keeps, between cases, what a case cannot change: the card
+# faces built from their Oracle text, the engines (an Engine is only a card
+# database: games are made from it, it is never modified), and the state of
+# a new game once it is ready for the setup (debug mode on, both hands kept,
+# the first player's main phase), from which every case's game is loaded
+# afresh. The game itself is never shared.
+
+FOREST = {"name": "Forest", "manaCost": "", "colors": [], "colorIdentity": [],
+          "type": "Basic Land — Forest", "types": ["Land"], "subtypes": ["Forest"],
+          "supertypes": ["Basic"], "text": "({T}: Add {G}.)", "layout": "normal",
+          "manaValue": 0, "identifiers": {}}
+
+
+class Lru:
+    def __init__(self, size):
+        self.size = size
+        self.items = OrderedDict()
+
+    def get(self, key, make):
+        if key in self.items:
+            self.items.move_to_end(key)
+            return self.items[key]
+        value = make()
+        self.items[key] = value
+        if len(self.items) > self.size:
+            self.items.popitem(last=False)
+        return value
+
+
+FACES = Lru(4096)   # face spec (JSON) -> the face phase.rs built from it
+ENGINES = Lru(64)   # the card database (JSON) -> Engine
+STARTS = Lru(256)   # (card database, decks) -> a ready game's state and its cards
+
+
+def oracle_face(spec):
+    key = json.dumps(spec, sort_keys=True)
+    return json.loads(FACES.get(key, lambda: json.dumps(phase.build_oracle_face(spec, None))))
+
+
+class Engine:
+    """A phase.Engine that is given states as JSON text: the binding reads
+    that faster than a Python dict."""
+
+    def __init__(self, engine):
+        self.engine = engine
+
+    def load_game(self, state):
+        return self.engine.load_game(state if isinstance(state, str) else json.dumps(state))
+
+
+def start(faces, decks):
+    """An engine for these faces and the state of a new game with these
+    decks, ready for the setup, with its cards (id, name, owner)."""
+    database = json.dumps(faces, sort_keys=True)
+    engine = ENGINES.get(database, lambda: Engine(phase.Engine.from_json(database)))
+
+    def make():
+        g = engine.engine.new_game(player=decks[0], opponent=decks[1], seed=1, first_player=0)
+        state = g.state()
+        state["state"]["debug_mode"] = True
+        g = engine.load_game(state)
+        while g.waiting_for()["type"] == "MulliganDecision":
+            who = g.waiting_for()["data"]["pending"][0]["player"]
+            g.apply(who, {"type": "MulliganDecision", "data": {"choice": {"type": "Keep"}}})
+        g.apply(0, debug("SetPhase", {"phase": "PreCombatMain", "active_player": 0}))
+        state = g.state()
+        cards = sorted((int(k), v["name"], v["owner"]) for k, v in state["state"]["objects"].items())
+        return json.dumps(state), cards
+
+    saved, cards = STARTS.get((database, tuple(map(tuple, decks))), make)
+    return engine, engine.load_game(saved), cards
+
+
 def debug(kind, data=None):
     inner = {"type": kind, "data": data} if data is not None else {"type": kind}
     return {"type": "Debug", "data": inner}
@@ -1259,11 +1337,7 @@ class Game:
         faces = {}
         for o in self.objects:
             faces[self.names[o["id"]].lower()] = self.face(o)
-        faces["forest"] = phase.build_oracle_face(
-            {"name": "Forest", "manaCost": "", "colors": [], "colorIdentity": [],
-             "type": "Basic Land — Forest", "types": ["Land"], "subtypes": ["Forest"],
-             "supertypes": ["Basic"], "text": "({T}: Add {G}.)", "layout": "normal",
-             "manaValue": 0, "identifiers": {}}, None)
+        faces["forest"] = oracle_face(FOREST)
         self.locked = self.locked_effects(case)
         self.locked.update(self.entering_moves(case))
         if self.locked:
@@ -1289,7 +1363,6 @@ class Game:
                  "type": "Instant", "types": ["Instant"], "subtypes": [], "supertypes": [],
                  "text": f"Prevent the next {n} damage that would be dealt to any target this turn.",
                  "layout": "normal", "manaValue": 0, "identifiers": {}}, None)
-        self.engine = phase.Engine.from_json(json.dumps(faces))
         decks = [[], []]
         decks[0] += [DESTROY] * self.destroys
         decks[0] += [f"{PREVENT} {n}" for n in self.preventions]
@@ -1301,15 +1374,7 @@ class Game:
         for name, _, caster in self.pumps:
             decks[self.player_ids[caster]].append(name)
         decks = [d + ["Forest"] * (40 - len(d)) for d in decks]
-        g = self.engine.new_game(player=decks[0], opponent=decks[1], seed=1, first_player=0)
-        state = g.state()
-        state["state"]["debug_mode"] = True
-        g = self.engine.load_game(state)
-        while g.waiting_for()["type"] == "MulliganDecision":
-            who = g.waiting_for()["data"]["pending"][0]["player"]
-            g.apply(who, {"type": "MulliganDecision", "data": {"choice": {"type": "Keep"}}})
-        g.apply(0, debug("SetPhase", {"phase": "PreCombatMain", "active_player": 0}))
-        self.g = g
+        self.engine, self.g, cards = start(faces, decks)
         # ptoracle numbers timestamps with one counter from 1 (docs/protocol.md,
         # "Timestamps"): the adapter keeps the same count, so that an effect
         # without an explicit timestamp gets the number the case means.
@@ -1320,12 +1385,10 @@ class Game:
         self.losers, self.taken_out = set(), set()
         self.life_offset, self.poison_offset = {}, {}
         taken = set()
-        objs = g.state()["state"]["objects"]
         for o in self.objects:  # timestamps follow the setup's order (613.7)
             name = self.names[o["id"]]
-            oid = min(int(k) for k, v in objs.items()
-                      if v["name"] == name and int(k) not in taken
-                      and v["owner"] == self.controller(o))
+            oid = min(k for k, card, owner in cards
+                      if card == name and k not in taken and owner == self.controller(o))
             taken.add(oid)
             self.ids[o["id"]] = oid
             self.timestamps[o["id"]] = self.timestamp(o.get("timestamp"))
@@ -1341,7 +1404,7 @@ class Game:
                 # card is played face down from its owner's hand.
                 self.move(oid, "Hand")
                 self.apply({"type": "PlayFaceDown",
-                            "data": {"object_id": oid, "card_id": g.object(oid)["card_id"]}})
+                            "data": {"object_id": oid, "card_id": self.g.object(oid)["card_id"]}})
             self.move(oid, "Battlefield")
             self.apply(debug("SetSummoningSickness", {"object_id": oid, "sick": bool(o.get("sick"))}))
             if o.get("tapped"):
@@ -1354,8 +1417,7 @@ class Game:
                 host = {"type": "Object", "data": self.ids[o["attached_to"]]}
                 self.apply(debug("Attach", {"object_id": self.ids[o["id"]], "target": host}))
         if self.locked:
-            objs = g.state()["state"]["objects"]
-            self.effect_source = next(int(k) for k, v in objs.items() if v["name"] == EFFECT_SOURCE)
+            self.effect_source = next(k for k, card, _ in cards if card == EFFECT_SOURCE)
             self.move(self.effect_source, "Battlefield")
         self.write_setup_state()
         self.setup_mana()
@@ -1468,7 +1530,7 @@ class Game:
         if "defense" in o:
             # The engine gives a Siege its ability from the subtype (310.11b).
             spec["defense"] = str(fixed(o["defense"], o["id"]))
-        face = phase.build_oracle_face(spec, None)
+        face = oracle_face(spec)
         if resolves:
             read = [a["effect"] for a in face["abilities"] if a.get("kind") == "Spell"]
             shape = [{k: (r.get(k) if k != "static_abilities" else
