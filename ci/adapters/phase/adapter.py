@@ -21,8 +21,18 @@ mechanisms wherever that is practical:
   spells write them (its layer system orders and applies them);
 - static abilities: Oracle text on the card, parsed by the engine;
 - combat damage: a real combat (attackers, blockers, the engine's combat
-  damage step); cleanup: the engine's own turn walked through its cleanup;
+  damage step); declared combats (`attack`, `combat_damage_step`) through
+  the engine's declare and damage steps; cleanup and `begin_turn`: the
+  engine's own turn walked through;
+- destroy and prevent: real instants cast at the object; regenerate: a
+  real "{0}: Regenerate" ability; undying and persist: real keywords whose
+  triggers resolve after state-based actions;
 - zones: the engine's zone changes (its debug action).
+- mana, costs, amounts read from the game, doubling, exchanges, who puts
+  counters, spells: Oracle text the engine parses (mana abilities, CDAs,
+  level up bands, replacement effects, instants of the adapter's), the
+  parse checked, activated or cast and resolved through the engine's
+  stack, which pays the costs and reads the amounts.
 
 Anything else is answered `unsupported` with the reason; the adapter never
 computes a rules result itself. Only protocol messages go to stdout.
@@ -32,6 +42,7 @@ import json
 import re
 import sys
 import traceback
+from collections import OrderedDict
 
 try:
     from importlib.metadata import version as _dist_version
@@ -73,10 +84,36 @@ FEATURES = [
     "copy",
     "face-down",
     "inert-keywords",
+    "mana",
+    "costs",
+    "quantities",
+    "cda",
+    "double",
+    "triple",
+    "double-counters",
+    "level-up",
+    "exchange",
+    "counters-put-by",
+    "combat",
+    "summoning-sickness",
+    "destroy",
+    "regeneration",
+    "undying",
+    "persist",
+    "prevention",
+    "shield-counters",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
-# information, regeneration shields).
-UNOBSERVED = ["lki", "regeneration_shields"]
+# information; how many distinct payments a cost has: the engine pays a
+# cost, it does not count the ways to).
+UNOBSERVED = ["lki", "payments"]
+# Rounds of triggers before the adapter says they never settle: the
+# reference's bound (rulings/DECISIONS.md, D28).
+ROUNDS = 1000
+# The instant the adapter casts for a `destroy` step.
+DESTROY = "Ptoracle Destroy"
+# The instants it casts for a `prevent` step ("Ptoracle Prevent 3").
+PREVENT = "Ptoracle Prevent"
 
 # phase.rs stores P/T, counters and life as 32-bit integers.
 LIMIT = 2**31 - 1
@@ -85,6 +122,7 @@ PT_COUNTER = re.compile(r"^([+-])(\d+)/([+-])(\d+)$")
 COLORS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 COLOR_NAMES = {"White": "white", "Blue": "blue", "Black": "black", "Red": "red", "Green": "green"}
 MANA_LETTERS = {"White": "W", "Blue": "U", "Black": "B", "Red": "R", "Green": "G", "Colorless": "C"}
+MANA_COLORS = {v: k for k, v in MANA_LETTERS.items()}
 # The zones a case may put an object in, by the engine's name.
 ENGINE_ZONES = {
     "battlefield": "Battlefield",
@@ -106,7 +144,7 @@ ZONES = {
 KEYWORDS = {
     "flying", "reach", "trample", "vigilance", "haste", "deathtouch", "lifelink",
     "wither", "infect", "indestructible", "first strike", "double strike", "menace",
-    "defender", "hexproof", "shroud", "flash",
+    "defender", "hexproof", "shroud", "flash", "undying", "persist",
 }
 
 
@@ -170,6 +208,11 @@ class Invalid(Exception):
     """A step that is impossible in the engine's game."""
 
 
+class NoFixpoint(Exception):
+    """The engine's triggers keep coming back (a creature that dies and
+    returns forever): stopped after as many rounds as the reference allows."""
+
+
 def engine_version():
     try:
         return _dist_version("phase-python") if _dist_version else "unknown"
@@ -201,10 +244,14 @@ def counter_name(kind):
         return "P1P1"
     if kind == "-1/-1":
         return "M1M1"
+    if kind == "level":
+        return "level"  # level up (107.8, 711): the engine's level counters
     if PT_COUNTER.match(kind) or kind in KEYWORDS:
         return kind  # keyword counters by their name (122.1b): "first strike"
     if kind in ENGINE_COUNTERS:
         return kind
+    if kind == "shield":
+        return kind  # the engine's own shield counters (122.1c)
     return None
 
 
@@ -250,9 +297,10 @@ def parse_pt(text, where, x=None, signed=False):
 def check(case):
     setup = case.get("setup", {})
     players = {p["id"] for p in setup.get("players", [])} or {"you", "opponent"}
+    first = next(iter(p["id"] for p in setup.get("players", [])), "you")
     for p in setup.get("players", []):
-        if p.get("mana"):
-            raise Unsupported(f"player {p['id']}: a mana pool in the setup")
+        for kind, n in (p.get("mana") or {}).items():
+            fixed(n, f"player {p['id']}: mana")
         if p.get("hand"):
             raise Unsupported(f"player {p['id']}: a hand size")
         fixed(p.get("life", 20), f"player {p['id']}: life")
@@ -280,15 +328,22 @@ def check(case):
         if o.get("copy"):
             raise Unsupported(f"{where}: set up as a copy (the adapter has objects become or "
                               "enter as copies by abilities the engine resolves)")
-        for key in ("cda", "level_up", "max_counters",
-                    "regeneration_shields", "x", "x_is", "on_resolve"):
+        if o.get("cda"):
+            cda_text(o.get("name") or o["id"], o, players, first, where)
+        if o.get("level_up"):
+            level_text(o["level_up"], where)
+        if o.get("counters_put_by"):
+            put_by_text(o["counters_put_by"], where)
+        if o.get("on_resolve") or o.get("x_is"):
+            resolve_text(o, players, first, where)
+        for key in ("max_counters", "x"):
             if o.get(key):
                 raise Unsupported(f"{where}: `{key}`")
         if o.get("chapters") is not None:
             chapter_lines(o, objects_of(setup), where)
         if "timestamp" in o:
             fixed(o["timestamp"], where)
-        if "pt" in o:
+        if "pt" in o and not o.get("cda"):
             parse_pt(o["pt"], where)
         for kind, n in o.get("counters", {}).items():
             if counter_name(kind) is None:
@@ -301,7 +356,10 @@ def check(case):
                 raise Unsupported(f"{where}: the keyword {k} (phase.rs's parser does not read "
                                   "it as a bare keyword, or gives it an ability)")
         fixed(o.get("damage", 0), where)
+        if o.get("regeneration_shields") and o.get("zone", "battlefield") != "battlefield":
+            raise Unsupported(f"{where}: regeneration shields off the battlefield")
     objects = {o["id"]: o for o in setup.get("objects", [])}
+    attacked = False
     for i, step in enumerate(case.get("steps", [])):
         action = step["do"]
         where = f"step {i + 1}"
@@ -314,7 +372,10 @@ def check(case):
                                   "priority, 704.3)")
             continue
         (name, body), = action.items()
-        if name == "put_counters":
+        putters = any(o.get("counters_put_by") for o in setup.get("objects", []))
+        if name == "put_counters" and putters:
+            counters_spell(body, first, where)
+        elif name == "put_counters":
             if body["kind"] == "poison" and body["on"] in players:
                 fixed(body.get("count", 1), where)
                 continue
@@ -361,11 +422,17 @@ def check(case):
             if body.get("until") not in ("end-of-turn", "forever"):
                 raise Unsupported(f"{where}: the duration {body.get('until')}")
             x = body.get("x")
-            if x is not None:
+            if isinstance(x, dict):
+                pump_text(body, players, first, where)
+                if not step.get("sba", True):
+                    raise Unsupported(f"{where}: an effect with an amount read from the game and "
+                                      "state-based actions deferred (the adapter casts a spell "
+                                      "for it, which resolves through priority, 704.3)")
+            elif x is not None:
                 fixed(x, where)
-            if "set" in body:
+            if "set" in body and not isinstance(x, dict):
                 parse_pt(body["set"], where, x)
-            if "modify" in body:
+            if "modify" in body and not isinstance(x, dict):
                 parse_pt(body["modify"], where, x, signed=True)
             if "timestamp" in body:
                 fixed(body["timestamp"], where)
@@ -373,7 +440,9 @@ def check(case):
             if body["to"] not in ENGINE_ZONES:
                 raise Unsupported(f"{where}: a move to the {body['to']}")
             moved = objects.get(body["object"], {})
-            if entering_with_counters(moved, body):
+            if putters and any((body.get("counters") or {}).values()):
+                return_spell(body, first, where)
+            elif entering_with_counters(moved, body):
                 zone = moved.get("zone", "battlefield")
                 first = (setup.get("players") or [{"id": "you"}])[0]["id"]
                 if zone not in ENTERING or moved.get("controller", first) != first:
@@ -457,9 +526,80 @@ def check(case):
             if not step.get("sba", True):
                 raise Unsupported(f"{where}: attaching with state-based actions deferred (the "
                                   "equip ability resolves through priority, 704.3)")
-        elif name in ("cast", "resolve", "pay_cost"):
-            raise Unsupported(f"{where}: the step `{name}` (casting spells and resolving them "
-                              "on the engine's stack is not mapped)")
+        elif name == "cast":
+            o = next((o for o in setup.get("objects", []) if o["id"] == body["object"]), None)
+            if o is None or not o.get("on_resolve") or o.get("zone") != "hand" \
+                    or body.get("by", first) != first or body.get("x"):
+                raise Unsupported(f"{where}: casting {body['object']} (the adapter casts an "
+                                  "instant or sorcery of the first player's hand with what it "
+                                  "does as it resolves, `on_resolve`, and no X)")
+            if o.get("controller", first) != first or players_mana(setup, first):
+                raise Unsupported(f"{where}: casting {body['object']} with mana in the pool or "
+                                  "for the second player (the adapter adds the mana its cost "
+                                  "takes for the first player, to an empty pool)")
+            cost_mana(o.get("mana_cost") or "", where)
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: a cast with state-based actions deferred (the "
+                                  "engine checks them as a player gets priority, 704.3)")
+        elif name == "resolve":
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: a spell resolving with state-based actions deferred "
+                                  "(the engine checks them as a player gets priority, 704.3)")
+        elif name in ("double", "triple", "double_counters"):
+            spell_text(name, body, players, first, where)
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: `{name}` with state-based actions deferred (the "
+                                  "adapter casts a spell for it, which resolves through "
+                                  "priority, 704.3)")
+        elif name == "exchange":
+            exchanged(body, case, first, where)
+        elif name == "add_mana":
+            mana_source(body, case, players, first, where)
+        elif name == "pay_cost":
+            if body.get("player", first) != first:
+                raise Unsupported(f"{where}: a cost paid by {body['player']} (the adapter casts "
+                                  "as the first player)")
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: a cost paid with state-based actions deferred (the "
+                                  "adapter pays it by casting a spell, which resolves through "
+                                  "priority, 704.3)")
+            if body.get("payment", 0):
+                raise Unsupported(f"{where}: payment {body['payment']} of the cost (the engine "
+                                  "pays a cost its own way: the adapter can ask it for the "
+                                  "payment with the least life, no other one)")
+            paid_cost(body, case, where)
+        elif name == "attack":
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: an attack with state-based actions deferred (the "
+                                  "engine checks them as it gives priority in its combat steps, "
+                                  "704.3)")
+            if attacked:
+                raise Unsupported(f"{where}: a second combat in the case (the adapter walks "
+                                  "the engine through one combat)")
+            attacked = True
+            for decl in body:
+                defender = decl.get("defender")
+                if defender is not None and defender not in players:
+                    raise Unsupported(f"{where}: an attack on {defender}, a permanent "
+                                      "(planeswalkers and battles are not mapped)")
+        elif name == "combat_damage_step":
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: a combat damage step with state-based actions "
+                                  "deferred (the engine checks them before a player gets "
+                                  "priority, 704.3)")
+        elif name == "prevent":
+            fixed(body["amount"], where)
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: `prevent` with state-based actions deferred (the "
+                                  "spell resolves through priority, which checks them, 704.3)")
+        elif name in ("destroy", "regenerate"):
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: `{name}` with state-based actions deferred (the "
+                                  "spell or ability resolves through priority, which checks "
+                                  "them, 704.3)")
+        elif name == "begin_turn":
+            if body not in players:
+                raise Unsupported(f"{where}: the turn of {body}")
         elif name == "damage":
             fixed(body["amount"], where)
             if not step.get("sba", True):
@@ -468,6 +608,363 @@ def check(case):
                     "through priority, which checks them, 704.3)")
         else:
             raise Unsupported(f"{where}: the step `{name}`")
+
+
+def exchanged(body, case, first, where):
+    """An exchange phase.rs's parser reads: the first player's life total
+    with the power or toughness of a creature they control (Tree of
+    Redemption), as that creature's own ability. Returns (handle, stat)."""
+    values = body["values"]
+    lives = [v for v in values if "life" in v]
+    stats = [v for v in values if "life" not in v]
+    if len(values) != 2 or len(lives) != 1 or lives[0]["life"] != first:
+        raise Unsupported(f"{where}: an exchange of {json.dumps(values)} (phase.rs's parser reads "
+                          "only \"Exchange your life total with NAME's toughness\" among "
+                          "exchanges; not two creatures' powers)")
+    if body.get("until") not in (None, "forever"):
+        raise Unsupported(f"{where}: an exchange whose effects last {body['until']}")
+    (stat, handle), = stats[0].items()
+    o = next((o for o in case.get("setup", {}).get("objects", []) if o["id"] == handle), None)
+    if o is None or o.get("controller", first) != first:
+        raise Unsupported(f"{where}: an exchange with the {stat} of {handle}, which is no object "
+                          "the first player controls (the adapter activates its ability)")
+    return handle, stat
+
+
+def mana_source(body, case, players, first, where):
+    """How an `add_mana` step is played: `None` for a fixed amount (put in
+    the pool), or the object whose own mana ability reads its power."""
+    amount = body["amount"]
+    if body.get("player", first) != first:
+        raise Unsupported(f"{where}: mana for {body['player']} (the adapter activates abilities "
+                          "as the first player)")
+    if isinstance(amount, dict):
+        if set(amount) != {"power_of"} or body.get("snow"):
+            raise Unsupported(f"{where}: mana in an amount read from the game "
+                              f"({json.dumps(amount)}; only an object's power is mapped, "
+                              "without snow)")
+        handle = amount["power_of"]
+        o = next((o for o in case.get("setup", {}).get("objects", []) if o["id"] == handle), None)
+        if o is None or o.get("controller", first) != first:
+            raise Unsupported(f"{where}: mana in the amount of the power of {handle}, which is "
+                              "no object the first player controls")
+        return handle
+    fixed(amount, where)
+    return None
+
+
+def paid_cost(body, case, where):
+    """The mana cost a `pay_cost` step pays, as card text, and its X."""
+    if body.get("cost_of"):
+        o = next((o for o in case.get("setup", {}).get("objects", [])
+                  if o["id"] == body["cost_of"]), None)
+        cost = (o or {}).get("mana_cost") or ""
+        if "X" in cost:
+            raise Unsupported(f"{where}: the mana cost {cost} of {body['cost_of']} (what X is "
+                              "there, 107.3h, the adapter would have to decide)")
+        return cost or "{0}", 0
+    cost = body.get("cost") or "{0}"
+    x = body.get("x", 0)
+    if x and "X" not in cost:
+        raise Unsupported(f"{where}: an X for the cost {cost}, which has none")
+    return cost, fixed(x, where)
+
+
+SUBTYPE_PLURALS = {"Elf": "Elves", "Dwarf": "Dwarves", "Wolf": "Wolves"}
+
+
+def quantity_text(q, players, you, where, target=None):
+    """A quantity as Oracle text ("the number of creatures you control"),
+    and the engine's parse of it that the adapter checks for (608.2h)."""
+    if not isinstance(q, dict) or len(q) != 1:
+        raise Unsupported(f"{where}: the quantity {json.dumps(q)}")
+    (kind, arg), = q.items()
+    if kind in ("power_of", "toughness_of") and target is not None and arg == target:
+        stat = kind.split("_")[0]
+        return (f"that creature's {stat}",
+                {"type": "Ref", "qty": {"type": stat.capitalize(), "scope": {"type": "Target"}}})
+    if kind == "half" and arg.get("round") in ("up", "down"):
+        text, parsed = quantity_text(arg["of"], players, you, where, target)
+        return (f"half {text}, rounded {arg['round']}",
+                {"type": "DivideRounded", "inner": parsed, "divisor": 2,
+                 "rounding": arg["round"].capitalize()})
+    if kind == "count" and isinstance(arg, dict):
+        extra = set(arg) - {"types", "subtypes", "controller", "zone"}
+        types, subtypes = arg.get("types", []), arg.get("subtypes", [])
+        who = arg.get("controller")
+        zone = arg.get("zone") or "battlefield"
+        if who is not None and who not in players:
+            extra.add("controller")
+        if zone == "battlefield" and not extra and len(types) + len(subtypes) == 1 \
+                and (not types or types[0] in TYPE_NOUNS):
+            noun = TYPE_NOUNS[types[0]] if types else \
+                SUBTYPE_PLURALS.get(subtypes[0], subtypes[0] + "s")
+            where_ = "on the battlefield" if who is None else \
+                "you control" if who == you else "your opponents control"
+            return (f"the number of {noun} {where_}",
+                    {"type": "Ref", "qty": {"type": "ObjectCount", "filter": {
+                        "type": "Typed",
+                        "type_filters": types or [{"Subtype": subtypes[0]}],
+                        "controller": None if who is None else "You" if who == you else "Opponent",
+                        "properties": []}}})
+        if zone == "graveyard" and not extra and not subtypes and types == ["Creature"] \
+                and who in (None, you):
+            return ("the number of creature cards in " + ("all graveyards" if who is None
+                                                           else "your graveyard"),
+                    {"type": "Ref", "qty": {"type": "ZoneCardCount", "zone": "Graveyard",
+                                            "card_types": ["Creature"],
+                                            "scope": "All" if who is None else "Controller"}})
+    raise Unsupported(f"{where}: the quantity {json.dumps(q)} (the adapter writes no Oracle text "
+                      "for it that phase.rs's parser reads as the case means)")
+
+
+def pump_text(spec, players, first, where):
+    """An effect whose X is read from the game, as an instant's Oracle text
+    ("Target creature gets +X/+X until end of turn, where X is ...") and
+    the engine's parse the adapter checks for: X is read as it resolves."""
+    extra = set(spec) - {"name", "source", "affects", "until", "x", "modify", "timestamp"}
+    if extra or "modify" not in spec or len(spec["affects"]) != 1 \
+            or spec.get("until") != "end-of-turn":
+        raise Unsupported(f"{where}: an effect with an amount read from the game other than one "
+                          "creature's +X/+Y until end of turn")
+    phrase, q = quantity_text(spec["x"], players, first, where, target=spec["affects"][0])
+    parts = spec["modify"].split("/")
+    parsed = {}
+    for stat, part in zip(("power", "toughness"), parts):
+        if part[1:] == "X":
+            parsed[stat] = {"type": "Quantity", "value": q if part[0] == "+" else
+                            {"type": "Multiply", "factor": -1, "inner": q}}
+        elif part[1:].isdigit():
+            parsed[stat] = {"type": "Fixed", "value": fixed(int(part), where)}
+        else:
+            raise Unsupported(f"{where}: the modification {spec['modify']}")
+    return (f"Target creature gets {spec['modify']} until end of turn, where X is {phrase}.",
+            parsed)
+
+
+def spell_text(name, body, players, first, where):
+    """The instant the adapter casts for a step, targeting one creature: its
+    Oracle text and the parse the adapter checks for (kind and parts of its
+    effect). None for a step the adapter plays otherwise."""
+    if name == "effect":
+        if not isinstance(body.get("x"), dict):
+            return None
+        text, expected = pump_text(body, players, first, where)
+        return text, dict(expected, type="Pump")
+    if name in ("double", "triple"):
+        if body.get("until") != "end-of-turn":
+            raise Unsupported(f"{where}: `{name}` lasting {body.get('until')}")
+        what = {"power": ("power", "Power"), "toughness": ("toughness", "Toughness"),
+                "both": ("power and toughness", "PowerAndToughness")}.get(body.get("what"))
+        if what is None:
+            raise Unsupported(f"{where}: `{name}` of {body.get('what')}")
+        return (f"{name.capitalize()} target creature's {what[0]} until end of turn.",
+                {"type": "DoublePT", "mode": what[1], "factor": 2 if name == "double" else 3})
+    if name == "double_counters":
+        if body["on"] in players:
+            raise Unsupported(f"{where}: doubling a player's {body['kind']} counters (phase.rs's "
+                              "parser reads no Oracle text for it)")
+        if body.get("by", first) != first:
+            raise Unsupported(f"{where}: counters put by {body['by']}")
+        kind = counter_name(body["kind"])
+        if kind is None:
+            raise Unsupported(f"{where}: {body['kind']} counters")
+        return (f"Double the number of {body['kind']} counters on target creature.",
+                {"type": "MultiplyCounter", "counter_type": kind, "multiplier": 2})
+    return None
+
+
+def level_text(bands, where):
+    """Level up bands (711.2) as the card's Oracle text (`LEVEL 2-6`, `3/3`,
+    `First strike`), and the parse the adapter checks for: each band a
+    static ability of the card, conditional on its level counters."""
+    lines, parsed = [], []
+    for band in bands:
+        extra = set(band) - {"min", "max", "pt", "keywords"}
+        if extra:
+            raise Unsupported(f"{where}: a level band with {sorted(extra)}")
+        for k in band.get("keywords", []):
+            if k not in KEYWORDS:
+                raise Unsupported(f"{where}: the keyword {k}")
+        p, t = parse_pt(band["pt"], where)
+        low, high = fixed(band["min"], where), band.get("max")
+        lines += [f"LEVEL {low}-{fixed(high, where)}" if high is not None else f"LEVEL {low}+",
+                  f"{p}/{t}"] + [k.capitalize() for k in band.get("keywords", [])]
+        condition = {"type": "HasCounters", "counters": {"type": "OfType", "data": "level"},
+                     "minimum": low}
+        if high is not None:
+            condition["maximum"] = high
+        parsed.append({"modifications": [{"type": "SetPower", "value": p},
+                                         {"type": "SetToughness", "value": t}]
+                       + [{"type": "AddKeyword", "keyword": engine_keyword(k)}
+                          for k in band.get("keywords", [])],
+                       "condition": condition})
+    return lines, parsed
+
+
+PUT_BY = {
+    ("you", "twice"): ("If you would put one or more counters on a permanent or player, put "
+                       "twice that many of each of those kinds of counters on that permanent or "
+                       "player instead.",
+                       {"quantity_modification": {"type": "Times", "factor": 2},
+                        "valid_player": "You"}),
+    ("opponents", "half-down"): ("If an opponent would put one or more counters on a permanent "
+                                 "or player, they put half that many of each of those kinds of "
+                                 "counters on that permanent or player instead, rounded down.",
+                                 {"quantity_modification": {"type": "Half"},
+                                  "valid_player": "Opponent"}),
+}
+
+
+def put_by_text(put_by, where):
+    """Vorinclex, Monstrous Raider's replacement effects (614.1a, 122.6a) as
+    Oracle text, and the parse the adapter checks for."""
+    out = []
+    for who, scale in put_by.items():
+        if scale is None:
+            continue
+        if (who, scale) not in PUT_BY:
+            raise Unsupported(f"{where}: counters put by {who} made {scale}")
+        out.append(PUT_BY[(who, scale)])
+    return out
+
+
+def return_spell(body, first, where):
+    """A `move` to the battlefield with counters beside an ability that
+    changes how many counters a player puts: an instant the putting player
+    casts (`Return target creature card from a graveyard to the battlefield
+    with 3 +1/+1 counters on it.`), so that the engine's replacement effects
+    see who puts them (122.6a, 614.1c). Its text, parse and caster."""
+    counters = {k: n for k, n in (body.get("counters") or {}).items() if n}
+    (kind, n), = counters.items() if len(counters) == 1 else ((None, 0),)
+    name = counter_name(kind) if kind else None
+    if body["to"] != "battlefield" or name is None or name == "level" or kind in KEYWORDS \
+            or body.get("copy") or body.get("choose"):
+        raise Unsupported(f"{where}: a move with {json.dumps(counters)} beside an ability that "
+                          "changes how many counters a player puts (the adapter casts a spell "
+                          "returning a creature card from a graveyard with one kind of P/T "
+                          "counters)")
+    if body.get("by") is not None:
+        # 122.6a: the text names nobody, so the controller of the entering
+        # object puts them; an effect naming a player has no text here.
+        raise Unsupported(f"{where}: a move whose effect names who puts the counters "
+                          f"({body['by']}; phase.rs's parser reads no such text)")
+    n = fixed(n, where)
+    text = ("Return target creature card from a graveyard to the battlefield with "
+            + (f"a {kind} counter" if n == 1 else f"{n} {kind} counters") + " on it.")
+    return text, {"type": "ChangeZone", "origin": "Graveyard", "destination": "Battlefield",
+                  "enter_with_counters": [[name, {"type": "Fixed", "value": n}]]}, first
+
+
+def counters_spell(body, first, where):
+    """`put_counters` beside an ability that changes how many counters a
+    player puts: an instant the putting player casts (`Put 3 +1/+1 counters
+    on target creature.`), so that the engine's replacement effects see who
+    puts them. Its text, parse, and the player who casts it."""
+    if body.get("count", 1) <= 0:
+        raise Unsupported(f"{where}: putting {body.get('count', 1)} counters")
+    kind = counter_name(body["kind"]) if body["kind"] != "poison" else None
+    if kind is None or kind == "level":
+        raise Unsupported(f"{where}: {body['kind']} counters put beside an ability that changes "
+                          "how many a player puts (the adapter casts a spell that puts P/T or "
+                          "keyword counters on a creature)")
+    n = fixed(body.get("count", 1), where)
+    text = (f"Put a {body['kind']} counter on target creature." if n == 1 else
+            f"Put {n} {body['kind']} counters on target creature.")
+    return text, {"type": "PutCounter", "counter_type": kind,
+                  "count": {"type": "Fixed", "value": n}}, body.get("by") or first
+
+
+def players_mana(setup, first):
+    return any(p.get("mana") for p in setup.get("players", []) if p["id"] == first)
+
+
+def cost_mana(cost, where):
+    """The mana that pays a mana cost of generic and colored symbols, for
+    the engine's `AddMana` debug action; other symbols are refused."""
+    out = []
+    for sym in re.findall(r"\{([^}]*)\}", cost):
+        if sym.isdigit():
+            out += ["Colorless"] * int(sym)
+        elif sym in MANA_COLORS:
+            out.append(MANA_COLORS[sym])
+        else:
+            raise Unsupported(f"{where}: casting a spell with {{{sym}}} in its mana cost")
+    return out
+
+
+def resolve_text(o, players, first, where):
+    """What an instant or sorcery of the case does as it resolves
+    (`on_resolve`, with X defined by `x_is`) as its Oracle text
+    (`Target creature gains trample and gets +X/+0 until end of turn, where
+    X is that creature's power.`), and the parse the adapter checks for."""
+    spec = (o.get("on_resolve") or {}).get("effect")
+    if not spec or len(o["on_resolve"]) != 1 or not set(o.get("types", [])) & {"Instant",
+                                                                               "Sorcery"}:
+        raise Unsupported(f"{where}: a spell that does {json.dumps(o.get('on_resolve'))} as it "
+                          "resolves (the adapter writes one creature's +X/+Y and keywords)")
+    extra = set(spec) - {"name", "affects", "until", "x", "modify", "add_keywords"}
+    if extra or "modify" not in spec or len(spec.get("affects", [])) != 1 \
+            or spec.get("until") != "end-of-turn":
+        raise Unsupported(f"{where}: a spell whose effect is {json.dumps(spec)}")
+    x = spec.get("x")
+    if isinstance(x, dict):
+        if x != {"x_of": o["id"]} or not o.get("x_is"):
+            raise Unsupported(f"{where}: a spell's X of {json.dumps(x)}")
+        x = o["x_is"]
+    elif o.get("x_is") or x is not None:
+        raise Unsupported(f"{where}: a spell with `x_is` its effect does not read, or a fixed X")
+    keywords = spec.get("add_keywords", [])
+    for k in keywords:
+        if k not in KEYWORDS:
+            raise Unsupported(f"{where}: the keyword {k}")
+    if not keywords:
+        if x is None:
+            raise Unsupported(f"{where}: a spell with a fixed effect (`effect` steps map it)")
+        text, parsed = pump_text(dict(spec, x=x), players, first, where)
+        return text, dict(parsed, type="Pump")
+    phrase, q = quantity_text(x, players, first, where, target=spec["affects"][0]) \
+        if x is not None else (None, None)
+    mods = []
+    for stat, part in zip(("Power", "Toughness"), spec["modify"].split("/")):
+        if part[1:] == "X" and part[0] == "+" and q is not None:
+            mods.append({"type": f"AddDynamic{stat}", "value": q})
+        elif part[1:].isdigit() and int(part) != 0:
+            mods.append({"type": f"Add{stat}", "value": int(part)})
+        elif not (part[1:].isdigit() and int(part) == 0):
+            raise Unsupported(f"{where}: the modification {spec['modify']}")
+    mods += [{"type": "AddKeyword", "keyword": engine_keyword(k)} for k in keywords]
+    text = (f"Target creature gains {' and '.join(keywords)} and gets {spec['modify']} until "
+            "end of turn" + (f", where X is {phrase}." if phrase else "."))
+    return text, {"type": "GenericEffect", "duration": "UntilEndOfTurn",
+                  "static_abilities": [{"modifications": mods}]}
+
+
+def cda_text(name, o, players, first, where):
+    """A characteristic-defining ability (604.3) as Oracle text, the printed
+    P/T with its `*`, and the engine's parse of it the adapter checks for."""
+    cda, pt = o["cda"], o.get("pt", "")
+    you = o.get("controller") or first
+    p = cda.get("power")
+    t = cda.get("toughness")
+    if p is None:
+        raise Unsupported(f"{where}: a characteristic-defining ability for toughness only")
+    ptext, pq = quantity_text(p, players, you, where)
+    mods = [{"type": "SetDynamicPower", "value": pq}]
+    if pt == "*/*" and t == p:
+        text = f"{name}'s power and toughness are each equal to {ptext}."
+        mods.append({"type": "SetDynamicToughness", "value": pq})
+    elif pt == "*/1+*" and t == p:
+        text = (f"{name}'s power is equal to {ptext} and its toughness is equal to that "
+                "number plus 1.")
+        mods.append({"type": "SetDynamicToughness",
+                     "value": {"type": "Offset", "inner": pq, "offset": 1}})
+    elif t is None and re.fullmatch(r"\*/\d+", pt):
+        text = f"{name}'s power is equal to {ptext}."
+    else:
+        raise Unsupported(f"{where}: the characteristic-defining ability {json.dumps(cda)} with "
+                          f"P/T {pt}")
+    return text, pt.split("/"), mods
 
 
 def static_text(name, ability, players, controller, where, holder=None):
@@ -717,6 +1214,83 @@ def filter_text(f, players, controller, where):
 # ---- the game ---------------------------------------------------------------
 
 
+# ---- what is reused between cases -------------------------------------------
+#
+# Building the engine and a game costs more than playing most cases, almost
+# all of it in the binding's state round trips (Game.state, Engine.load_game),
+# so the adapter keeps, between cases, what a case cannot change: the card
+# faces built from their Oracle text, the engines (an Engine is only a card
+# database: games are made from it, it is never modified), and the state of
+# a new game once it is ready for the setup (debug mode on, both hands kept,
+# the first player's main phase), from which every case's game is loaded
+# afresh. The game itself is never shared.
+
+FOREST = {"name": "Forest", "manaCost": "", "colors": [], "colorIdentity": [],
+          "type": "Basic Land — Forest", "types": ["Land"], "subtypes": ["Forest"],
+          "supertypes": ["Basic"], "text": "({T}: Add {G}.)", "layout": "normal",
+          "manaValue": 0, "identifiers": {}}
+
+
+class Lru:
+    def __init__(self, size):
+        self.size = size
+        self.items = OrderedDict()
+
+    def get(self, key, make):
+        if key in self.items:
+            self.items.move_to_end(key)
+            return self.items[key]
+        value = make()
+        self.items[key] = value
+        if len(self.items) > self.size:
+            self.items.popitem(last=False)
+        return value
+
+
+FACES = Lru(4096)   # face spec (JSON) -> the face phase.rs built from it
+ENGINES = Lru(64)   # the card database (JSON) -> Engine
+STARTS = Lru(256)   # (card database, decks) -> a ready game's state and its cards
+
+
+def oracle_face(spec):
+    key = json.dumps(spec, sort_keys=True)
+    return json.loads(FACES.get(key, lambda: json.dumps(phase.build_oracle_face(spec, None))))
+
+
+class Engine:
+    """A phase.Engine that is given states as JSON text: the binding reads
+    that faster than a Python dict."""
+
+    def __init__(self, engine):
+        self.engine = engine
+
+    def load_game(self, state):
+        return self.engine.load_game(state if isinstance(state, str) else json.dumps(state))
+
+
+def start(faces, decks):
+    """An engine for these faces and the state of a new game with these
+    decks, ready for the setup, with its cards (id, name, owner)."""
+    database = json.dumps(faces, sort_keys=True)
+    engine = ENGINES.get(database, lambda: Engine(phase.Engine.from_json(database)))
+
+    def make():
+        g = engine.engine.new_game(player=decks[0], opponent=decks[1], seed=1, first_player=0)
+        state = g.state()
+        state["state"]["debug_mode"] = True
+        g = engine.load_game(state)
+        while g.waiting_for()["type"] == "MulliganDecision":
+            who = g.waiting_for()["data"]["pending"][0]["player"]
+            g.apply(who, {"type": "MulliganDecision", "data": {"choice": {"type": "Keep"}}})
+        g.apply(0, debug("SetPhase", {"phase": "PreCombatMain", "active_player": 0}))
+        state = g.state()
+        cards = sorted((int(k), v["name"], v["owner"]) for k, v in state["state"]["objects"].items())
+        return json.dumps(state), cards
+
+    saved, cards = STARTS.get((database, tuple(map(tuple, decks))), make)
+    return engine, engine.load_game(saved), cards
+
+
 def debug(kind, data=None):
     inner = {"type": kind, "data": data} if data is not None else {"type": kind}
     return {"type": "Debug", "data": inner}
@@ -735,6 +1309,15 @@ class Game:
         self.player_specs = players
         self.objects = setup.get("objects", [])
         self.handles = [o["id"] for o in self.objects]
+        self.case = case
+        self.mana_letters = self.mana_abilities(case)
+        self.exchanges = {}
+        for i, step in enumerate(case.get("steps", [])):
+            if isinstance(step["do"], dict) and "exchange" in step["do"]:
+                handle, stat = exchanged(step["do"]["exchange"], case,
+                                         next(iter(self.player_ids)), f"step {i + 1}")
+                if stat not in self.exchanges.setdefault(handle, []):
+                    self.exchanges[handle].append(stat)
         self.names = self.card_names()
         self.amounts = self.damage_amounts(case)
         self.chapters = {}  # Saga -> chapter number -> the handle it targets
@@ -746,34 +1329,52 @@ class Game:
         # Equipment the case attaches: its own equip ability (702.6a).
         self.equips = {step["do"]["attach"]["object"] for step in case.get("steps", [])
                        if isinstance(step["do"], dict) and "attach" in step["do"]}
+        self.payers = self.payer_faces(case)
+        self.pumps = self.pump_faces(case)
+        self.regenerating = {o["id"] for o in self.objects if o.get("regeneration_shields")} | {
+            s["do"]["regenerate"] for s in case.get("steps", [])
+            if isinstance(s["do"], dict) and "regenerate" in s["do"]}
         faces = {}
         for o in self.objects:
             faces[self.names[o["id"]].lower()] = self.face(o)
-        faces["forest"] = phase.build_oracle_face(
-            {"name": "Forest", "manaCost": "", "colors": [], "colorIdentity": [],
-             "type": "Basic Land — Forest", "types": ["Land"], "subtypes": ["Forest"],
-             "supertypes": ["Basic"], "text": "({T}: Add {G}.)", "layout": "normal",
-             "manaValue": 0, "identifiers": {}}, None)
+        faces["forest"] = oracle_face(FOREST)
         self.locked = self.locked_effects(case)
         self.locked.update(self.entering_moves(case))
         if self.locked:
             faces[EFFECT_SOURCE.lower()] = self.effect_source_face()
-        self.engine = phase.Engine.from_json(json.dumps(faces))
+        for name, face in self.payers:
+            faces[name.lower()] = face
+        for name, face, _ in self.pumps:
+            faces[name.lower()] = face
+        self.destroys = sum(1 for s in case.get("steps", [])
+                            if isinstance(s["do"], dict) and "destroy" in s["do"])
+        if self.destroys:
+            faces[DESTROY.lower()] = phase.build_oracle_face(
+                {"name": DESTROY, "manaCost": "{0}", "colors": [], "colorIdentity": [],
+                 "type": "Instant", "types": ["Instant"], "subtypes": [], "supertypes": [],
+                 "text": "Destroy target permanent.", "layout": "normal", "manaValue": 0,
+                 "identifiers": {}}, None)
+        self.preventions = [s["do"]["prevent"]["amount"] for s in case.get("steps", [])
+                            if isinstance(s["do"], dict) and "prevent" in s["do"]]
+        for n in set(self.preventions):
+            name = f"{PREVENT} {n}"
+            faces[name.lower()] = phase.build_oracle_face(
+                {"name": name, "manaCost": "{0}", "colors": [], "colorIdentity": [],
+                 "type": "Instant", "types": ["Instant"], "subtypes": [], "supertypes": [],
+                 "text": f"Prevent the next {n} damage that would be dealt to any target this turn.",
+                 "layout": "normal", "manaValue": 0, "identifiers": {}}, None)
         decks = [[], []]
+        decks[0] += [DESTROY] * self.destroys
+        decks[0] += [f"{PREVENT} {n}" for n in self.preventions]
         for o in self.objects:
             decks[self.controller(o)].append(self.names[o["id"]])
         if self.locked:
             decks[0].append(EFFECT_SOURCE)
+        decks[0] += [name for name, _ in self.payers]
+        for name, _, caster in self.pumps:
+            decks[self.player_ids[caster]].append(name)
         decks = [d + ["Forest"] * (40 - len(d)) for d in decks]
-        g = self.engine.new_game(player=decks[0], opponent=decks[1], seed=1, first_player=0)
-        state = g.state()
-        state["state"]["debug_mode"] = True
-        g = self.engine.load_game(state)
-        while g.waiting_for()["type"] == "MulliganDecision":
-            who = g.waiting_for()["data"]["pending"][0]["player"]
-            g.apply(who, {"type": "MulliganDecision", "data": {"choice": {"type": "Keep"}}})
-        g.apply(0, debug("SetPhase", {"phase": "PreCombatMain", "active_player": 0}))
-        self.g = g
+        self.engine, self.g, cards = start(faces, decks)
         # ptoracle numbers timestamps with one counter from 1 (docs/protocol.md,
         # "Timestamps"): the adapter keeps the same count, so that an effect
         # without an explicit timestamp gets the number the case means.
@@ -781,13 +1382,13 @@ class Game:
         self.counting = False  # not while the setup is being put in place
         self.timestamps = {}
         self.ids = {}
+        self.losers, self.taken_out = set(), set()
+        self.life_offset, self.poison_offset = {}, {}
         taken = set()
-        objs = g.state()["state"]["objects"]
         for o in self.objects:  # timestamps follow the setup's order (613.7)
             name = self.names[o["id"]]
-            oid = min(int(k) for k, v in objs.items()
-                      if v["name"] == name and int(k) not in taken
-                      and v["owner"] == self.controller(o))
+            oid = min(k for k, card, owner in cards
+                      if card == name and k not in taken and owner == self.controller(o))
             taken.add(oid)
             self.ids[o["id"]] = oid
             self.timestamps[o["id"]] = self.timestamp(o.get("timestamp"))
@@ -803,9 +1404,9 @@ class Game:
                 # card is played face down from its owner's hand.
                 self.move(oid, "Hand")
                 self.apply({"type": "PlayFaceDown",
-                            "data": {"object_id": oid, "card_id": g.object(oid)["card_id"]}})
+                            "data": {"object_id": oid, "card_id": self.g.object(oid)["card_id"]}})
             self.move(oid, "Battlefield")
-            self.apply(debug("SetSummoningSickness", {"object_id": oid, "sick": False}))
+            self.apply(debug("SetSummoningSickness", {"object_id": oid, "sick": bool(o.get("sick"))}))
             if o.get("tapped"):
                 self.apply(debug("SetTapped", {"object_id": oid, "tapped": True}))
             for kind, n in o.get("counters", {}).items():
@@ -816,10 +1417,11 @@ class Game:
                 host = {"type": "Object", "data": self.ids[o["attached_to"]]}
                 self.apply(debug("Attach", {"object_id": self.ids[o["id"]], "target": host}))
         if self.locked:
-            objs = g.state()["state"]["objects"]
-            self.effect_source = next(int(k) for k, v in objs.items() if v["name"] == EFFECT_SOURCE)
+            self.effect_source = next(k for k, card, _ in cards if card == EFFECT_SOURCE)
             self.move(self.effect_source, "Battlefield")
         self.write_setup_state()
+        self.setup_mana()
+        self.setup_tools()
         self.counting = True
 
     def controller(self, o):
@@ -834,7 +1436,10 @@ class Game:
         for o in self.objects:
             name = o.get("name") or ""
             shared = by_name[name]
-            same = all(self.face_key(s) == self.face_key(o) for s in shared)
+            same = all(self.face_key(s) == self.face_key(o) for s in shared) \
+                and all(self.mana_letters.get(s["id"]) == self.mana_letters.get(o["id"])
+                        and self.exchanges.get(s["id"]) == self.exchanges.get(o["id"])
+                        for s in shared)
             if name and same and name.lower() != "forest":
                 names[o["id"]] = name
             else:
@@ -845,7 +1450,7 @@ class Game:
     @staticmethod
     def face_key(o):
         return json.dumps({k: o.get(k) for k in ("types", "subtypes", "colors", "pt", "keywords", "mana_cost",
-                                              "abilities")},
+                                              "abilities", "cda")},
                           sort_keys=True)
 
     @staticmethod
@@ -878,10 +1483,28 @@ class Game:
             chapter_text, chapters = chapter_lines(o, {x["id"]: x for x in self.objects}, o["id"])
             lines += chapter_text
             self.chapters[o["id"]] = chapters
+        cda = cda_text(name, o, self.player_ids, first, o["id"]) if o.get("cda") else None
+        if cda:
+            lines.append(cda[0])
+        levels = level_text(o["level_up"], o["id"]) if o.get("level_up") else ([], [])
+        lines += levels[0]
+        put_by = put_by_text(o.get("counters_put_by") or {}, o["id"])
+        lines += [text for text, _ in put_by]
         for n in self.amounts.get(o["id"], []):
             lines.append(f"{{0}}: {name} deals {n} damage to any target.")
-        if o["id"] in self.equips:  # after the damage abilities, which go by index
+        for letter in self.mana_letters.get(o["id"], []):
+            lines.append(f"{{0}}: Add an amount of {{{letter}}} equal to {name}'s power.")
+        for stat in self.exchanges.get(o["id"], []):
+            lines.append(f"{{0}}: Exchange your life total with {name}'s {stat}.")
+        if o["id"] in self.regenerating:
+            # After the damage, mana and exchange abilities: its index is their number.
+            lines.append(f"{{0}}: Regenerate {name}.")
+        if o["id"] in self.equips:  # after the abilities that go by index
             lines.append("Equip {0}")
+        resolves = resolve_text(o, self.player_ids, first, o["id"]) \
+            if o.get("on_resolve") else None
+        if resolves:
+            lines.append(resolves[0])
         spec = {
             "name": name,
             "manaCost": o.get("mana_cost", ""),
@@ -897,7 +1520,9 @@ class Game:
             "identifiers": {},
             "keywords": [k.title() for k in o.get("keywords", [])],
         }
-        if "pt" in o:
+        if cda:
+            spec["power"], spec["toughness"] = cda[1]
+        elif "pt" in o:
             p, t = parse_pt(o["pt"], o["id"])
             spec["power"], spec["toughness"] = str(p), str(t)
         if "loyalty" in o:
@@ -905,8 +1530,47 @@ class Game:
         if "defense" in o:
             # The engine gives a Siege its ability from the subtype (310.11b).
             spec["defense"] = str(fixed(o["defense"], o["id"]))
-        face = phase.build_oracle_face(spec, None)
+        face = oracle_face(spec)
+        if resolves:
+            read = [a["effect"] for a in face["abilities"] if a.get("kind") == "Spell"]
+            shape = [{k: (r.get(k) if k != "static_abilities" else
+                          [{"modifications": a.get("modifications")}
+                           for a in r.get(k) or []])
+                      for k in resolves[1]} for r in read]
+            if shape != [resolves[1]]:
+                raise Unsupported(f"{o['id']}: phase.rs's parser does not read "
+                                  f"{resolves[0]!r} as the case means (it reads "
+                                  f"{json.dumps(read)})")
+        read = [{k: r.get(k) for k in ("quantity_modification", "valid_player")}
+                for r in face.get("replacements") or [] if r.get("event") == "AddCounter"]
+        if read != [parsed for _, parsed in put_by]:
+            raise Unsupported(f"{o['id']}: phase.rs's parser does not read "
+                              f"{[text for text, _ in put_by]} as the case means (it reads "
+                              f"{json.dumps(read)})")
+        start = len(self.amounts.get(o["id"], [])) + len(self.mana_letters.get(o["id"], []))
+        for k, stat in enumerate(self.exchanges.get(o["id"], [])):
+            read = face["abilities"][start + k]["effect"] if len(face["abilities"]) > start + k \
+                else None
+            if read != {"type": "ExchangeLifeWithStat", "player": {"type": "Controller"},
+                        "stat": stat.capitalize()}:
+                raise Unsupported(f"{o['id']}: phase.rs's parser does not read the exchange of "
+                                  f"a life total with its {stat} (it reads {json.dumps(read)})")
+        if cda:
+            read = [a["modifications"] for a in face["static_abilities"]
+                    if a.get("characteristic_defining")]
+            if read != [cda[2]]:
+                raise Unsupported(f"{o['id']}: phase.rs's parser does not read the "
+                                  f"characteristic-defining ability {cda[0]!r} as the case "
+                                  f"means (it reads {json.dumps(read)})")
+        banded = [a for a in face["static_abilities"]
+                  if (a.get("condition") or {}).get("type") == "HasCounters"
+                  and (a["condition"].get("counters") or {}).get("data") == "level"]
+        if [{"modifications": a["modifications"], "condition": a["condition"]}
+                for a in banded] != levels[1]:
+            raise Unsupported(f"{o['id']}: phase.rs's parser does not read the level up bands "
+                              f"{levels[0]} as the case means (it reads {json.dumps(banded)})")
         parsed = [a for a in face["static_abilities"] if a.get("mode") == "Continuous"
+                  and not a.get("characteristic_defining") and a not in banded
                   and [m["type"] for m in a["modifications"]] != ["AddAllCreatureTypes"]]
         read = [{m["type"] for m in a["modifications"]} for a in parsed]
         numbers = sorted(t.get("saga_chapter") for t in face["triggers"] if t.get("saga_chapter"))
@@ -1124,6 +1788,9 @@ class Game:
         if not self.g.object(oid)["face_down"]:
             return
         o = next(o for o in self.objects if o["id"] == handle)
+        if self.g.player(0)["mana_pool"]["mana"]:
+            raise Unsupported(f"turning {handle} face up with mana in the pool (the adapter puts "
+                              "the mana its cost takes there, and the engine could spend other)")
         # A morph card's cost is its morph cost, written {0} (the case gives none).
         if "morph" not in o.get("keywords", []):
             self.apply(debug("AddMana", {"player_id": 0,
@@ -1267,6 +1934,103 @@ class Game:
         s["layers_dirty"] = True
         self.g = self.engine.load_game(state)
 
+    @staticmethod
+    def mana_abilities(case):
+        """The mana each object makes in the amount of its own power
+        (Viridian Joiner): one mana ability per type of mana, on its card."""
+        out = {}
+        for step in case.get("steps", []):
+            action = step["do"]
+            if isinstance(action, dict) and "add_mana" in action:
+                amount = action["add_mana"]["amount"]
+                if isinstance(amount, dict):
+                    out.setdefault(amount["power_of"], set()).add(action["add_mana"]["mana"])
+        return {h: sorted(v) for h, v in out.items()}
+
+    def payer_faces(self, case):
+        """One instant per `pay_cost` step, its mana cost the cost paid: the
+        adapter casts it so that the engine pays the cost (601.2g-h)."""
+        out = []
+        taken = {n.lower() for n in self.names.values()}
+        for i, step in enumerate(case.get("steps", [])):
+            action = step["do"]
+            if not (isinstance(action, dict) and "pay_cost" in action):
+                continue
+            cost, _ = paid_cost(action["pay_cost"], case, f"step {i + 1}")
+            name = f"Cost Of Step {i + 1}"
+            while name.lower() in taken:
+                name += " Again"
+            taken.add(name.lower())
+            face = phase.build_oracle_face({
+                "name": name, "manaCost": cost, "colors": [], "colorIdentity": [],
+                "type": "Instant", "types": ["Instant"], "subtypes": [], "supertypes": [],
+                "text": "You gain 0 life.", "layout": "normal", "manaValue": 0,
+                "identifiers": {}}, None)
+            out.append((name, face))
+        return out
+
+    def pump_faces(self, case):
+        """One instant per step the adapter plays by casting a spell at one
+        creature (an effect whose X is read from the game, doubling): the
+        engine resolves it, reading X then (608.2h)."""
+        out = []
+        taken = {n.lower() for n in self.names.values()}
+        first = next(iter(self.player_ids))
+        for i, step in enumerate(case.get("steps", [])):
+            action = step["do"]
+            if not isinstance(action, dict):
+                continue
+            (kind, body), = action.items()
+            caster = first
+            putters = any(o.get("counters_put_by") for o in self.objects)
+            if kind == "put_counters" and putters:
+                text, expected, caster = counters_spell(body, first, f"step {i + 1}")
+                spell = text, expected
+            elif kind == "move" and putters and any((body.get("counters") or {}).values()):
+                text, expected, caster = return_spell(body, first, f"step {i + 1}")
+                spell = text, expected
+            else:
+                spell = spell_text(kind, body, self.player_ids, first, f"step {i + 1}")
+            if spell is None:
+                continue
+            text, expected = spell
+            name = f"Effect Of Step {i + 1}"
+            while name.lower() in taken:
+                name += " Again"
+            taken.add(name.lower())
+            face = phase.build_oracle_face({
+                "name": name, "manaCost": "{0}", "colors": [], "colorIdentity": [],
+                "type": "Instant", "types": ["Instant"], "subtypes": [], "supertypes": [],
+                "text": text, "layout": "normal", "manaValue": 0, "identifiers": {}}, None)
+            read = [a["effect"] for a in face["abilities"]]
+            if len(read) != 1 or {k: read[0].get(k) for k in expected} != expected:
+                raise Unsupported(f"step {i + 1}: phase.rs's parser does not read {text!r} as "
+                                  f"the case means (it reads {json.dumps(read)})")
+            out.append((name, face, caster))
+        return out
+
+    def setup_mana(self):
+        """The setup's mana pools: the engine's `AddMana` debug action; the
+        part snow sources made is marked as the engine marks it (107.4h)."""
+        for p in self.player_specs:
+            pool = p.get("mana") or {}
+            snow = dict(p.get("snow_mana") or {})
+            for letter, n in pool.items():
+                if n > 0:
+                    self.add_mana(self.player_ids[p["id"]], letter, n,
+                                  min(n, snow.pop(letter, 0)))
+            if any(snow.values()):
+                raise Unsupported(f"player {p['id']}: snow mana beyond the mana in the pool")
+
+    def add_mana(self, player, letter, n, snow=0):
+        self.apply(debug("AddMana", {"player_id": player, "mana": [MANA_COLORS[letter]] * n}))
+        if snow:
+            state = self.g.state()
+            pool = state["state"]["players"][player]["mana_pool"]["mana"]
+            for m in pool[len(pool) - snow:]:
+                m["snow"] = True
+            self.g = self.engine.load_game(state)
+
     def write_setup_state(self):
         """Setup values that are state, not actions: life, poison, damage."""
         state = self.g.state()
@@ -1292,13 +2056,82 @@ class Game:
 
     def apply(self, action, player=0):
         result = self.g.apply(player, action)
+        self.note_losses(result.events)
+        gone = sorted(h for h, oid in self.ids.items() if oid in self.taken_out)
+        if gone:
+            names = {i: h for h, i in self.player_ids.items()}
+            raise Unsupported(
+                f"{', '.join(names[i] for i in sorted(self.losers))} loses the game, and phase.rs "
+                f"exiles the loser's objects as it ends it ({', '.join(gone)})")
         for event in result.events if self.counting else []:
             kind = event.get("type", "")
+            if kind == "ZoneChanged" and (event.get("data") or {}).get("object_id") in self.taken_out:
+                continue  # a loser's card the engine exiled as the game ended
             # A zone change makes a new object with a new timestamp (400.7,
             # 613.7d); counters put by the engine give their kind one (613.7c).
             if kind == "ZoneChanged" or ("Counter" in kind and "Add" in kind):
                 self.timestamp()
         return result
+
+    def note_losses(self, events):
+        """The engine's own word that a player lost (its PlayerLost event), and
+        what it exiled as it took them out of the game."""
+        losing = False
+        for event in events:
+            kind, data = event.get("type", ""), event.get("data") or {}
+            if kind == "PlayerLost":
+                self.losers.add(data.get("player_id"))
+                losing = True
+            elif kind == "GameOver":
+                losing = False
+            elif losing and kind == "ZoneChanged" and data.get("to") == "Exile":
+                self.taken_out.add(data.get("object_id"))
+
+    def carry_on(self, k, step):
+        """After a step in which a player lost: the engine has ended the game
+        there (104.2a, its GameOver), exiled the loser's cards and left the
+        rest of that check of state-based actions undone; ptoracle's scenarios
+        play on. When none of the case's objects left with the loser, the game
+        is reloaded with its end undone (no player eliminated, priority back)
+        and the loser's life and poison moved out of losing range by an offset
+        the observations take back off (life and poison only ever change by
+        amounts, so every later change is the engine's); then the check is
+        done again, by the engine. The loss itself is reported from the
+        engine's PlayerLost event, and stays."""
+        names = {i: h for h, i in self.player_ids.items()}
+        action = step["do"] if step["do"] == "cleanup" else next(iter(step["do"]))
+        if action in ("cleanup", "begin_turn", "attack") or not step.get("sba", True):
+            raise Unsupported(
+                f"step {k + 1}: {', '.join(names[i] for i in sorted(self.losers))} loses the game "
+                f"during the step ({action}{', sba: false' if not step.get('sba', True) else ''}), "
+                "which phase.rs ends there, before the step is over")
+        for _ in range(5):
+            back = {v: k for k, v in self.ids.items()}
+            gone = sorted(back[o] for o in self.taken_out if o in back)
+            if gone:
+                raise Unsupported(
+                    f"step {k + 1}: {', '.join(names[i] for i in sorted(self.losers))} loses the "
+                    f"game, and phase.rs exiles the loser's objects as it ends it ({', '.join(gone)})")
+            if self.g.waiting_for()["type"] != "GameOver":
+                return
+            state = self.g.state()
+            s = state["state"]
+            s["eliminated_players"] = []
+            for i, player in enumerate(s["players"]):
+                player["is_eliminated"] = False
+                if i not in self.losers:
+                    continue
+                if player["life"] <= 0:
+                    self.life_offset[i] = self.life_offset.get(i, 0) + 1_000_000
+                    player["life"] += 1_000_000
+                if player["poison_counters"] >= 10:
+                    self.poison_offset[i] = self.poison_offset.get(i, 0) + player["poison_counters"]
+                    player["poison_counters"] = 0
+            s["waiting_for"] = {"type": "Priority", "data": {"player": s["priority_player"]}}
+            self.g = self.engine.load_game(state)
+            self.check_sba()
+            self.resolve_triggers()
+        raise RuntimeError("the engine keeps ending the game")
 
     def move(self, oid, zone):
         """The engine's zone change (its debug action); the object keeps its id."""
@@ -1328,7 +2161,8 @@ class Game:
     def play(self, step):
         action = step["do"]
         if action == "state_based_actions":
-            self.apply(debug("RunStateBasedActions"))
+            self.check_sba()
+            self.resolve_triggers()
             return
         if action == "cleanup":
             self.do_cleanup()
@@ -1336,9 +2170,31 @@ class Game:
             (name, body), = action.items()
             getattr(self, "do_" + name)(body)
         if step.get("sba", True):
-            self.apply(debug("RunStateBasedActions"))
+            self.check_sba()
+            self.resolve_triggers()
+
+    def check_sba(self):
+        """The engine's state-based actions until none applies (704.3: the
+        check is repeated): its debug action performs one round of them (its
+        priority passes repeat them), so it is asked again while a round
+        still does something."""
+        for _ in range(ROUNDS):
+            result = self.apply(debug("RunStateBasedActions"))
+            if self.g.waiting_for()["type"] == "GameOver" \
+                    or all(e.get("type") == "DebugActionUsed" for e in result.events):
+                return
+        raise NoFixpoint(f"state-based actions still apply after {ROUNDS} rounds")
 
     def do_put_counters(self, a):
+        if any(o.get("counters_put_by") for o in self.objects):
+            # Who puts them matters (122.6a, 614.1a): a real spell of theirs.
+            oid = self.known(a["on"])
+            kind = counter_name(a["kind"])
+            have = self.g.object(oid)["counters"].get(kind, 0)
+            self.cast_at(a["on"], None, effect=False)
+            if self.g.object(oid)["counters"].get(kind, 0) > have:
+                self.timestamp()  # the kind gets a new timestamp (613.7c)
+            return
         if a["on"] in self.player_ids:
             # Poison counters (the only kind a player gets here): the
             # binding has no action for them, so they are written.
@@ -1360,7 +2216,15 @@ class Game:
             self.counters(oid, a["kind"], -n)
 
     def do_move(self, a):
+        if any(o.get("counters_put_by") for o in self.objects) \
+                and any((a.get("counters") or {}).values()):
+            return self.do_return_spell(a)
         oid = self.known(a["object"])
+        obj = self.g.object(oid)
+        if obj["zone"] == "Battlefield" and a["to"] == "graveyard" \
+                and {keyword_name(k) for k in obj["keywords"]} & {"undying", "persist"}:
+            raise Unsupported(f"{a['object']} with undying or persist dies by a `move` (the "
+                              "engine's debug zone change fires no triggers)")
         o = next(o for o in self.objects if o["id"] == a["object"])
         if entering_with_counters(o, a) and self.g.object(oid)["zone"] != "Battlefield":
             copy = a.get("copy") or {}
@@ -1382,6 +2246,8 @@ class Game:
     def do_effect(self, spec):
         if isinstance(spec["affects"], dict):
             return self.do_locked_effect(spec)
+        if isinstance(spec.get("x"), dict):
+            return self.do_pump_spell(spec)
         oids = [self.on_battlefield(h) for h in spec["affects"]]
         x = spec.get("x")
         mods = []
@@ -1421,15 +2287,334 @@ class Game:
         s["layers_dirty"] = True
         self.g = self.engine.load_game(state)
 
+    def do_add_mana(self, a):
+        """Mana in the amount of an object's power: the object's own mana
+        ability (`{0}: Add an amount of {G} equal to NAME's power.`), which
+        the engine resolves at once (605.3a) and which reads the power then
+        (608.2h), a negative one adding nothing (107.1b). A fixed amount is
+        put in the pool (the engine's `AddMana` debug action)."""
+        amount = a["amount"]
+        if not isinstance(amount, dict):
+            if amount > 0:
+                self.add_mana(0, a["mana"], amount, amount if a.get("snow") else 0)
+            elif amount < 0:
+                raise Unsupported("a negative amount of mana (107.1b): the adapter would have "
+                                  "to decide")
+            return
+        handle = amount["power_of"]
+        if self.g.object(self.known(handle))["zone"] != "Battlefield":
+            raise Unsupported(f"mana in the amount of the power of {handle}, which has left the "
+                              "battlefield (the adapter activates its own mana ability)")
+        source = self.on_battlefield(handle)
+        index = len(self.amounts.get(handle, [])) + self.mana_letters[handle].index(a["mana"])
+        try:
+            self.apply({"type": "ActivateAbility",
+                        "data": {"source_id": source, "ability_index": index}})
+        except ValueError as e:
+            raise Unsupported(f"{handle} no longer has the mana ability the adapter adds its "
+                              f"mana with (it lost its abilities?): the engine says {e}")
+        if self.g.waiting_for()["type"] != "Priority":
+            raise Unsupported(f"the engine waits for {self.g.waiting_for()['type']} as "
+                              f"{handle}'s mana ability is activated")
+
+    def do_pay_cost(self, a):
+        """The cost is the mana cost of an instant of the adapter's, cast by
+        the first player from their hand: the engine pays it from the pool
+        (and life for Phyrexian symbols, asking for the least life, 107.4f)
+        or refuses the cast (118.3, 601.2h); the spell then resolves (it
+        does nothing). Casting it takes no timestamp of the case's."""
+        cost, x = paid_cost(a, self.case, "pay_cost")
+        name, _ = self.payers.pop(0)
+        pool = self.g.player(0)["mana_pool"]["mana"]
+        mixed = {MANA_LETTERS[m["color"]] for m in pool if m["snow"]} \
+            & {MANA_LETTERS[m["color"]] for m in pool if not m["snow"]}
+        for sym in re.findall(r"\{([^}]*)\}", cost):
+            if sym != "S" and mixed & ({"W", "U", "B", "R", "G", "C"} if sym.isdigit() or sym == "X"
+                                       or sym.startswith("2/") else set(sym.split("/"))):
+                # 107.4h: the case's payment spends the least snow mana; the
+                # engine spends the pool in its order and can't be asked.
+                raise Unsupported(f"{cost} paid from a pool with snow and other mana of a type "
+                                  f"that pays {{{sym}}} (the engine's payment takes the pool in "
+                                  "order: which it spends is not the case's choice)")
+        oid = next(int(k) for k, v in self.g.state()["state"]["objects"].items()
+                   if v["name"] == name)
+        counting, self.counting = self.counting, False
+        try:
+            self.move(oid, "Hand")
+            cast = next((c for c in self.g.actions()
+                         if c.kind == "CastSpell" and c.data.get("object_id") == oid), None)
+            if cast is None or not self.pay(cast, x):
+                return  # nothing is paid (118.3)
+            for _ in range(50):
+                if not self.g.stack() or self.g.waiting_for()["type"] == "GameOver":
+                    break
+                self.apply({"type": "PassPriority"}, self.g.priority_player())
+        finally:
+            self.counting = counting
+
+    def pay(self, cast, x):
+        """Cast, answering the engine's questions: X, and Phyrexian symbols
+        with as little life as it allows. False when the engine says the
+        cost can't be paid."""
+        try:
+            self.apply(cast)
+        except ValueError as e:
+            if "pay" in str(e).lower():
+                return False
+            raise
+        for _ in range(10):
+            waiting = self.g.waiting_for()
+            actions = self.g.actions()
+            if waiting["type"] in ("Priority", "GameOver"):
+                return True
+            if waiting["type"] == "ChooseXValue":
+                pick = next((c for c in actions
+                             if c.kind == "ChooseX" and c.data.get("value") == x), None)
+            elif waiting["type"] == "PhyrexianPayment":
+                options = [c for c in actions if c.kind == "SubmitPhyrexianChoices"]
+                pick = min(options, default=None, key=lambda c: sum(
+                    ch.get("type") == "PayLife" for ch in c.data["choices"]))
+            else:
+                raise Unsupported(f"the engine waits for {waiting['type']} as the cost is paid")
+            if pick is None:
+                # The engine does not offer this X: it can't be paid from
+                # this pool (it offers what can be).
+                self.apply(next(c for c in actions if c.kind == "CancelCast"))
+                return False
+            self.apply(pick, waiting["data"].get("player", 0))
+        raise RuntimeError("the engine kept asking questions as the cost was paid")
+
+    def do_pump_spell(self, spec):
+        """An effect whose X is read from the game: the adapter's instant,
+        cast by the first player for {0} targeting the creature, resolved by
+        the engine, which reads X then (608.2h). The effect it creates gets
+        the step's timestamp (613.7b); the cast itself takes none."""
+        self.cast_at(spec["affects"][0], spec.get("timestamp"))
+
+    def do_double(self, spec):
+        """Doubling (701.10a): the adapter's instant `Double target
+        creature's power until end of turn.`, resolved by the engine."""
+        self.cast_at(spec["affects"], spec.get("timestamp"))
+
+    def do_triple(self, spec):
+        self.cast_at(spec["affects"], spec.get("timestamp"))
+
+    def do_double_counters(self, a):
+        """701.10e: the adapter's instant `Double the number of +1/+1
+        counters on target creature.`; the counters it puts give their kind
+        a timestamp (613.7c), the cast none."""
+        oid = self.known(a["on"])
+        kind = counter_name(a["kind"])
+        have = self.g.object(oid)["counters"].get(kind, 0)
+        self.cast_at(a["on"], None, effect=False)
+        if self.g.object(oid)["counters"].get(kind, 0) > have:
+            self.timestamp()
+
+    def do_return_spell(self, a):
+        """A creature card returned from a graveyard with counters by the
+        player who puts them: the adapter's instant, cast by that player and
+        resolved by the engine, whose replacement effects change how many
+        counters it enters with (614.1c, 122.6a). The new object takes a
+        timestamp (400.7), its counters share it."""
+        oid = self.known(a["object"])
+        if self.g.object(oid)["zone"] != "Graveyard":
+            raise Unsupported(f"a move of {a['object']} from the "
+                              f"{ZONES.get(self.g.object(oid)['zone'])} with counters beside an "
+                              "ability that changes how many a player puts (the adapter casts a "
+                              "spell that returns a creature card from a graveyard)")
+        owner = self.g.object(oid)["owner"]
+        self.cast_at(a["object"], None, effect=False, zone="Graveyard")
+        if self.g.object(oid)["zone"] == "Battlefield":
+            if self.g.object(oid)["controller"] != owner:
+                raise Unsupported(f"the engine returns {a['object']} under the control of the "
+                                  "player who cast the adapter's spell, not its owner's")
+            self.timestamp()
+
+    def cast_at(self, handle, timestamp, effect=True, zone="Battlefield"):
+        """Cast the step's instant (the next of the adapter's) for {0} at one
+        creature and let the engine resolve it; the continuous effect it
+        makes, if `effect`, gets the step's timestamp. The second player
+        casts theirs once the first has passed priority."""
+        if handle in self.ids and self.g.object(self.ids[handle])["zone"] != zone:
+            raise Unsupported(f"the step acts on {handle} off the {zone.lower()} (the adapter "
+                              f"casts a spell that targets a creature on the {zone.lower()})")
+        target = self.on_battlefield(handle) if zone == "Battlefield" else self.known(handle)
+        if "Creature" not in self.g.object(target)["card_types"]["core_types"]:
+            raise Unsupported(f"the step acts on {handle}, which is not a creature (the adapter "
+                              "casts a spell that targets a creature)")
+        name, _, caster = self.pumps.pop(0)
+        player = self.player_ids[caster]
+        oid = next(int(k) for k, v in self.g.state()["state"]["objects"].items()
+                   if v["name"] == name)
+        before = {e["id"] for e in self.g.state()["state"]["transient_continuous_effects"]}
+        counting, self.counting = self.counting, False
+        try:
+            self.move(oid, "Hand")
+            if player != self.g.priority_player():
+                self.apply({"type": "PassPriority"}, self.g.priority_player())
+            if self.g.waiting_for()["type"] == "GameOver":
+                raise Unsupported(
+                    "the game is over in phase.rs as the adapter's spell is about to be cast (a "
+                    "player lost as state-based actions were checked: "
+                    f"{json.dumps(self.g.waiting_for().get('data'))})")
+            if player != self.g.priority_player() or self.g.waiting_for()["type"] != "Priority":
+                raise RuntimeError(f"the engine gives {caster} no priority to cast {name}")
+            cast = next((c for c in self.g.actions()
+                         if c.kind == "CastSpell" and c.data.get("object_id") == oid), None)
+            if cast is None:
+                raise RuntimeError(f"the engine does not let {caster} cast {name}")
+            self.apply(cast, player)
+            for _ in range(10):
+                waiting = self.g.waiting_for()
+                if waiting["type"] == "Priority":
+                    break
+                choices = [c for c in self.g.actions() if c.kind == "ChooseTarget"]
+                pick = next((c for c in choices
+                             if (c.data or {}).get("target") == {"Object": target}), None)
+                if pick is None:
+                    raise Unsupported(
+                        f"the engine does not offer {handle} as the target of the "
+                        f"spell the adapter casts for the step (it waits for {waiting['type']}, "
+                        f"offering {[c.data for c in self.g.actions()]})")
+                self.apply(pick, waiting["data"].get("player", 0))
+            for _ in range(50):
+                waiting = self.g.waiting_for()
+                if waiting["type"] == "GameOver" or not self.g.stack() \
+                        and waiting["type"] == "Priority":
+                    break
+                if waiting["type"] == "ReplacementChoice":
+                    # The order of several replacement effects is the
+                    # affected player's choice (616.1), which a case does not
+                    # make: the engine's first order is taken.
+                    self.apply(next(c for c in self.g.actions() if c.kind == "ChooseReplacement"),
+                               waiting["data"].get("player", 0))
+                    continue
+                self.apply({"type": "PassPriority"}, self.g.priority_player())
+        finally:
+            self.counting = counting
+        if not effect:
+            return
+        ts = self.timestamp(timestamp)
+        state = self.g.state()
+        s = state["state"]
+        made = [e for e in s["transient_continuous_effects"] if e["id"] not in before]
+        for e in made:
+            e["timestamp"] = ts
+        s["next_timestamp"] = max(s["next_timestamp"], ts + 1)
+        s["layers_dirty"] = True
+        self.g = self.engine.load_game(state)
+
+    def do_exchange(self, a):
+        """Tree of Redemption: the creature's own ability `{0}: Exchange your
+        life total with NAME's toughness.`, activated and resolved by the
+        engine (701.12g, 701.12a). The effect that sets the toughness gets
+        the step's timestamp (613.7b); the life total takes none."""
+        handle, stat = exchanged(a, self.case, next(iter(self.player_ids)), "exchange")
+        if self.g.object(self.known(handle))["zone"] != "Battlefield":
+            raise Unsupported(f"an exchange with {handle}, which has left the battlefield (the "
+                              "adapter activates its ability)")
+        source = self.on_battlefield(handle)
+        index = len(self.amounts.get(handle, [])) + len(self.mana_letters.get(handle, [])) \
+            + self.exchanges[handle].index(stat)
+        before = {e["id"] for e in self.g.state()["state"]["transient_continuous_effects"]}
+        try:
+            self.apply({"type": "ActivateAbility",
+                        "data": {"source_id": source, "ability_index": index}})
+        except ValueError as e:
+            raise Unsupported(f"{handle} no longer has the ability the adapter exchanges with "
+                              f"(it lost its abilities?): the engine says {e}")
+        for _ in range(50):
+            if not self.g.stack() or self.g.waiting_for()["type"] != "Priority":
+                break
+            self.apply({"type": "PassPriority"}, self.g.priority_player())
+        if self.g.waiting_for()["type"] not in ("Priority", "GameOver"):
+            raise Unsupported(f"the engine waits for {self.g.waiting_for()['type']} as the "
+                              "exchange resolves")
+        state = self.g.state()
+        s = state["state"]
+        made = [e for e in s["transient_continuous_effects"] if e["id"] not in before]
+        if made:
+            ts = self.timestamp()
+            for e in made:
+                e["timestamp"] = ts
+            s["next_timestamp"] = max(s["next_timestamp"], ts + 1)
+            s["layers_dirty"] = True
+            self.g = self.engine.load_game(state)
+
+    def do_cast(self, a):
+        """The first player casts the spell from their hand (601.2): the
+        adapter adds the mana its cost takes to their (empty) pool, the
+        engine pays it, and the adapter chooses the target the spell's effect
+        names. Its move to the stack takes a timestamp (400.7)."""
+        oid = self.known(a["object"])
+        o = next(o for o in self.objects if o["id"] == a["object"])
+        if self.g.object(oid)["zone"] != "Hand":
+            raise Unsupported(f"casting {a['object']} from the {self.g.object(oid)['zone']}")
+        if self.g.player(0)["mana_pool"]["mana"]:
+            raise Unsupported(f"casting {a['object']} with mana in the pool (the adapter adds "
+                              "the mana its cost takes, and the engine could spend other mana)")
+        handle = o["on_resolve"]["effect"]["affects"][0]
+        target = self.on_battlefield(handle)
+        mana = cost_mana(o.get("mana_cost") or "", a["object"])
+        if mana:
+            self.g.apply(0, debug("AddMana", {"player_id": 0, "mana": mana}))
+        cast = next((c for c in self.g.actions()
+                     if c.kind == "CastSpell" and c.data.get("object_id") == oid), None)
+        if cast is None:
+            raise Unsupported(f"the engine does not let the first player cast {a['object']}")
+        self.apply(cast)
+        for _ in range(10):
+            waiting = self.g.waiting_for()
+            if waiting["type"] == "Priority":
+                break
+            pick = next((c for c in self.g.actions() if c.kind == "ChooseTarget"
+                         and (c.data or {}).get("target") == {"Object": target}), None)
+            if pick is None:
+                raise Unsupported(f"the engine does not offer {handle} as the target of "
+                                  f"{a['object']} (it waits for {waiting['type']})")
+            self.apply(pick, waiting["data"].get("player", 0))
+        if self.g.object(oid)["zone"] != "Stack":
+            raise RuntimeError(f"{a['object']} did not go on the stack")
+
+    def do_resolve(self, handle):
+        """Priority is passed until the spell has resolved (608.2): the
+        engine follows its text and puts it into the graveyard. The effect
+        it makes gets the timestamp the case gives it, before the spell's
+        move to the graveyard takes one (608.2n, 400.7)."""
+        oid = self.known(handle)
+        stack = self.g.stack()
+        if not stack or self.g.object(oid)["zone"] != "Stack":
+            raise Invalid(f"{handle} is not on the stack")
+        before = {e["id"] for e in self.g.state()["state"]["transient_continuous_effects"]}
+        ts = self.timestamp()
+        for _ in range(50):
+            if self.g.object(oid)["zone"] != "Stack" \
+                    or self.g.waiting_for()["type"] != "Priority":
+                break
+            self.apply({"type": "PassPriority"}, self.g.priority_player())
+        if self.g.object(oid)["zone"] == "Stack":
+            raise Unsupported(f"the engine does not resolve {handle} (it waits for "
+                              f"{self.g.waiting_for()['type']})")
+        state = self.g.state()
+        s = state["state"]
+        for e in s["transient_continuous_effects"]:
+            if e["id"] not in before:
+                e["timestamp"] = ts
+        s["layers_dirty"] = True
+        self.g = self.engine.load_game(state)
+
     def do_damage(self, a):
         if a["from"] in self.ids and self.g.object(self.ids[a["from"]])["zone"] != "Battlefield":
             raise Unsupported("damage from an object that has left the battlefield "
                               "(the adapter deals damage through its activated ability)")
         source = self.on_battlefield(a["from"])
         src = next(o for o in self.objects if o["id"] == a["from"])
-        if self.controller(src) != 0:
-            raise Unsupported("damage from an object the second player controls "
-                              "(the adapter activates abilities as the first player)")
+        player = self.controller(src)
+        if player != 0:
+            # Its controller activates it: the first player passes priority
+            # to them, which checks state-based actions (704.3).
+            self.nothing_to_check("damage from an object of the second player")
+            self.with_priority(player)
         if a["to"] in self.player_ids:
             target = {"Player": self.player_ids[a["to"]]}
         else:
@@ -1438,7 +2623,7 @@ class Game:
         before = len(self.g.stack())
         try:
             self.apply({"type": "ActivateAbility",
-                        "data": {"source_id": source, "ability_index": index}})
+                        "data": {"source_id": source, "ability_index": index}}, player)
         except ValueError as e:
             raise Unsupported(f"{a['from']} no longer has the activated ability the adapter deals "
                               f"its damage with (it lost its abilities?): the engine says {e}")
@@ -1483,6 +2668,7 @@ class Game:
         status back, and the first player's main phase is set again."""
         tapped = {oid: self.g.object(oid)["tapped"] for oid in self.ids.values()
                   if self.g.object(oid)["zone"] == "Battlefield"}
+        sick = self.sickness()
         self.apply(debug("SetPhase", {"phase": "End", "active_player": 0}))
         for _ in range(10):
             if self.g.state()["state"]["active_player"] != 0:
@@ -1495,6 +2681,7 @@ class Game:
         for oid, was in tapped.items():
             if self.g.object(oid)["zone"] == "Battlefield" and self.g.object(oid)["tapped"] != was:
                 self.apply(debug("SetTapped", {"object_id": oid, "tapped": was}))
+        self.restore_sickness(sick)
         self.apply(debug("SetPhase", {"phase": "PreCombatMain", "active_player": 0}))
 
     def do_combat_damage(self, entries):
@@ -1509,6 +2696,7 @@ class Game:
                 raise Unsupported("combat damage from a creature with first strike or double "
                                   "strike (the engine deals it in a step of its own, 510.4)")
         before = {oid: self.g.object(oid)["tapped"] for oid in engaged}
+        sick = self.sickness()
         for oid in engaged:
             # The case declares no attack: an attacker or blocker is made
             # ready to fight (untapped, not summoning sick), and gets its
@@ -1523,11 +2711,16 @@ class Game:
                    "attack")
         for oid, tapped in before.items():
             self.apply(debug("SetTapped", {"object_id": oid, "tapped": tapped}))
+        self.restore_sickness(sick)
         if blocks:
             self.pass_until("DeclareBlockers")
             self.offer("DeclareBlockers",
                        {"assignments": [[b, a] for b, a in blocks.items()]}, "block", player=1)
-        while self.g.state()["state"]["phase"] != "CombatDamage":
+        while self.g.state()["state"]["phase"] != "CombatDamage" \
+                or self.g.waiting_for()["type"] == "AssignCombatDamage":
+            if self.g.waiting_for()["type"] == "AssignCombatDamage":
+                self.assign_as_given(self.g.waiting_for()["data"], entries)
+                continue
             if self.g.waiting_for()["type"] == "DeclareBlockers" and not blocks:
                 self.apply({"type": "DeclareBlockers", "data": {"assignments": []}}, 1)
                 continue
@@ -1551,6 +2744,9 @@ class Game:
                 raise Unsupported(f"{e['from']} of {second} deals combat damage to a player "
                                   f"(only {first}, the active player, attacks)")
             else:
+                if source in blocks:
+                    raise Unsupported(f"{e['from']} deals combat damage to several things "
+                                      "(a blocker's division is not mapped)")
                 blocks[source] = self.on_battlefield(e["to"])
         for attacker, to in attacks.items():
             if to == second:
@@ -1570,8 +2766,410 @@ class Game:
                 if self.controller(next(o for o in self.objects
                                         if o["id"] == back[attacker])) != 0:
                     raise Unsupported("combat damage between two creatures of the second player")
+                power = self.g.object(attacker).get("power") or 0
+                if power > 0:
+                    # Blocked, it would deal its own damage in the engine's combat.
+                    raise Unsupported(f"{back[attacker]} is dealt combat damage by a blocker but "
+                                      "deals none in the case")
                 attacks[attacker] = second
         return list(attacks), blocks
+
+    def sickness(self):
+        """The engine's summoning-sickness flag of the case's permanents."""
+        objs = self.g.state()["state"]["objects"]
+        return {oid: bool(objs[str(oid)].get("summoning_sick", False))
+                for oid in self.ids.values() if objs[str(oid)]["zone"] == "Battlefield"}
+
+    def restore_sickness(self, before, keep=()):
+        """A turn begun on the way is not the case's (302.6): the flags go back,
+        except for the permanents of `keep`."""
+        now = self.sickness()
+        changed = False
+        for oid, was in before.items():
+            if oid in now and now[oid] != was and oid not in keep:
+                self.apply(debug("SetSummoningSickness", {"object_id": oid, "sick": was}))
+                changed = True
+        if changed:
+            # The engine refreshes its derived `has_summoning_sickness` as a
+            # state is loaded, not after this debug action.
+            self.g = self.engine.load_game(self.g.state())
+
+    def setup_tools(self):
+        """The destroy spells go to the first player's hand; setup regeneration
+        shields are written on their objects, in the shape the engine's
+        resolved regenerate ability gives them (activating it would give a
+        player priority, which checks state-based actions before any step)."""
+        objs = self.g.state()["state"]["objects"]
+        self.tools = sorted(int(k) for k, v in objs.items()
+                            if v["name"] == DESTROY or v["name"].startswith(PREVENT + " "))
+        for oid in self.tools:
+            self.move(oid, "Hand")
+        # Room for them: the engine's cleanup would have the first player
+        # discard down to seven (514.1), a choice no case makes.
+        hand = [int(k) for k, v in self.g.state()["state"]["objects"].items()
+                if v["zone"] == "Hand" and v["owner"] == 0 and v["name"] == "Forest"]
+        for oid in hand[:len(self.tools)]:
+            self.move(oid, "Library")
+        if not any(o.get("regeneration_shields") for o in self.objects):
+            return
+        state = self.g.state()
+        for o in self.objects:
+            for _ in range(fixed(o.get("regeneration_shields") or 0, o["id"])):
+                state["state"]["objects"][str(self.ids[o["id"]])]["replacement_definitions"].append({
+                    "condition": None, "description": "Regenerate", "event": "Destroy",
+                    "execute": None, "expiry": {"type": "EndOfTurn"},
+                    "mode": {"type": "Mandatory"}, "origin": "Resolution",
+                    "shield_kind": "Regeneration", "valid_card": {"type": "SelfRef"}})
+        self.g = self.engine.load_game(state)
+
+    def quietly(self, action, player, own=()):
+        """Apply an action whose own zone changes (the adapter's spell) take no
+        timestamp; the others count as usual (400.7), and counters put on an
+        object as it enters share its timestamp (613.7d)."""
+        counting, self.counting = self.counting, False
+        try:
+            result = self.apply(action, player)
+        finally:
+            self.counting = counting
+        entered = set()
+        for event in result.events if counting else []:
+            kind, data = event.get("type", ""), event.get("data") or {}
+            if kind == "ZoneChanged" and data.get("object_id") not in own:
+                self.timestamp()
+                if data.get("to") == "Battlefield":
+                    entered.add(data.get("object_id"))
+            elif "Counter" in kind and "Add" in kind and data.get("object_id") not in entered:
+                self.timestamp()
+        return result
+
+    def resolve_stack(self, own=(), floor=0):
+        """Priority passed until the stack is empty (and the triggers its
+        resolution causes have resolved too), or down to its `floor` bottom
+        entries."""
+        seen = {}
+        for _ in range(2 * ROUNDS):
+            waiting = self.g.waiting_for()
+            if waiting["type"] == "Priority" and self.g.stack():
+                # The engine is deterministic: the same state of the case's
+                # objects and stack, come back again and again, is a loop.
+                key = json.dumps([[self.g.object(o)[f] for f in ("zone", "counters", "power",
+                                                               "toughness", "damage_marked")]
+                                  for o in self.ids.values()]
+                                 + [[e.get("source_id"), str(e.get("kind"))[:60]]
+                                    for e in self.g.stack()] + [self.g.priority_player()],
+                                 sort_keys=True, default=str)
+                seen[key] = seen.get(key, 0) + 1
+                if seen[key] > 3:
+                    raise NoFixpoint("the engine's triggers keep returning the same objects to "
+                                     "the same state")
+            if waiting["type"] == "OrderTriggers":
+                self.order_triggers(waiting["data"])
+                continue
+            if waiting["type"] == "ReplacementChoice":
+                self.choose_replacement(waiting["data"])
+                continue
+            if len(self.g.stack()) <= floor or waiting["type"] == "GameOver":
+                return
+            if waiting["type"] != "Priority":
+                raise Unsupported(f"the engine waits for {waiting['type']} as its stack resolves "
+                                  f"({json.dumps(waiting.get('data'))[:200]})")
+            self.quietly({"type": "PassPriority"}, self.g.priority_player(), own)
+        raise NoFixpoint(f"the engine's stack is not empty after {ROUNDS} resolutions (its "
+                         "triggers keep returning)")
+
+    def order_triggers(self, data):
+        """Simultaneous triggers, in the order ptoracle has their controller
+        choose (rulings/DECISIONS.md, D2; 603.3b): by the setup's order of
+        their sources, undying before persist for one creature. The engine
+        takes the order they go on the stack in: the last resolves first."""
+        setup = {self.ids[o["id"]]: i for i, o in enumerate(self.objects)}
+        keys = []
+        for trigger in data["triggers"]:
+            text = trigger.get("description") or ""
+            kind = 0 if "702.93" in text else 1 if "702.79" in text else None
+            if kind is None or trigger.get("source_id") not in setup:
+                raise Unsupported(f"the engine asks for the order of triggers other than undying "
+                                  f"and persist: {text[:80]!r}")
+            keys.append((setup[trigger["source_id"]], kind))
+        first = sorted(range(len(keys)), key=lambda i: keys[i])
+        self.apply({"type": "OrderTriggers", "data": {"order": first[::-1]}}, data["player"])
+
+    def choose_replacement(self, data):
+        """Two replacement effects for one event (616.1): ptoracle has the
+        controller use the shield counter before a regeneration shield
+        (rulings/DECISIONS.md, D39); any other choice is refused."""
+        texts = [c.get("description") or "" for c in data["candidates"]]
+        if "Remove a shield counter" not in texts or not all(
+                x in ("Remove a shield counter", "Regenerate") for x in texts):
+            raise Unsupported(f"the engine asks which replacement effect applies first: {texts}")
+        self.apply({"type": "ChooseReplacement",
+                    "data": {"index": texts.index("Remove a shield counter")}}, data["player"])
+
+    def resolve_triggers(self):
+        """Triggers that state-based actions cause (undying, persist: 603.3)
+        resolve before the step's observation."""
+        waiting = self.g.waiting_for()
+        # A spell the case cast stays on the stack until its `resolve` step;
+        # the triggers are above it.
+        held = sum(1 for oid in self.ids.values() if self.g.object(oid)["zone"] == "Stack")
+        if waiting["type"] not in ("Priority", "GameOver") or len(self.g.stack()) > held:
+            self.resolve_stack(floor=held)
+
+    def with_priority(self, player):
+        """Priority for `player`, with an empty stack: the active player passes."""
+        if self.g.priority_player() != player:
+            if self.g.stack():
+                raise Unsupported("the second player would act with something on the stack")
+            self.apply({"type": "PassPriority"}, self.g.priority_player())
+        if self.g.waiting_for()["type"] != "Priority" or self.g.priority_player() != player:
+            raise Unsupported(f"the engine does not give player {player + 1} priority")
+
+    def do_destroy(self, handle):
+        """A real "Destroy target permanent." instant (701.8), cast by the first
+        player for {0} and resolved through the engine's stack: its
+        regeneration shields, indestructible, and the triggers of the death
+        are the engine's."""
+        self.cast_tool(DESTROY, {"Object": self.on_battlefield(handle)}, handle, "a destroy spell")
+
+    def do_prevent(self, a):
+        """A real "Prevent the next N damage that would be dealt to any target
+        this turn." instant (615.7), cast by the first player for {0} at the
+        permanent or player: the shield is the engine's."""
+        if a["to"] in self.player_ids:
+            target = {"Player": self.player_ids[a["to"]]}
+        else:
+            target = {"Object": self.on_battlefield(a["to"])}
+        self.cast_tool(f"{PREVENT} {a['amount']}", target, a["to"], "a prevention spell")
+
+    def nothing_to_check(self, what):
+        """The engine checks state-based actions as it gives priority, before
+        a spell or ability resolves (704.3); ptoracle checks nothing before a
+        step's action. The engine's check, done now, must find nothing, or
+        the case is refused (it is over either way)."""
+        result = self.apply(debug("RunStateBasedActions"))
+        if any(e.get("type") != "DebugActionUsed" for e in result.events):
+            raise Unsupported(f"{what} with state-based actions to perform first (the engine "
+                              "performs them as it gives priority, before it resolves, 704.3)")
+
+    def cast_tool(self, name, target, handle, what):
+        """Cast one of the adapter's instants from the first player's hand at
+        `target` and resolve it."""
+        self.nothing_to_check(what)
+        spell = next((oid for oid in self.tools if self.g.object(oid)["zone"] == "Hand"
+                      and self.g.object(oid)["name"] == name), None)
+        cast = next((a for a in self.g.actions() if a.kind == "CastSpell"
+                     and a.data.get("object_id") == spell), None)
+        if cast is None:
+            raise Unsupported(f"the engine does not let the first player cast {what} now "
+                              f"(it waits for {self.g.waiting_for()['type']})")
+        events = self.quietly(cast, 0, own={spell}).events
+        chosen = False
+        for _ in range(10):
+            waiting = self.g.waiting_for()
+            if waiting["type"] == "Priority":
+                break
+            pick = next((c for c in self.g.actions() if c.kind == "ChooseTarget"
+                         and (c.data or {}).get("target") == target), None)
+            if pick is None:
+                raise Unsupported(f"the engine does not offer {handle} as a target of {what} "
+                                  f"(it waits for {waiting['type']})")
+            self.quietly(pick, waiting["data"].get("player", 0), own={spell})
+            chosen = True
+        targeted = [(e.get("data") or {}).get("target") for e in events
+                    if e.get("type") == "BecomesTarget"]
+        if not chosen and targeted and targeted != [target]:
+            # The engine chooses the target itself when it allows only one.
+            # (A prevention spell whose "any target" it loses has none: that
+            # is the engine's reading of the text, played as it is.)
+            raise Unsupported(f"the engine does not offer {handle} as a target of {what} (it "
+                              f"targets {targeted})")
+        self.resolve_stack(own={spell})
+
+    def do_regenerate(self, handle):
+        """The object's own "{0}: Regenerate NAME." ability (701.19), activated
+        by its controller and resolved through the engine's stack: the shield
+        is the engine's replacement effect."""
+        oid = self.on_battlefield(handle)
+        src = next(o for o in self.objects if o["id"] == handle)
+        player = self.g.object(oid)["controller"]
+        if player != self.controller(src):
+            raise Unsupported(f"{handle} is controlled by another player than in the setup")
+        self.nothing_to_check("a regenerate ability")
+        self.with_priority(player)
+        try:
+            self.apply({"type": "ActivateAbility",
+                        "data": {"source_id": oid,
+                                 "ability_index": len(self.amounts.get(handle, []))
+                                 + len(self.mana_letters.get(handle, []))
+                                 + len(self.exchanges.get(handle, []))}}, player)
+        except ValueError as e:
+            raise Unsupported(f"{handle} no longer has the regenerate ability the adapter gives "
+                              f"it (it lost its abilities?): the engine says {e}")
+        self.resolve_stack()
+
+    def do_begin_turn(self, player):
+        """The engine's own next turn of that player (its start clears the
+        summoning sickness of what they control, 302.6): the turn is walked
+        from the end step, through cleanup and the untap step, to that
+        player's upkeep. Nothing else of the turn is the case's: the tapped
+        status is put back, and what the cleanup would remove is refused."""
+        who = self.player_ids[player]
+        s = self.g.state()["state"]
+        if any(s["objects"][str(oid)]["damage_marked"] for oid in self.ids.values()) \
+                or any(e.get("duration") == "UntilEndOfTurn"
+                       for e in s["transient_continuous_effects"]) \
+                or any(r.get("expiry") == {"type": "EndOfTurn"} and not r.get("is_consumed")
+                       for oid in self.ids.values()
+                       for r in s["objects"][str(oid)].get("replacement_definitions", [])) \
+                or s.get("pending_damage_replacements"):
+            raise Unsupported("begin_turn with damage marked, an until-end-of-turn effect or a "
+                              "shield for this turn (the adapter walks the engine through the "
+                              "end of the turn, whose cleanup would remove them)")
+        tapped = {oid: self.g.object(oid)["tapped"] for oid in self.ids.values()
+                  if self.g.object(oid)["zone"] == "Battlefield"}
+        sick = self.sickness()
+        self.apply(debug("SetPhase", {"phase": "End", "active_player": s["active_player"]}))
+        for _ in range(30):
+            s = self.g.state()["state"]
+            if s["active_player"] == who and s["phase"] not in ("Untap", "End", "Cleanup"):
+                break
+            if self.g.waiting_for()["type"] == "GameOver":
+                return
+            self.pass_once(f"{player}'s turn")
+        else:
+            raise RuntimeError(f"the engine never began {player}'s turn")
+        for oid, was in tapped.items():
+            if self.g.object(oid)["zone"] == "Battlefield" and self.g.object(oid)["tapped"] != was:
+                self.apply(debug("SetTapped", {"object_id": oid, "tapped": was}))
+        self.restore_sickness(sick, keep={oid for oid in sick
+                                          if self.g.object(oid)["controller"] == who})
+        self.apply(debug("SetPhase", {"phase": "PreCombatMain", "active_player": who}))
+
+    def do_attack(self, declarations):
+        """Declared attackers and blockers (508.1, 509.1), through the engine's
+        own declare attackers and declare blockers steps; the game stays in
+        the declare blockers step, the active player with priority, until a
+        `combat_damage_step`."""
+        defender = {"type": "Player", "data": 1}
+        attacks, blocks = [], []
+        for d in declarations:
+            attacker = self.on_battlefield(d["attacker"])
+            src = next(o for o in self.objects if o["id"] == d["attacker"])
+            if self.controller(src) != 0:
+                raise Unsupported(f"{d['attacker']} of the second player attacks (the adapter's "
+                                  "game has the first player active)")
+            if d.get("defender") not in (None, *[h for h, i in self.player_ids.items() if i == 1]):
+                raise Unsupported(f"{d['attacker']} attacks {d['defender']}, the attacking player")
+            attacks.append([attacker, defender])
+            blocks += [[self.on_battlefield(b), attacker] for b in d.get("blockers") or []]
+        self.blockers = {a: [b for b, x in blocks if x == a] for a, _ in attacks}
+        self.apply(debug("SetPhase", {"phase": "BeginCombat", "active_player": 0}))
+        self.pass_until("DeclareAttackers")
+        self.offer("DeclareAttackers", {"attacks": attacks, "bands": []}, "attack")
+        for _ in range(20):
+            # The engine skips the blockers' declaration when no creature can block.
+            if self.g.waiting_for()["type"] == "DeclareBlockers" \
+                    or self.g.state()["state"]["phase"] == "DeclareBlockers":
+                break
+            self.pass_once("the declare blockers step")
+        if blocks or self.g.waiting_for()["type"] == "DeclareBlockers":
+            self.offer("DeclareBlockers", {"assignments": blocks}, "block", player=1)
+        if self.g.waiting_for()["type"] != "Priority" or self.g.state()["state"]["phase"] != "DeclareBlockers":
+            raise Unsupported(f"the engine waits for {self.g.waiting_for()['type']} in its "
+                              f"{self.g.state()['state']['phase']} step after the blocks")
+
+    def do_combat_damage_step(self, spec):
+        """The engine's next combat damage step (510): priority is passed until
+        combat damage has been dealt and a player gets priority again. The
+        attacking player's division among blockers (`divide`) is given when the
+        engine asks for it, with the lethal damage the engine computes for each
+        blocker (510.1c, 702.19b)."""
+        combat = self.g.state()["state"].get("combat")
+        if combat is None:
+            raise Unsupported("a combat damage step with no combat under way in the engine")
+        done = (combat["first_strike_done"], combat["regular_damage_done"])
+        if done[1]:
+            # phase.rs deals first-strike and regular combat damage in one go
+            # when no trigger waits between them (no priority in between, unlike
+            # 510.3 and 510.4): its combat has no further damage step.
+            return
+        for _ in range(20):
+            waiting = self.g.waiting_for()
+            if waiting["type"] == "GameOver":
+                return
+            combat = self.g.state()["state"].get("combat")
+            now = (combat["first_strike_done"], combat["regular_damage_done"]) if combat else (True, True)
+            if waiting["type"] == "Priority" and now != done:
+                return
+            if waiting["type"] == "AssignCombatDamage":
+                self.assign_combat_damage(waiting["data"], spec.get("divide") or {})
+                continue
+            if waiting["type"] == "OrderTriggers":
+                self.order_triggers(waiting["data"])
+                continue
+            if waiting["type"] == "Priority" and self.g.stack():
+                raise Unsupported("the engine has something on the stack in its combat damage step")
+            self.pass_once("the combat damage step")
+        raise RuntimeError("the engine never dealt its combat damage")
+
+    def assign_as_given(self, data, entries):
+        """An attacker blocked by several creatures deals all its damage to the
+        one the case names (the division is its controller's, 510.1c)."""
+        back = {v: k for k, v in self.ids.items()}
+        attacker = data["attacker_id"]
+        to = next(e["to"] for e in entries if e["from"] == back.get(attacker))
+        slots = [s["blocker_id"] for s in data["blockers"]]
+        if self.ids.get(to) not in slots:
+            raise Unsupported(f"{back.get(attacker)}, blocked by several creatures, deals its "
+                              f"combat damage to {to}, not one of them")
+        amounts = [[b, data["total_damage"] if b == self.ids[to] else 0] for b in slots]
+        try:
+            self.apply({"type": "AssignCombatDamage",
+                        "data": {"mode": "Normal", "assignments": amounts, "trample_damage": 0,
+                                 "controller_damage": 0}}, data["player"])
+        except ValueError as e:
+            raise Unsupported(f"the engine refuses {back.get(attacker)}'s combat damage all to "
+                              f"{to}: {e}")
+
+    def assign_combat_damage(self, data, divide):
+        """The attacker's damage, divided as the case orders its blockers: lethal
+        damage (the engine's `lethal_minimum`) to each in turn, the rest to the
+        last one named, or with trample to what it attacks (702.19b)."""
+        back = {v: k for k, v in self.ids.items()}
+        attacker = data["attacker_id"]
+        slots = {s["blocker_id"]: s["lethal_minimum"] for s in data["blockers"]}
+        declared = [b for b in self.blockers.get(attacker, []) if b in slots]
+        declared += [b for b in slots if b not in declared]
+        named = divide.get(back.get(attacker), [])
+        if any(h in self.player_ids for h in named[:-1]):
+            raise Unsupported(f"a `divide` of {back.get(attacker)} with what it attacks before "
+                              "a blocker")
+        order = [self.ids[h] for h in named if h in self.ids and self.ids[h] in slots]
+        order += [b for b in declared if b not in order]
+        trample = data.get("trample") is not None
+        to_player = trample and (not named or named[-1] in self.player_ids)
+        left = data["total_damage"]
+        amounts = {b: 0 for b in order}
+        for b in order:
+            give = min(left, slots[b])
+            amounts[b] += give
+            left -= give
+        trample_damage = 0
+        if left:
+            if to_player:
+                trample_damage = left
+            else:
+                last = self.ids[named[-1]] if named and named[-1] in self.ids \
+                    and self.ids[named[-1]] in slots else order[-1]
+                amounts[last] += left
+        try:
+            self.apply({"type": "AssignCombatDamage",
+                        "data": {"mode": "Normal", "assignments": [[b, n] for b, n in amounts.items()],
+                                 "trample_damage": trample_damage, "controller_damage": 0}},
+                       data["player"])
+        except ValueError as e:
+            raise Unsupported(f"the engine refuses the division of {back.get(attacker)}'s combat "
+                              f"damage {amounts} (+{trample_damage} trampling over): {e}")
 
     def pass_once(self, goal):
         waiting = self.g.waiting_for()
@@ -1583,10 +3181,16 @@ class Game:
         for _ in range(20):
             if self.g.waiting_for()["type"] == kind:
                 return
+            if self.g.stack():
+                raise Unsupported(f"a trigger on the engine's stack on the way to {kind} (from "
+                                  "state-based actions it checked as it gave priority, 704.3)")
             self.pass_once(kind)
-        # A step it skips: no creature may do it (a flier unblockable, 509.1b).
-        raise Unsupported(f"the engine never asked for {kind} (it allows none of what the "
-                          "case's combat damage needs)")
+        # A step it skips: no creature may do it (a flier unblockable, 509.1b),
+        # or state-based actions checked on the way changed the combat.
+        raise Unsupported(f"the engine never asked for {kind} (it went on to "
+                          f"{self.g.state()['state']['phase']}: it allows none of what the "
+                          "case's combat needs, or state-based actions it checked as it gave "
+                          "priority on the way changed the combat, 704.3)")
 
     def offer(self, kind, data, what, player=0):
         """Declare attackers or blockers, as one of the choices the engine offers."""
@@ -1643,21 +3247,47 @@ class Game:
             "keywords": [keyword_name(k) for k in o["keywords"] if keyword_name(k) != "crew"],
             "tapped": o["tapped"],
             "attached_to": back.get(attached) if attached is not None else None,
+            "summoning_sick": self.sick_now.get(self.ids[handle], False),
+            "regeneration_shields": self.shields_now.get(self.ids[handle], 0),
         }
 
+    def shields(self):
+        """Regeneration shields: the engine's unused replacement effects of the
+        kind `Regeneration` on each object. Only the adapter's own regenerate
+        abilities make them, so a case without any has none to read."""
+        if not self.regenerating:
+            return {}
+        objs = self.g.state()["state"]["objects"]
+        return {oid: sum(1 for r in objs[str(oid)].get("replacement_definitions", [])
+                         if r.get("shield_kind") == "Regeneration" and not r.get("is_consumed"))
+                for oid in self.ids.values()}
+
+    def derived_sickness(self):
+        """The engine's own 302.6 predicate (its flag, haste, creatures only),
+        `has_summoning_sickness`, of the permanents on the battlefield (302.6
+        is about permanents: anything else is not sick)."""
+        return {o["id"]: bool(o.get("has_summoning_sickness", False))
+                for o in self.g.battlefield()}
+
     def observe(self):
+        self.sick_now = self.derived_sickness()
+        self.shields_now = self.shields()
         players = {}
         for h, i in self.player_ids.items():
             p = self.g.player(i)
-            mana = {}
+            mana, snow = {}, {}
             for m in p["mana_pool"]["mana"]:
                 letter = MANA_LETTERS.get(m.get("color"), m.get("color"))
                 mana[letter] = mana.get(letter, 0) + 1
+                if m.get("snow"):
+                    snow[letter] = snow.get(letter, 0) + 1
             players[h] = {
-                "life": p["life"],
-                "poison": p["poison_counters"],
+                "life": p["life"] - self.life_offset.get(i, 0),
+                "poison": p["poison_counters"] + self.poison_offset.get(i, 0),
                 "mana": mana,
-                "lost": bool(p["is_eliminated"]) or p["status"].get("type") != "Active",
+                "snow_mana": snow,
+                "lost": bool(p["is_eliminated"]) or p["status"].get("type") != "Active"
+                or i in self.losers,
             }
         return {"objects": {h: self.observe_object(h) for h in self.handles}, "players": players}
 
@@ -1677,17 +3307,17 @@ def run(case):
             game.play(step)
         except Invalid as e:
             return observations, {"step": k, "code": "invalid", "message": str(e)}
+        except NoFixpoint as e:
+            return observations, {"step": k, "code": "no-fixpoint", "message": str(e)}
         observation = game.observe()
         lost = [h for h, p in observation["players"].items() if p["lost"]]
         waiting = game.g.waiting_for()
         if waiting["type"] == "GameOver" and not lost:
             raise Unsupported(
                 f"step {k + 1}: the game is over in phase.rs ({json.dumps(waiting.get('data'))})")
-        if lost:
-            # The engine ends the game there (104.2a) and takes the loser's
-            # objects out of it (800.4a); ptoracle's scenarios play on.
-            raise Unsupported(
-                f"step {k + 1}: {', '.join(lost)} loses the game, which phase.rs ends there")
+        if lost and waiting["type"] == "GameOver":
+            game.carry_on(k, step)
+            observation = game.observe()
         observations.append(observation)
     return observations, None
 
