@@ -1266,7 +1266,7 @@ fn phase_matches_its_expectations() {
         "phase",
         "phase-python",
         "PTORACLE_REQUIRE_PHASE",
-        " passed, 22 failed, 0 errored, ",
+        " passed, 57 failed, 0 errored, ",
     );
 }
 
@@ -1384,11 +1384,15 @@ fn adapter_matches_its_expectations(
             "--expectations",
             &expectations,
             "--strict",
+            // A real engine's case can take seconds on a loaded machine
+            // (phase.rs walks whole turns); a timeout is not its verdict.
+            "--timeout",
+            "120s",
             "rulings",
             &findings,
         ],
         &[],
-        Duration::from_secs(300),
+        Duration::from_secs(1200),
     );
     assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
     assert!(last_line(&r.stdout).contains(counts), "{}", r.stdout);
