@@ -26,6 +26,9 @@ gate() {
     echo "== $name: $engine"
     status=0
     "$bin" gate --engine "$engine" --json "$out/$name.json" $cases | tail -n 1 || status=$?
+    # An engine's stderr (a Python traceback) names this clone's absolute
+    # path: the committed reports keep paths relative to the repository.
+    sed -i "s#$(pwd)/##g" "$out/$name.json"
     if [ "$status" -gt 1 ]; then
         echo "$name: the gate exited $status; its report may be partial" >&2
         missing="$missing $name"
