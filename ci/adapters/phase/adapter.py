@@ -123,6 +123,7 @@ COLORS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 COLOR_NAMES = {"White": "white", "Blue": "blue", "Black": "black", "Red": "red", "Green": "green"}
 MANA_LETTERS = {"White": "W", "Blue": "U", "Black": "B", "Red": "R", "Green": "G", "Colorless": "C"}
 MANA_COLORS = {v: k for k, v in MANA_LETTERS.items()}
+SPELL_TYPES = {"Instant", "Sorcery"}
 # The zones a case may put an object in, by the engine's name.
 ENGINE_ZONES = {
     "battlefield": "Battlefield",
@@ -297,6 +298,9 @@ def parse_pt(text, where, x=None, signed=False):
 def check(case):
     setup = case.get("setup", {})
     players = {p["id"] for p in setup.get("players", [])} or {"you", "opponent"}
+    if len(setup.get("players") or []) > 2:
+        raise Unsupported(f"a game of {len(setup['players'])} players (the adapter starts a "
+                          "two-player game)")
     first = next(iter(p["id"] for p in setup.get("players", [])), "you")
     for p in setup.get("players", []):
         for kind, n in (p.get("mana") or {}).items():
@@ -306,9 +310,10 @@ def check(case):
         fixed(p.get("life", 20), f"player {p['id']}: life")
     for o in setup.get("objects", []):
         where = f"setup object {o['id']}"
-        if o.get("zone", "battlefield") not in ENGINE_ZONES:
-            raise Unsupported(f"{where}: an object on the {o['zone']} in the setup "
-                              "(spells are not put on the engine's stack)")
+        if o.get("zone") == "stack":
+            stacked(o, case, where)
+        elif o.get("zone", "battlefield") not in ENGINE_ZONES:
+            raise Unsupported(f"{where}: an object on the {o['zone']} in the setup")
         for ability in o.get("abilities") or []:
             static_text(o.get("name") or o["id"], ability, players, o.get("controller"), where,
                         holder(o, setup))
@@ -608,6 +613,38 @@ def check(case):
                     "through priority, which checks them, 704.3)")
         else:
             raise Unsupported(f"{where}: the step `{name}`")
+
+
+def mentions(x, handle):
+    if isinstance(x, dict):
+        return any(mentions(v, handle) for v in x.values())
+    if isinstance(x, list):
+        return any(mentions(v, handle) for v in x)
+    return x == handle
+
+
+def stacked(o, case, where):
+    """An instant or sorcery on the stack in the setup is put in the engine's
+    stack zone as it is (its debug zone change puts nothing on the stack to
+    resolve), and only deals damage: a card of its face, cast when the case
+    has it deal damage (`Game.cast_damage`). Anything else a step does with
+    it would need the engine's stack to hold it as a spell."""
+    if not set(o.get("types", [])) & SPELL_TYPES:
+        raise Unsupported(f"{where}: a {' '.join(o.get('types', []))} spell on the stack in the "
+                          "setup (the adapter keeps an instant or sorcery there, which never "
+                          "resolves)")
+    for key in ("on_resolve", "x_is", "attached_to", "counters", "copy"):
+        if o.get(key):
+            raise Unsupported(f"{where}: on the stack in the setup with `{key}`")
+    for i, step in enumerate(case.get("steps", [])):
+        action = step["do"]
+        if isinstance(action, dict) and "damage" in action:
+            action = {k: v for k, v in action["damage"].items() if k != "from"}
+        if mentions(action, o["id"]):
+            raise Unsupported(f"{where}: on the stack in the setup, and step {i + 1} acts on it "
+                              "or reads it (the adapter keeps it in the engine's stack zone, "
+                              "where it never resolves, and deals its damage with a card of its "
+                              "face)")
 
 
 def exchanged(body, case, first, where):
@@ -1373,6 +1410,13 @@ class Game:
         decks[0] += [name for name, _ in self.payers]
         for name, _, caster in self.pumps:
             decks[self.player_ids[caster]].append(name)
+        # One card of an instant's or sorcery's face per damage it deals.
+        spells = {o["id"]: o for o in self.objects if set(o.get("types", [])) & SPELL_TYPES}
+        dealt = [s["do"]["damage"]["from"] for s in case.get("steps", [])
+                 if isinstance(s["do"], dict) and "damage" in s["do"]
+                 and s["do"]["damage"]["from"] in spells]
+        for handle in dealt:
+            decks[self.controller(spells[handle])].append(self.names[handle])
         decks = [d + ["Forest"] * (40 - len(d)) for d in decks]
         self.engine, self.g, cards = start(faces, decks)
         # ptoracle numbers timestamps with one counter from 1 (docs/protocol.md,
@@ -1385,6 +1429,7 @@ class Game:
         self.losers, self.taken_out = set(), set()
         self.life_offset, self.poison_offset = {}, {}
         taken = set()
+        self.inert = set()  # the setup's spells on the stack: never resolved
         for o in self.objects:  # timestamps follow the setup's order (613.7)
             name = self.names[o["id"]]
             oid = min(k for k, card, owner in cards
@@ -1392,6 +1437,10 @@ class Game:
             taken.add(oid)
             self.ids[o["id"]] = oid
             self.timestamps[o["id"]] = self.timestamp(o.get("timestamp"))
+            if o.get("zone") == "stack":
+                self.move(oid, "Stack")
+                self.inert.add(oid)
+                continue
             zone = ENGINE_ZONES[o.get("zone", "battlefield")]
             if zone != "Battlefield":
                 self.move(oid, zone)
@@ -1412,6 +1461,12 @@ class Game:
             for kind, n in o.get("counters", {}).items():
                 if n:
                     self.counters(oid, kind, n)
+        self.casts = {}  # spell -> the cards of its face that deal its damage
+        for handle in dealt:
+            card = min(k for k, name, owner in cards if name == self.names[handle]
+                       and k not in taken and owner == self.controller(spells[handle]))
+            taken.add(card)
+            self.casts.setdefault(handle, []).append(card)
         for o in self.objects:
             if o.get("attached_to"):
                 host = {"type": "Object", "data": self.ids[o["attached_to"]]}
@@ -1490,7 +1545,16 @@ class Game:
         lines += levels[0]
         put_by = put_by_text(o.get("counters_put_by") or {}, o["id"])
         lines += [text for text, _ in put_by]
-        for n in self.amounts.get(o["id"], []):
+        spell = bool(set(o.get("types", [])) & SPELL_TYPES)
+        amounts = self.amounts.get(o["id"], [])
+        if spell and amounts:
+            # Its spell ability: one amount, as a real card has (120.3).
+            if len(amounts) > 1 or not isinstance(amounts[0], int):
+                raise Unsupported(f"{o['id']}: an instant or sorcery that deals {amounts} "
+                                  "damage (its Oracle text deals one fixed amount)")
+            damage_line = f"{name} deals {amounts[0]} damage to any target."
+            lines.append(damage_line)
+        for n in [] if spell else amounts:
             lines.append(f"{{0}}: {name} deals {n} damage to any target.")
         for letter in self.mana_letters.get(o["id"], []):
             lines.append(f"{{0}}: Add an amount of {{{letter}}} equal to {name}'s power.")
@@ -1531,6 +1595,12 @@ class Game:
             # The engine gives a Siege its ability from the subtype (310.11b).
             spec["defense"] = str(fixed(o["defense"], o["id"]))
         face = oracle_face(spec)
+        if spell and amounts:
+            read = [a["effect"] for a in face["abilities"]]
+            if read != [{"type": "DealDamage", "amount": {"type": "Fixed", "value": amounts[0]},
+                         "target": {"type": "Any"}}]:
+                raise Unsupported(f"{o['id']}: phase.rs's parser does not read "
+                                  f"{damage_line!r} as the case means (it reads {json.dumps(read)})")
         if resolves:
             read = [a["effect"] for a in face["abilities"] if a.get("kind") == "Spell"]
             shape = [{k: (r.get(k) if k != "static_abilities" else
@@ -2604,6 +2674,10 @@ class Game:
         self.g = self.engine.load_game(state)
 
     def do_damage(self, a):
+        src = next((o for o in self.objects if o["id"] == a["from"]), {})
+        if set(src.get("types", [])) & SPELL_TYPES:
+            self.cast_damage(a, src)
+            return
         if a["from"] in self.ids and self.g.object(self.ids[a["from"]])["zone"] != "Battlefield":
             raise Unsupported("damage from an object that has left the battlefield "
                               "(the adapter deals damage through its activated ability)")
@@ -2650,6 +2724,39 @@ class Game:
                 break
             self.apply({"type": "PassPriority"}, self.g.priority_player())
         self.decline_siege_cast()
+
+    def cast_damage(self, a, src):
+        """An instant or sorcery deals damage (120.3) as it resolves: a card
+        of its face (its name, colors, keywords, mana cost, and the Oracle
+        text `NAME deals N damage to any target.`) is cast by its controller
+        at the step's target, paid with the mana of its cost, which the
+        adapter adds to their pool, and resolved through the engine's stack.
+        The case's own object stays where the case has it."""
+        player = self.controller(src)
+        what = f"{a['from']}'s damage"
+        self.nothing_to_check(what)
+        if player != self.g.priority_player():
+            self.with_priority(player)
+        spell = self.casts[a["from"]].pop(0)
+        if a["to"] in self.player_ids:
+            target = {"Player": self.player_ids[a["to"]]}
+        else:
+            target = {"Object": self.on_battlefield(a["to"])}
+
+        def pool():
+            return sorted(json.dumps(m, sort_keys=True)
+                          for m in self.g.player(player)["mana_pool"]["mana"])
+
+        before = pool()
+        self.quietly(debug("MoveToZone", {"object_id": spell, "to_zone": "Hand",
+                                          "simulate": False}), 0, own={spell})
+        mana = cost_mana(src.get("mana_cost") or "", a["from"])
+        if mana:
+            self.apply(debug("AddMana", {"player_id": player, "mana": mana}))
+        self.cast_card(spell, player, target, a["to"], what, floor=len(self.g.stack()))
+        if pool() != before:
+            raise Unsupported(f"the engine paid for {what} with other mana than the adapter "
+                              "added for its cost (a case's mana pool stays as the case has it)")
 
     def decline_siege_cast(self):
         """A Siege's ability exiles it, then its controller may cast it
@@ -2896,14 +3003,17 @@ class Game:
 
     def choose_replacement(self, data):
         """Two replacement effects for one event (616.1): ptoracle has the
-        controller use the shield counter before a regeneration shield
-        (rulings/DECISIONS.md, D39); any other choice is refused."""
+        controller use the shield counter first, before a regeneration
+        shield (rulings/DECISIONS.md, D39) or a prevention shield (D49); any
+        other choice is refused."""
         texts = [c.get("description") or "" for c in data["candidates"]]
-        if "Remove a shield counter" not in texts or not all(
-                x in ("Remove a shield counter", "Regenerate") for x in texts):
-            raise Unsupported(f"the engine asks which replacement effect applies first: {texts}")
-        self.apply({"type": "ChooseReplacement",
-                    "data": {"index": texts.index("Remove a shield counter")}}, data["player"])
+        for first, other in (("Remove a shield counter", "Regenerate"),
+                             ("Prevent damage with shield counter", "Prevent damage")):
+            if first in texts and all(x in (first, other) for x in texts):
+                self.apply({"type": "ChooseReplacement", "data": {"index": texts.index(first)}},
+                           data["player"])
+                return
+        raise Unsupported(f"the engine asks which replacement effect applies first: {texts}")
 
     def resolve_triggers(self):
         """Triggers that state-based actions cause (undying, persist: 603.3)
@@ -2911,7 +3021,8 @@ class Game:
         waiting = self.g.waiting_for()
         # A spell the case cast stays on the stack until its `resolve` step;
         # the triggers are above it.
-        held = sum(1 for oid in self.ids.values() if self.g.object(oid)["zone"] == "Stack")
+        held = sum(1 for oid in self.ids.values()
+                   if self.g.object(oid)["zone"] == "Stack" and oid not in self.inert)
         if waiting["type"] not in ("Priority", "GameOver") or len(self.g.stack()) > held:
             self.resolve_stack(floor=held)
 
@@ -2957,12 +3068,18 @@ class Game:
         self.nothing_to_check(what)
         spell = next((oid for oid in self.tools if self.g.object(oid)["zone"] == "Hand"
                       and self.g.object(oid)["name"] == name), None)
+        self.cast_card(spell, 0, target, handle, what)
+
+    def cast_card(self, spell, player, target, handle, what, floor=0):
+        """`player` casts the card `spell` from their hand at `target` and
+        the engine resolves it, down to `floor` entries on its stack."""
         cast = next((a for a in self.g.actions() if a.kind == "CastSpell"
                      and a.data.get("object_id") == spell), None)
         if cast is None:
-            raise Unsupported(f"the engine does not let the first player cast {what} now "
+            who = next(h for h, i in self.player_ids.items() if i == player)
+            raise Unsupported(f"the engine does not let {who} cast {what} now "
                               f"(it waits for {self.g.waiting_for()['type']})")
-        events = self.quietly(cast, 0, own={spell}).events
+        events = self.quietly(cast, player, own={spell}).events
         chosen = False
         for _ in range(10):
             waiting = self.g.waiting_for()
@@ -2983,7 +3100,7 @@ class Game:
             # is the engine's reading of the text, played as it is.)
             raise Unsupported(f"the engine does not offer {handle} as a target of {what} (it "
                               f"targets {targeted})")
-        self.resolve_stack(own={spell})
+        self.resolve_stack(own={spell}, floor=floor)
 
     def do_regenerate(self, handle):
         """The object's own "{0}: Regenerate NAME." ability (701.19), activated
