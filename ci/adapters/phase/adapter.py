@@ -3142,6 +3142,10 @@ class Game:
             raise Unsupported("begin_turn with damage marked, an until-end-of-turn effect or a "
                               "shield for this turn (the adapter walks the engine through the "
                               "end of the turn, whose cleanup would remove them)")
+        if any(p["mana_pool"]["mana"] for p in s["players"]):
+            # D27: the case's turn begins with nothing else of a turn played.
+            raise Unsupported("begin_turn with mana in a pool (the adapter walks the engine "
+                              "through the end of the turn, whose steps empty it, 500.4)")
         tapped = {oid: self.g.object(oid)["tapped"] for oid in self.ids.values()
                   if self.g.object(oid)["zone"] == "Battlefield"}
         sick = self.sickness()
