@@ -1430,6 +1430,7 @@ class Game:
         self.life_offset, self.poison_offset = {}, {}
         taken = set()
         self.inert = set()  # the setup's spells on the stack: never resolved
+        self.unchecked = None  # the step whose check before priority is due
         for o in self.objects:  # timestamps follow the setup's order (613.7)
             name = self.names[o["id"]]
             oid = min(k for k, card, owner in cards
@@ -2125,6 +2126,9 @@ class Game:
         return explicit
 
     def apply(self, action, player=0):
+        kind = action.get("type") if isinstance(action, dict) else action.kind
+        if self.unchecked and kind in ("PassPriority", "CastSpell", "ActivateAbility"):
+            self.nothing_to_check(self.unchecked)
         result = self.g.apply(player, action)
         self.note_losses(result.events)
         gone = sorted(h for h, oid in self.ids.items() if oid in self.taken_out)
@@ -2234,11 +2238,18 @@ class Game:
             self.check_sba()
             self.resolve_triggers()
             return
+        # ptoracle checks nothing before a step's action; the engine checks
+        # state-based actions whenever a player would get priority (704.3):
+        # the step's first action that gives priority checks first that
+        # they have nothing to do (`apply`).
+        self.unchecked = "the step `cleanup`" if action == "cleanup" \
+            else f"the step `{next(iter(action))}`"
         if action == "cleanup":
             self.do_cleanup()
         else:
             (name, body), = action.items()
             getattr(self, "do_" + name)(body)
+        self.unchecked = None
         if step.get("sba", True):
             self.check_sba()
             self.resolve_triggers()
@@ -2376,6 +2387,7 @@ class Game:
             raise Unsupported(f"mana in the amount of the power of {handle}, which has left the "
                               "battlefield (the adapter activates its own mana ability)")
         source = self.on_battlefield(handle)
+        self.unchecked = None  # a mana ability: no priority (605.3a)
         index = len(self.amounts.get(handle, [])) + self.mana_letters[handle].index(a["mana"])
         try:
             self.apply({"type": "ActivateAbility",
@@ -3057,6 +3069,7 @@ class Game:
         a spell or ability resolves (704.3); ptoracle checks nothing before a
         step's action. The engine's check, done now, must find nothing, or
         the case is refused (it is over either way)."""
+        self.unchecked = None
         result = self.apply(debug("RunStateBasedActions"))
         if any(e.get("type") != "DebugActionUsed" for e in result.events):
             raise Unsupported(f"{what} with state-based actions to perform first (the engine "
