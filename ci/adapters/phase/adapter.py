@@ -15,7 +15,9 @@ mechanisms wherever that is practical:
   infect and lifelink are the source's keywords, parsed by the engine, so
   the damage results (120.3) are the engine's own;
 - state-based actions: the engine's `RunStateBasedActions`;
-- counters: the engine's `ModifyCounters` (debug action);
+- counters: the engine's `ModifyCounters` (debug action); on an object
+  that can't have counters put on it, a real spell that puts them, which
+  the engine's replacement stops (122.6);
 - effects (P/T, keywords, types, colors): written into the engine's list
   of continuous effects with their timestamps, exactly as its resolved
   spells write them (its layer system orders and applies them);
@@ -102,6 +104,7 @@ FEATURES = [
     "persist",
     "prevention",
     "shield-counters",
+    "cant-have-counters",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information; how many distinct payments a cost has: the engine pays a
@@ -378,8 +381,12 @@ def check(case):
             continue
         (name, body), = action.items()
         putters = any(o.get("counters_put_by") for o in setup.get("objects", []))
-        if name == "put_counters" and putters:
-            counters_spell(body, first, where)
+        if name == "put_counters" and (putters or sealed_put(body, objects)):
+            counters_spell(body, first, where,
+                           objects.get(body["on"], {}).get("zone", "battlefield"))
+            if not step.get("sba", True) and sealed_put(body, objects):
+                raise Unsupported(f"{where}: counters put by a spell with state-based actions "
+                                  "deferred (it resolves through priority, 704.3)")
         elif name == "put_counters":
             if body["kind"] == "poison" and body["on"] in players:
                 fixed(body.get("count", 1), where)
@@ -447,6 +454,11 @@ def check(case):
             moved = objects.get(body["object"], {})
             if putters and any((body.get("counters") or {}).values()):
                 return_spell(body, first, where)
+            elif moved.get("cant_have_counters_put") and any((body.get("counters") or {}).values()):
+                raise Unsupported(f"{where}: {body['object']}, which can't have counters put on "
+                                  "it, enters with counters (the adapter would put them with "
+                                  "the engine's debug action, which skips the replacement that "
+                                  "stops them, 122.6)")
             elif entering_with_counters(moved, body):
                 zone = moved.get("zone", "battlefield")
                 first = (setup.get("players") or [{"id": "you"}])[0]["id"]
@@ -852,6 +864,14 @@ PUT_BY = {
                                   "valid_player": "Opponent"}),
 }
 
+# "This can't have counters put on it" (Melira's Keepers), and the engine's
+# parse of it: a replacement that prevents counters being put on the object
+# itself, whatever puts them (122.6, 122.5).
+SEALED = "can't have counters put on it."
+SEALED_PARSE = {"event": "AddCounter", "execute": None, "mode": {"type": "Mandatory"},
+                "valid_card": {"type": "SelfRef"}, "description": "~ " + SEALED,
+                "condition": None, "quantity_modification": {"type": "Prevent"}}
+
 
 def put_by_text(put_by, where):
     """Vorinclex, Monstrous Raider's replacement effects (614.1a, 122.6a) as
@@ -893,11 +913,12 @@ def return_spell(body, first, where):
                   "enter_with_counters": [[name, {"type": "Fixed", "value": n}]]}, first
 
 
-def counters_spell(body, first, where):
+def counters_spell(body, first, where, zone="battlefield"):
     """`put_counters` beside an ability that changes how many counters a
     player puts: an instant the putting player casts (`Put 3 +1/+1 counters
     on target creature.`), so that the engine's replacement effects see who
-    puts them. Its text, parse, and the player who casts it."""
+    puts them. Its text, parse, and the player who casts it. On a card in a
+    graveyard (`zone`): `... on target creature card in a graveyard.`"""
     if body.get("count", 1) <= 0:
         raise Unsupported(f"{where}: putting {body.get('count', 1)} counters")
     kind = counter_name(body["kind"]) if body["kind"] != "poison" else None
@@ -906,10 +927,25 @@ def counters_spell(body, first, where):
                           "how many a player puts (the adapter casts a spell that puts P/T or "
                           "keyword counters on a creature)")
     n = fixed(body.get("count", 1), where)
-    text = (f"Put a {body['kind']} counter on target creature." if n == 1 else
-            f"Put {n} {body['kind']} counters on target creature.")
-    return text, {"type": "PutCounter", "counter_type": kind,
-                  "count": {"type": "Fixed", "value": n}}, body.get("by") or first
+    if zone not in ("battlefield", "graveyard"):
+        raise Unsupported(f"{where}: counters put on {body['on']} in the {zone} (the adapter "
+                          "casts a spell at a creature or a creature card in a graveyard)")
+    at = "target creature" + (" card in a graveyard" if zone == "graveyard" else "")
+    text = (f"Put a {body['kind']} counter on {at}." if n == 1 else
+            f"Put {n} {body['kind']} counters on {at}.")
+    parse = {"type": "PutCounter", "counter_type": kind, "count": {"type": "Fixed", "value": n},
+             "target": {"type": "Typed", "type_filters": ["Creature"], "controller": None,
+                        "properties": [{"type": "InZone", "zone": "Graveyard"}]
+                        if zone == "graveyard" else []}}
+    return text, parse, body.get("by") or first
+
+
+def sealed_put(body, objects):
+    """Whether a `put_counters` is on an object that can't have counters put
+    on it: the engine's replacement that stops them (122.6) applies only to
+    counters a spell or ability puts, not to its debug action, so the
+    adapter casts `counters_spell` for it."""
+    return bool(objects.get(body["on"], {}).get("cant_have_counters_put"))
 
 
 def players_mana(setup, first):
@@ -1505,7 +1541,7 @@ class Game:
     @staticmethod
     def face_key(o):
         return json.dumps({k: o.get(k) for k in ("types", "subtypes", "colors", "pt", "keywords", "mana_cost",
-                                              "abilities", "cda")},
+                                              "abilities", "cda", "cant_have_counters_put")},
                           sort_keys=True)
 
     @staticmethod
@@ -1545,6 +1581,8 @@ class Game:
         lines += levels[0]
         put_by = put_by_text(o.get("counters_put_by") or {}, o["id"])
         lines += [text for text, _ in put_by]
+        if o.get("cant_have_counters_put"):
+            lines.append(f"{name} {SEALED}")
         spell = bool(set(o.get("types", [])) & SPELL_TYPES)
         amounts = self.amounts.get(o["id"], [])
         if spell and amounts:
@@ -1611,8 +1649,14 @@ class Game:
                 raise Unsupported(f"{o['id']}: phase.rs's parser does not read "
                                   f"{resolves[0]!r} as the case means (it reads "
                                   f"{json.dumps(read)})")
+        sealed = [r for r in face.get("replacements") or [] if r.get("event") == "AddCounter"
+                  and r.get("quantity_modification") == {"type": "Prevent"}]
+        if sealed != ([SEALED_PARSE] if o.get("cant_have_counters_put") else []):
+            raise Unsupported(f"{o['id']}: phase.rs's parser does not read {name} {SEALED!r} as "
+                              f"the case means (it reads {json.dumps(sealed)})")
         read = [{k: r.get(k) for k in ("quantity_modification", "valid_player")}
-                for r in face.get("replacements") or [] if r.get("event") == "AddCounter"]
+                for r in face.get("replacements") or [] if r.get("event") == "AddCounter"
+                and r not in sealed]
         if read != [parsed for _, parsed in put_by]:
             raise Unsupported(f"{o['id']}: phase.rs's parser does not read "
                               f"{[text for text, _ in put_by]} as the case means (it reads "
@@ -2053,8 +2097,11 @@ class Game:
             (kind, body), = action.items()
             caster = first
             putters = any(o.get("counters_put_by") for o in self.objects)
-            if kind == "put_counters" and putters:
-                text, expected, caster = counters_spell(body, first, f"step {i + 1}")
+            objects = {o["id"]: o for o in self.objects}
+            if kind == "put_counters" and (putters or sealed_put(body, objects)):
+                text, expected, caster = counters_spell(
+                    body, first, f"step {i + 1}",
+                    objects.get(body["on"], {}).get("zone", "battlefield"))
                 spell = text, expected
             elif kind == "move" and putters and any((body.get("counters") or {}).values()):
                 text, expected, caster = return_spell(body, first, f"step {i + 1}")
@@ -2256,12 +2303,14 @@ class Game:
         raise NoFixpoint(f"state-based actions still apply after {ROUNDS} rounds")
 
     def do_put_counters(self, a):
-        if any(o.get("counters_put_by") for o in self.objects):
+        objects = {o["id"]: o for o in self.objects}
+        if any(o.get("counters_put_by") for o in self.objects) or sealed_put(a, objects):
             # Who puts them matters (122.6a, 614.1a): a real spell of theirs.
             oid = self.known(a["on"])
             kind = counter_name(a["kind"])
             have = self.g.object(oid)["counters"].get(kind, 0)
-            self.cast_at(a["on"], None, effect=False)
+            zone = objects.get(a["on"], {}).get("zone", "battlefield")
+            self.cast_at(a["on"], None, effect=False, zone=ENGINE_ZONES.get(zone, zone))
             if self.g.object(oid)["counters"].get(kind, 0) > have:
                 self.timestamp()  # the kind gets a new timestamp (613.7c)
             return
