@@ -30,6 +30,8 @@ mechanisms wherever that is practical:
   real "{0}: Regenerate" ability; undying and persist: real keywords whose
   triggers resolve after state-based actions;
 - zones: the engine's zone changes (its debug action).
+- control changes: a real "Gain control of target creature." spell cast by
+  the player who gains control and resolved by the engine.
 - mana, costs, amounts read from the game, doubling, exchanges, who puts
   counters, spells: Oracle text the engine parses (mana abilities, CDAs,
   level up bands, replacement effects, instants of the adapter's), the
@@ -105,6 +107,7 @@ FEATURES = [
     "prevention",
     "shield-counters",
     "cant-have-counters",
+    "control-changes",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information; how many distinct payments a cost has: the engine pays a
@@ -113,6 +116,13 @@ UNOBSERVED = ["lki", "payments"]
 # Rounds of triggers before the adapter says they never settle: the
 # reference's bound (rulings/DECISIONS.md, D28).
 ROUNDS = 1000
+# The instant the player who gains control casts for a `gain_control` step:
+# the control change lasts indefinitely (613.1b), so no duration.
+CONTROL = "Gain control of target creature."
+# The steps the adapter plays after a control change: their mapping reads
+# who controls what from the engine (the others from the case's setup).
+AFTER_CONTROL = {"damage", "begin_turn", "cleanup", "state_based_actions", "put_counters",
+                 "remove_counters", "effect", "destroy", "gain_control"}
 # The instant the adapter casts for a `destroy` step.
 DESTROY = "Ptoracle Destroy"
 # The instants it casts for a `prevent` step ("Ptoracle Prevent 3").
@@ -368,9 +378,15 @@ def check(case):
             raise Unsupported(f"{where}: regeneration shields off the battlefield")
     objects = {o["id"]: o for o in setup.get("objects", [])}
     attacked = False
+    controlled = False
     for i, step in enumerate(case.get("steps", [])):
         action = step["do"]
         where = f"step {i + 1}"
+        kind = action if isinstance(action, str) else next(iter(action))
+        if controlled and (kind not in AFTER_CONTROL or kind == "effect"
+                           and not isinstance(action["effect"].get("affects"), list)):
+            raise Unsupported(f"{where}: `{kind}` after a control change (the adapter maps it "
+                              "by the setup's controllers)")
         if action == "state_based_actions":
             continue
         if action == "cleanup":
@@ -617,6 +633,12 @@ def check(case):
         elif name == "begin_turn":
             if body not in players:
                 raise Unsupported(f"{where}: the turn of {body}")
+        elif name == "gain_control":
+            controlled = True
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: a control change with state-based actions deferred "
+                                  "(the adapter casts a spell for it, which resolves through "
+                                  "priority, 704.3)")
         elif name == "damage":
             fixed(body["amount"], where)
             if not step.get("sba", True):
@@ -1379,6 +1401,7 @@ class Game:
         setup = case.get("setup", {})
         players = setup.get("players") or [{"id": "you"}, {"id": "opponent"}]
         self.player_ids = {p["id"]: i for i, p in enumerate(players)}
+        self.controlled = {}  # who controls an object after a control change, by the engine
         self.player_specs = players
         self.objects = setup.get("objects", [])
         self.handles = [o["id"] for o in self.objects]
@@ -1516,6 +1539,8 @@ class Game:
         self.counting = True
 
     def controller(self, o):
+        if o["id"] in self.controlled:
+            return self.controlled[o["id"]]
         return self.player_ids.get(o.get("controller"), 0)
 
     def card_names(self):
@@ -2106,6 +2131,9 @@ class Game:
             elif kind == "move" and putters and any((body.get("counters") or {}).values()):
                 text, expected, caster = return_spell(body, first, f"step {i + 1}")
                 spell = text, expected
+            elif kind == "gain_control":
+                spell = CONTROL, {"type": "GainControl"}
+                caster = body["player"]
             else:
                 spell = spell_text(kind, body, self.player_ids, first, f"step {i + 1}")
             if spell is None:
@@ -2120,9 +2148,10 @@ class Game:
                 "type": "Instant", "types": ["Instant"], "subtypes": [], "supertypes": [],
                 "text": text, "layout": "normal", "manaValue": 0, "identifiers": {}}, None)
             read = [a["effect"] for a in face["abilities"]]
-            if len(read) != 1 or {k: read[0].get(k) for k in expected} != expected:
+            if len(read) != 1 or {k: read[0].get(k) for k in expected} != expected \
+                    or kind == "gain_control" and face["abilities"][0].get("duration"):
                 raise Unsupported(f"step {i + 1}: phase.rs's parser does not read {text!r} as "
-                                  f"the case means (it reads {json.dumps(read)})")
+                                  f"the case means (it reads {json.dumps(face['abilities'])})")
             out.append((name, face, caster))
         return out
 
@@ -2622,6 +2651,15 @@ class Game:
         s["next_timestamp"] = max(s["next_timestamp"], ts + 1)
         s["layers_dirty"] = True
         self.g = self.engine.load_game(state)
+
+    def do_gain_control(self, a):
+        """613.1b: the adapter's instant `Gain control of target creature.`,
+        cast for {0} by the player who gains control and resolved by the
+        engine; it takes no timestamp of the case's. Who controls the object
+        then is read from the engine."""
+        self.cast_at(a["object"], None, effect=False)
+        oid = self.known(a["object"])
+        self.controlled[a["object"]] = self.g.object(oid)["controller"]
 
     def do_exchange(self, a):
         """Tree of Redemption: the creature's own ability `{0}: Exchange your
