@@ -108,6 +108,7 @@ FEATURES = [
     "shield-counters",
     "cant-have-counters",
     "control-changes",
+    "other-counters",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information; how many distinct payments a cost has: the engine pays a
@@ -164,6 +165,9 @@ KEYWORDS = {
 
 # Counters the engine knows by these names (CounterType::Defense, ...).
 ENGINE_COUNTERS = {"defense", "loyalty", "lore"}
+# Named counters the engine keeps by their name and gives no rules of its
+# own (others it does: stun and time counters, 122.1d, 702.62a).
+OTHER_COUNTERS = {"charge"}
 
 
 _INERT = {}
@@ -266,6 +270,8 @@ def counter_name(kind):
         return kind
     if kind == "shield":
         return kind  # the engine's own shield counters (122.1c)
+    if kind in OTHER_COUNTERS:
+        return kind
     return None
 
 
