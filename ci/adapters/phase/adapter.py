@@ -403,6 +403,11 @@ def check(case):
             continue
         (name, body), = action.items()
         putters = any(o.get("counters_put_by") for o in setup.get("objects", []))
+        if name == "put_counters" and sealed_put(body, objects) \
+                and (counter_name(body["kind"]) in (None, "level") or body["kind"] == "poison"):
+            raise Unsupported(f"{where}: {body['kind']} counters put on {body['on']}, which "
+                              "can't have counters put on it (the adapter puts them with a spell "
+                              "that puts P/T, keyword or charge counters on a creature)")
         if name == "put_counters" and (putters or sealed_put(body, objects)):
             counters_spell(body, first, where,
                            objects.get(body["on"], {}).get("zone", "battlefield"))
