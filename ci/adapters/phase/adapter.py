@@ -646,6 +646,13 @@ def check(case):
                 raise Unsupported(f"{where}: the turn of {body}")
         elif name == "gain_control":
             controlled = True
+            held = objects.get(body["object"], {})
+            if any(held.get(k) for k in ("abilities", "cda", "counters_put_by", "chapters")):
+                raise Unsupported(f"{where}: a control change of {body['object']}, whose "
+                                  "abilities the adapter words from its setup controller's "
+                                  "point of view (`you control`, `your graveyard`; the case's "
+                                  "filters name players, the engine's text would follow the new "
+                                  "controller)")
             if not step.get("sba", True):
                 raise Unsupported(f"{where}: a control change with state-based actions deferred "
                                   "(the adapter casts a spell for it, which resolves through "
