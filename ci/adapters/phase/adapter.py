@@ -301,6 +301,9 @@ def parse_pt(text, where, x=None, signed=False):
         if body == "X":
             if x is None:
                 raise Unsupported(f"{where}: X without a value")
+            if isinstance(x, dict):
+                raise Unsupported(f"{where}: an X read from the game ({json.dumps(x)}) where the "
+                                  "adapter writes a number")
             if signed and x < 0:
                 # "+X" with a negative X is a rules question (107.1b) the
                 # engine would answer with its own X; the adapter can't.
