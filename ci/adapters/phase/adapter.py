@@ -123,7 +123,8 @@ CONTROL = "Gain control of target creature."
 # The steps the adapter plays after a control change: their mapping reads
 # who controls what from the engine (the others from the case's setup).
 AFTER_CONTROL = {"damage", "begin_turn", "cleanup", "state_based_actions", "put_counters",
-                 "remove_counters", "effect", "destroy", "gain_control"}
+                 "remove_counters", "effect", "destroy", "gain_control", "regenerate",
+                 "prevent", "combat_damage"}
 # The instant the adapter casts for a `destroy` step.
 DESTROY = "Ptoracle Destroy"
 # The instants it casts for a `prevent` step ("Ptoracle Prevent 3").
