@@ -15,7 +15,9 @@ mechanisms wherever that is practical:
   infect and lifelink are the source's keywords, parsed by the engine, so
   the damage results (120.3) are the engine's own;
 - state-based actions: the engine's `RunStateBasedActions`;
-- counters: the engine's `ModifyCounters` (debug action);
+- counters: the engine's `ModifyCounters` (debug action); on an object
+  that can't have counters put on it, a real spell that puts them, which
+  the engine's replacement stops (122.6);
 - effects (P/T, keywords, types, colors): written into the engine's list
   of continuous effects with their timestamps, exactly as its resolved
   spells write them (its layer system orders and applies them);
@@ -28,6 +30,8 @@ mechanisms wherever that is practical:
   real "{0}: Regenerate" ability; undying and persist: real keywords whose
   triggers resolve after state-based actions;
 - zones: the engine's zone changes (its debug action).
+- control changes: a real "Gain control of target creature." spell cast by
+  the player who gains control and resolved by the engine.
 - mana, costs, amounts read from the game, doubling, exchanges, who puts
   counters, spells: Oracle text the engine parses (mana abilities, CDAs,
   level up bands, replacement effects, instants of the adapter's), the
@@ -102,6 +106,9 @@ FEATURES = [
     "persist",
     "prevention",
     "shield-counters",
+    "cant-have-counters",
+    "control-changes",
+    "other-counters",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information; how many distinct payments a cost has: the engine pays a
@@ -110,6 +117,14 @@ UNOBSERVED = ["lki", "payments"]
 # Rounds of triggers before the adapter says they never settle: the
 # reference's bound (rulings/DECISIONS.md, D28).
 ROUNDS = 1000
+# The instant the player who gains control casts for a `gain_control` step:
+# the control change lasts indefinitely (613.1b), so no duration.
+CONTROL = "Gain control of target creature."
+# The steps the adapter plays after a control change: their mapping reads
+# who controls what from the engine (the others from the case's setup).
+AFTER_CONTROL = {"damage", "begin_turn", "cleanup", "state_based_actions", "put_counters",
+                 "remove_counters", "effect", "destroy", "gain_control", "regenerate",
+                 "prevent", "combat_damage"}
 # The instant the adapter casts for a `destroy` step.
 DESTROY = "Ptoracle Destroy"
 # The instants it casts for a `prevent` step ("Ptoracle Prevent 3").
@@ -151,6 +166,9 @@ KEYWORDS = {
 
 # Counters the engine knows by these names (CounterType::Defense, ...).
 ENGINE_COUNTERS = {"defense", "loyalty", "lore"}
+# Named counters the engine keeps by their name and gives no rules of its
+# own (others it does: stun and time counters, 122.1d, 702.62a).
+OTHER_COUNTERS = {"charge"}
 
 
 _INERT = {}
@@ -253,6 +271,8 @@ def counter_name(kind):
         return kind
     if kind == "shield":
         return kind  # the engine's own shield counters (122.1c)
+    if kind in OTHER_COUNTERS:
+        return kind
     return None
 
 
@@ -282,6 +302,9 @@ def parse_pt(text, where, x=None, signed=False):
         if body == "X":
             if x is None:
                 raise Unsupported(f"{where}: X without a value")
+            if isinstance(x, dict):
+                raise Unsupported(f"{where}: an X read from the game ({json.dumps(x)}) where the "
+                                  "adapter writes a number")
             if signed and x < 0:
                 # "+X" with a negative X is a rules question (107.1b) the
                 # engine would answer with its own X; the adapter can't.
@@ -365,9 +388,15 @@ def check(case):
             raise Unsupported(f"{where}: regeneration shields off the battlefield")
     objects = {o["id"]: o for o in setup.get("objects", [])}
     attacked = False
+    controlled = False
     for i, step in enumerate(case.get("steps", [])):
         action = step["do"]
         where = f"step {i + 1}"
+        kind = action if isinstance(action, str) else next(iter(action))
+        if controlled and (kind not in AFTER_CONTROL or kind == "effect"
+                           and not isinstance(action["effect"].get("affects"), list)):
+            raise Unsupported(f"{where}: `{kind}` after a control change (the adapter maps it "
+                              "by the setup's controllers)")
         if action == "state_based_actions":
             continue
         if action == "cleanup":
@@ -378,8 +407,17 @@ def check(case):
             continue
         (name, body), = action.items()
         putters = any(o.get("counters_put_by") for o in setup.get("objects", []))
-        if name == "put_counters" and putters:
-            counters_spell(body, first, where)
+        if name == "put_counters" and sealed_put(body, objects) \
+                and (counter_name(body["kind"]) in (None, "level") or body["kind"] == "poison"):
+            raise Unsupported(f"{where}: {body['kind']} counters put on {body['on']}, which "
+                              "can't have counters put on it (the adapter puts them with a spell "
+                              "that puts P/T, keyword or charge counters on a creature)")
+        if name == "put_counters" and (putters or sealed_put(body, objects)):
+            counters_spell(body, first, where,
+                           objects.get(body["on"], {}).get("zone", "battlefield"))
+            if not step.get("sba", True) and sealed_put(body, objects):
+                raise Unsupported(f"{where}: counters put by a spell with state-based actions "
+                                  "deferred (it resolves through priority, 704.3)")
         elif name == "put_counters":
             if body["kind"] == "poison" and body["on"] in players:
                 fixed(body.get("count", 1), where)
@@ -447,6 +485,11 @@ def check(case):
             moved = objects.get(body["object"], {})
             if putters and any((body.get("counters") or {}).values()):
                 return_spell(body, first, where)
+            elif moved.get("cant_have_counters_put") and any((body.get("counters") or {}).values()):
+                raise Unsupported(f"{where}: {body['object']}, which can't have counters put on "
+                                  "it, enters with counters (the adapter would put them with "
+                                  "the engine's debug action, which skips the replacement that "
+                                  "stops them, 122.6)")
             elif entering_with_counters(moved, body):
                 zone = moved.get("zone", "battlefield")
                 first = (setup.get("players") or [{"id": "you"}])[0]["id"]
@@ -605,6 +648,19 @@ def check(case):
         elif name == "begin_turn":
             if body not in players:
                 raise Unsupported(f"{where}: the turn of {body}")
+        elif name == "gain_control":
+            controlled = True
+            held = objects.get(body["object"], {})
+            if any(held.get(k) for k in ("abilities", "cda", "counters_put_by", "chapters")):
+                raise Unsupported(f"{where}: a control change of {body['object']}, whose "
+                                  "abilities the adapter words from its setup controller's "
+                                  "point of view (`you control`, `your graveyard`; the case's "
+                                  "filters name players, the engine's text would follow the new "
+                                  "controller)")
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: a control change with state-based actions deferred "
+                                  "(the adapter casts a spell for it, which resolves through "
+                                  "priority, 704.3)")
         elif name == "damage":
             fixed(body["amount"], where)
             if not step.get("sba", True):
@@ -852,6 +908,14 @@ PUT_BY = {
                                   "valid_player": "Opponent"}),
 }
 
+# "This can't have counters put on it" (Melira's Keepers), and the engine's
+# parse of it: a replacement that prevents counters being put on the object
+# itself, whatever puts them (122.6, 122.5).
+SEALED = "can't have counters put on it."
+SEALED_PARSE = {"event": "AddCounter", "execute": None, "mode": {"type": "Mandatory"},
+                "valid_card": {"type": "SelfRef"}, "description": "~ " + SEALED,
+                "condition": None, "quantity_modification": {"type": "Prevent"}}
+
 
 def put_by_text(put_by, where):
     """Vorinclex, Monstrous Raider's replacement effects (614.1a, 122.6a) as
@@ -893,11 +957,12 @@ def return_spell(body, first, where):
                   "enter_with_counters": [[name, {"type": "Fixed", "value": n}]]}, first
 
 
-def counters_spell(body, first, where):
+def counters_spell(body, first, where, zone="battlefield"):
     """`put_counters` beside an ability that changes how many counters a
     player puts: an instant the putting player casts (`Put 3 +1/+1 counters
     on target creature.`), so that the engine's replacement effects see who
-    puts them. Its text, parse, and the player who casts it."""
+    puts them. Its text, parse, and the player who casts it. On a card in a
+    graveyard (`zone`): `... on target creature card in a graveyard.`"""
     if body.get("count", 1) <= 0:
         raise Unsupported(f"{where}: putting {body.get('count', 1)} counters")
     kind = counter_name(body["kind"]) if body["kind"] != "poison" else None
@@ -906,10 +971,25 @@ def counters_spell(body, first, where):
                           "how many a player puts (the adapter casts a spell that puts P/T or "
                           "keyword counters on a creature)")
     n = fixed(body.get("count", 1), where)
-    text = (f"Put a {body['kind']} counter on target creature." if n == 1 else
-            f"Put {n} {body['kind']} counters on target creature.")
-    return text, {"type": "PutCounter", "counter_type": kind,
-                  "count": {"type": "Fixed", "value": n}}, body.get("by") or first
+    if zone not in ("battlefield", "graveyard"):
+        raise Unsupported(f"{where}: counters put on {body['on']} in the {zone} (the adapter "
+                          "casts a spell at a creature or a creature card in a graveyard)")
+    at = "target creature" + (" card in a graveyard" if zone == "graveyard" else "")
+    text = (f"Put a {body['kind']} counter on {at}." if n == 1 else
+            f"Put {n} {body['kind']} counters on {at}.")
+    parse = {"type": "PutCounter", "counter_type": kind, "count": {"type": "Fixed", "value": n},
+             "target": {"type": "Typed", "type_filters": ["Creature"], "controller": None,
+                        "properties": [{"type": "InZone", "zone": "Graveyard"}]
+                        if zone == "graveyard" else []}}
+    return text, parse, body.get("by") or first
+
+
+def sealed_put(body, objects):
+    """Whether a `put_counters` is on an object that can't have counters put
+    on it: the engine's replacement that stops them (122.6) applies only to
+    counters a spell or ability puts, not to its debug action, so the
+    adapter casts `counters_spell` for it."""
+    return bool(objects.get(body["on"], {}).get("cant_have_counters_put"))
 
 
 def players_mana(setup, first):
@@ -1343,6 +1423,7 @@ class Game:
         setup = case.get("setup", {})
         players = setup.get("players") or [{"id": "you"}, {"id": "opponent"}]
         self.player_ids = {p["id"]: i for i, p in enumerate(players)}
+        self.controlled = {}  # who controls an object after a control change, by the engine
         self.player_specs = players
         self.objects = setup.get("objects", [])
         self.handles = [o["id"] for o in self.objects]
@@ -1481,6 +1562,8 @@ class Game:
         self.counting = True
 
     def controller(self, o):
+        if o["id"] in self.controlled:
+            return self.controlled[o["id"]]
         return self.player_ids.get(o.get("controller"), 0)
 
     def card_names(self):
@@ -1506,7 +1589,7 @@ class Game:
     @staticmethod
     def face_key(o):
         return json.dumps({k: o.get(k) for k in ("types", "subtypes", "colors", "pt", "keywords", "mana_cost",
-                                              "abilities", "cda")},
+                                              "abilities", "cda", "cant_have_counters_put")},
                           sort_keys=True)
 
     @staticmethod
@@ -1546,6 +1629,8 @@ class Game:
         lines += levels[0]
         put_by = put_by_text(o.get("counters_put_by") or {}, o["id"])
         lines += [text for text, _ in put_by]
+        if o.get("cant_have_counters_put"):
+            lines.append(f"{name} {SEALED}")
         spell = bool(set(o.get("types", [])) & SPELL_TYPES)
         amounts = self.amounts.get(o["id"], [])
         if spell and amounts:
@@ -1612,8 +1697,14 @@ class Game:
                 raise Unsupported(f"{o['id']}: phase.rs's parser does not read "
                                   f"{resolves[0]!r} as the case means (it reads "
                                   f"{json.dumps(read)})")
+        sealed = [r for r in face.get("replacements") or [] if r.get("event") == "AddCounter"
+                  and r.get("quantity_modification") == {"type": "Prevent"}]
+        if sealed != ([SEALED_PARSE] if o.get("cant_have_counters_put") else []):
+            raise Unsupported(f"{o['id']}: phase.rs's parser does not read {name} {SEALED!r} as "
+                              f"the case means (it reads {json.dumps(sealed)})")
         read = [{k: r.get(k) for k in ("quantity_modification", "valid_player")}
-                for r in face.get("replacements") or [] if r.get("event") == "AddCounter"]
+                for r in face.get("replacements") or [] if r.get("event") == "AddCounter"
+                and r not in sealed]
         if read != [parsed for _, parsed in put_by]:
             raise Unsupported(f"{o['id']}: phase.rs's parser does not read "
                               f"{[text for text, _ in put_by]} as the case means (it reads "
@@ -2054,12 +2145,18 @@ class Game:
             (kind, body), = action.items()
             caster = first
             putters = any(o.get("counters_put_by") for o in self.objects)
-            if kind == "put_counters" and putters:
-                text, expected, caster = counters_spell(body, first, f"step {i + 1}")
+            objects = {o["id"]: o for o in self.objects}
+            if kind == "put_counters" and (putters or sealed_put(body, objects)):
+                text, expected, caster = counters_spell(
+                    body, first, f"step {i + 1}",
+                    objects.get(body["on"], {}).get("zone", "battlefield"))
                 spell = text, expected
             elif kind == "move" and putters and any((body.get("counters") or {}).values()):
                 text, expected, caster = return_spell(body, first, f"step {i + 1}")
                 spell = text, expected
+            elif kind == "gain_control":
+                spell = CONTROL, {"type": "GainControl"}
+                caster = body["player"]
             else:
                 spell = spell_text(kind, body, self.player_ids, first, f"step {i + 1}")
             if spell is None:
@@ -2074,9 +2171,10 @@ class Game:
                 "type": "Instant", "types": ["Instant"], "subtypes": [], "supertypes": [],
                 "text": text, "layout": "normal", "manaValue": 0, "identifiers": {}}, None)
             read = [a["effect"] for a in face["abilities"]]
-            if len(read) != 1 or {k: read[0].get(k) for k in expected} != expected:
+            if len(read) != 1 or {k: read[0].get(k) for k in expected} != expected \
+                    or kind == "gain_control" and face["abilities"][0].get("duration"):
                 raise Unsupported(f"step {i + 1}: phase.rs's parser does not read {text!r} as "
-                                  f"the case means (it reads {json.dumps(read)})")
+                                  f"the case means (it reads {json.dumps(face['abilities'])})")
             out.append((name, face, caster))
         return out
 
@@ -2267,12 +2365,14 @@ class Game:
         raise NoFixpoint(f"state-based actions still apply after {ROUNDS} rounds")
 
     def do_put_counters(self, a):
-        if any(o.get("counters_put_by") for o in self.objects):
+        objects = {o["id"]: o for o in self.objects}
+        if any(o.get("counters_put_by") for o in self.objects) or sealed_put(a, objects):
             # Who puts them matters (122.6a, 614.1a): a real spell of theirs.
             oid = self.known(a["on"])
             kind = counter_name(a["kind"])
             have = self.g.object(oid)["counters"].get(kind, 0)
-            self.cast_at(a["on"], None, effect=False)
+            zone = objects.get(a["on"], {}).get("zone", "battlefield")
+            self.cast_at(a["on"], None, effect=False, zone=ENGINE_ZONES.get(zone, zone))
             if self.g.object(oid)["counters"].get(kind, 0) > have:
                 self.timestamp()  # the kind gets a new timestamp (613.7c)
             return
@@ -2585,6 +2685,15 @@ class Game:
         s["next_timestamp"] = max(s["next_timestamp"], ts + 1)
         s["layers_dirty"] = True
         self.g = self.engine.load_game(state)
+
+    def do_gain_control(self, a):
+        """613.1b: the adapter's instant `Gain control of target creature.`,
+        cast for {0} by the player who gains control and resolved by the
+        engine; it takes no timestamp of the case's. Who controls the object
+        then is read from the engine."""
+        self.cast_at(a["object"], None, effect=False)
+        oid = self.known(a["object"])
+        self.controlled[a["object"]] = self.g.object(oid)["controller"]
 
     def do_exchange(self, a):
         """Tree of Redemption: the creature's own ability `{0}: Exchange your
