@@ -34,6 +34,7 @@ CLASSES = {
     "bug16": "bug 16 (400.7): a tapped creature that dies is still tapped in the graveyard",
     "bug17": "bug 17 (208.3): an effect reads the printed power of a noncreature Vehicle",
     "bug18": "bug 18 (711.4): a printed keyword a level band repeats is dropped",
+    "bug19": "bug 19 (122.6): wither or infect damage puts counters on an object that can't have them",
 }
 OFF = ("graveyard", "exile", "hand", "library", "stack")
 PT_FIELDS = {"pt", "total", "combat_damage", "base_pt"}
@@ -120,6 +121,9 @@ def classify(case, observed):
         if what == "zone" and m["expected"] == "graveyard" and m["got"] == "battlefield" \
                 and "deathtouch" in text and ("wither" in text or "infect" in text):
             return "bug4"
+        if what in ("counters", "pt") and o.get("cant_have_counters_put") \
+                and ("wither" in text or "infect" in text):
+            return "bug19"
         if what == "keywords":
             got, expected = keyword_list(m["got"]), keyword_list(m["expected"])
             if any(k in (o.get("counters") or {}) for k in got - expected):
