@@ -281,6 +281,7 @@ def parse_pt(text, where, x=None, signed=False):
         if body == "X":
             if x is None:
                 raise Unsupported(f"{where}: X without a value")
+            x = fixed(x, where)
             if signed and x < 0:
                 # "+X" with a negative X is a rules question (107.1b) the
                 # engine would answer with its own X; the adapter can't.
@@ -1036,6 +1037,12 @@ def locked_effect_text(spec, players, first, where):
         raise Unsupported(f"{where}: an effect on artifacts (the adapter's effect source is one)")
     if spec["affects"].get("other"):
         raise Unsupported(f"{where}: an effect on `other` objects (other than its source)")
+    if isinstance(spec.get("x"), dict):
+        # The adapter's spell that reads X as it resolves (608.2h) targets
+        # one creature; the effect source's ability is written with a number.
+        raise Unsupported(f"{where}: an effect on a filter with an amount read from the game "
+                          f"({json.dumps(spec['x'])}; the adapter maps such an X only for one "
+                          "creature's +X/+Y until end of turn)")
     subject = filter_text(spec["affects"], players, first, where)
     if "modify" in spec:
         p, t = parse_pt(spec["modify"], where, spec.get("x"), signed=True)
