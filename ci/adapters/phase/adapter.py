@@ -1711,7 +1711,15 @@ class Game:
         state["state"]["next_timestamp"] = self.next_ts
         self.g = self.engine.load_game(state)
         before = self.g.object(oid)["timestamp"]
-        self.apply({"type": "ActivateAbility", "data": {"source_id": oid, "ability_index": index}})
+        try:
+            self.apply({"type": "ActivateAbility",
+                        "data": {"source_id": oid, "ability_index": index}})
+        except ValueError as e:
+            # Equip targets a creature its controller controls (702.6a); the
+            # case's attach (701.3a) may name a permanent that is none, or
+            # one that can't be targeted: the ability has no legal target.
+            raise Unsupported(f"the engine does not let {a['object']}'s equip ability be "
+                              f"activated with {a['to']} as its target: it says {e}")
         for _ in range(50):
             waiting = self.g.waiting_for()
             if waiting["type"] == "TargetSelection":
