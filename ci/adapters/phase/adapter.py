@@ -2477,6 +2477,17 @@ class Game:
             cast = next((c for c in self.g.actions()
                          if c.kind == "CastSpell" and c.data.get("object_id") == oid), None)
             if cast is None:
+                obj = self.g.object(target)
+                guarded = {keyword_name(k) for k in obj["keywords"]} \
+                    & ({"shroud"} if obj["controller"] == player else {"shroud", "hexproof"})
+                if guarded:
+                    # A spell is cast only with legal targets (601.2c): the
+                    # step's object can't be the target of the adapter's spell
+                    # (702.18a, 702.11b), the one way the adapter maps it.
+                    raise Unsupported(
+                        f"the step acts on {handle}, which has {' and '.join(sorted(guarded))}: "
+                        "the engine does not let the spell the adapter casts for the step "
+                        "target it")
                 raise RuntimeError(f"the engine does not let {caster} cast {name}")
             self.apply(cast, player)
             for _ in range(10):
