@@ -2699,6 +2699,13 @@ class Game:
         for _ in range(10):
             if self.g.state()["state"]["active_player"] != 0:
                 break
+            if self.g.stack() and self.g.waiting_for()["type"] == "Priority":
+                # Triggers of the state-based actions the engine checked as
+                # it gave priority on the way (704.3): they resolve, and a
+                # loop of them (a persist creature that keeps dying) is no
+                # fixpoint rather than a cleanup never reached.
+                self.resolve_stack()
+                continue
             self.pass_once("the cleanup step")
         else:
             raise RuntimeError("the engine did not walk through its cleanup step")
