@@ -295,6 +295,61 @@ def parse_pt(text, where, x=None, signed=False):
     return out
 
 
+# What check() says of a step it refuses with state-based actions deferred
+# (`sba: false`): the adapter plays such a step through priority or an
+# action that checks them (704.3), so it can't hold them back. By step kind
+# (`{name}`: the step's own name, `{object}`: the object that moves).
+DEFERRED = {
+    "cleanup": "the cleanup step with state-based actions deferred (the engine checks them as "
+               "the next turn's upkeep gives priority, 704.3)",
+    "lore": "lore counters with state-based actions deferred (the ability that puts them "
+            "resolves through priority, 704.3)",
+    "locked effect": "an effect on a filter with state-based actions deferred (its ability "
+                     "resolves through priority, 704.3)",
+    "pump effect": "an effect with an amount read from the game and state-based actions "
+                   "deferred (the adapter casts a spell for it, which resolves through "
+                   "priority, 704.3)",
+    "move": "{object} enters with counters of its own or as a copy with state-based actions "
+            "deferred (the ability that moves it resolves through priority, 704.3)",
+    "combat_damage": "combat damage with state-based actions deferred (the engine checks them "
+                     "before a player gets priority, 704.3)",
+    "copy": "a copy effect with state-based actions deferred (its ability resolves through "
+            "priority, 704.3)",
+    "turn_face_up": "turning face up with state-based actions deferred (the engine's special "
+                    "action checks them, 704.3)",
+    "turn_face_down": "turning face down with state-based actions deferred (the ability "
+                      "resolves through priority, 704.3)",
+    "crew": "crewing with state-based actions deferred (the crew ability resolves through "
+            "priority, 704.3)",
+    "attach": "attaching with state-based actions deferred (the equip ability resolves "
+              "through priority, 704.3)",
+    "cast": "a cast with state-based actions deferred (the engine checks them as a player gets "
+            "priority, 704.3)",
+    "resolve": "a spell resolving with state-based actions deferred (the engine checks them as "
+               "a player gets priority, 704.3)",
+    "double": "`{name}` with state-based actions deferred (the adapter casts a spell for it, "
+              "which resolves through priority, 704.3)",
+    "pay_cost": "a cost paid with state-based actions deferred (the adapter pays it by casting "
+                "a spell, which resolves through priority, 704.3)",
+    "attack": "an attack with state-based actions deferred (the engine checks them as it gives "
+              "priority in its combat steps, 704.3)",
+    "combat_damage_step": "a combat damage step with state-based actions deferred (the engine "
+                          "checks them before a player gets priority, 704.3)",
+    "prevent": "`prevent` with state-based actions deferred (the spell resolves through "
+               "priority, which checks them, 704.3)",
+    "destroy": "`{name}` with state-based actions deferred (the spell or ability resolves "
+               "through priority, which checks them, 704.3)",
+    "damage": "damage with state-based actions deferred (the ability resolves through "
+              "priority, which checks them, 704.3)",
+}
+
+
+def deferred(step, kind, where, **names):
+    """Refuse a step of this kind whose state-based actions are deferred."""
+    if not step.get("sba", True):
+        raise Unsupported(f"{where}: " + DEFERRED[kind].format(**names))
+
+
 def check(case):
     setup = case.get("setup", {})
     players = {p["id"] for p in setup.get("players", [])} or {"you", "opponent"}
@@ -367,10 +422,7 @@ def check(case):
         if action == "state_based_actions":
             continue
         if action == "cleanup":
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: the cleanup step with state-based actions deferred "
-                                  "(the engine checks them as the next turn's upkeep gives "
-                                  "priority, 704.3)")
+            deferred(step, "cleanup", where)
             continue
         (name, body), = action.items()
         putters = any(o.get("counters_put_by") for o in setup.get("objects", []))
@@ -392,10 +444,7 @@ def check(case):
                     raise Unsupported(f"{where}: lore counters put on {body['on']} (the adapter "
                                       "puts one to ten on a Saga of the first player, by an "
                                       "ability the engine resolves)")
-                if not step.get("sba", True):
-                    raise Unsupported(f"{where}: lore counters with state-based actions deferred "
-                                      "(the ability that puts them resolves through priority, "
-                                      "704.3)")
+                deferred(step, "lore", where)
         elif name == "remove_counters":
             if counter_name(body["kind"]) is None:
                 raise Unsupported(f"{where}: {body['kind']} counters")
@@ -404,9 +453,7 @@ def check(case):
             if isinstance(body.get("affects"), dict):
                 first = (setup.get("players") or [{"id": "you"}])[0]["id"]
                 locked_effect_text(body, players, first, where)
-                if not step.get("sba", True):
-                    raise Unsupported(f"{where}: an effect on a filter with state-based actions "
-                                      "deferred (its ability resolves through priority, 704.3)")
+                deferred(step, "locked effect", where)
             elif not isinstance(body.get("affects"), list):
                 raise Unsupported(f"{where}: an effect that affects "
                                   f"{json.dumps(body.get('affects'))}")
@@ -425,10 +472,7 @@ def check(case):
             x = body.get("x")
             if isinstance(x, dict):
                 pump_text(body, players, first, where)
-                if not step.get("sba", True):
-                    raise Unsupported(f"{where}: an effect with an amount read from the game and "
-                                      "state-based actions deferred (the adapter casts a spell "
-                                      "for it, which resolves through priority, 704.3)")
+                deferred(step, "pump effect", where)
             elif x is not None:
                 fixed(x, where)
             if "set" in body and not isinstance(x, dict):
@@ -459,18 +503,13 @@ def check(case):
                     raise Unsupported(f"{where}: entering as a copy with {json.dumps(copy)} "
                                       "(the adapter writes a Clone's ability, a copy of a "
                                       "creature)")
-                if not step.get("sba", True):
-                    raise Unsupported(f"{where}: {body['object']} enters with counters of its "
-                                      "own or as a copy with state-based actions deferred (the "
-                                      "ability that moves it resolves through priority, 704.3)")
+                deferred(step, "move", where, object=body["object"])
             for kind, n in (body.get("counters") or {}).items():
                 if counter_name(kind) is None:
                     raise Unsupported(f"{where}: entering with {kind} counters")
                 fixed(n, where)
         elif name == "combat_damage":
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: combat damage with state-based actions deferred "
-                                  "(the engine checks them before a player gets priority, 704.3)")
+            deferred(step, "combat_damage", where)
             for entry in body:
                 kinds = set(objects.get(entry["to"], {}).get("types", []))
                 if kinds & {"Battle", "Planeswalker"}:
@@ -492,29 +531,21 @@ def check(case):
                                       "(the adapter's ability targets creatures)")
             if body["object"] == body["of"]:
                 raise Unsupported(f"{where}: an object that becomes a copy of itself")
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: a copy effect with state-based actions deferred "
-                                  "(its ability resolves through priority, 704.3)")
+            deferred(step, "copy", where)
         elif name == "turn_face_up":
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: turning face up with state-based actions deferred "
-                                  "(the engine's special action checks them, 704.3)")
+            deferred(step, "turn_face_up", where)
         elif name == "turn_face_down":
             if objects.get(body, {}).get("types") != ["Creature"]:
                 raise Unsupported(f"{where}: turning {body} face down, not a creature (the "
                                   "adapter's ability targets a creature)")
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: turning face down with state-based actions "
-                                  "deferred (the ability resolves through priority, 704.3)")
+            deferred(step, "turn_face_down", where)
         elif name == "crew":
             first = (setup.get("players") or [{"id": "you"}])[0]["id"]
             if any(objects.get(h, {}).get("controller", first) != first
                    for h in [body["vehicle"]] + body["with"]):
                 raise Unsupported(f"{where}: crewing with the second player's permanents (the "
                                   "adapter activates abilities as the first player)")
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: crewing with state-based actions deferred (the "
-                                  "crew ability resolves through priority, 704.3)")
+            deferred(step, "crew", where)
         elif name == "attach":
             moved = objects.get(body["object"], {})
             first = (setup.get("players") or [{"id": "you"}])[0]["id"]
@@ -524,9 +555,7 @@ def check(case):
                 raise Unsupported(f"{where}: attaching {body['object']} (only the first player's "
                                   "Equipment to the first player's creature, by its equip "
                                   "ability, is mapped)")
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: attaching with state-based actions deferred (the "
-                                  "equip ability resolves through priority, 704.3)")
+            deferred(step, "attach", where)
         elif name == "cast":
             o = next((o for o in setup.get("objects", []) if o["id"] == body["object"]), None)
             if o is None or not o.get("on_resolve") or o.get("zone") != "hand" \
@@ -539,19 +568,12 @@ def check(case):
                                   "for the second player (the adapter adds the mana its cost "
                                   "takes for the first player, to an empty pool)")
             cost_mana(o.get("mana_cost") or "", where)
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: a cast with state-based actions deferred (the "
-                                  "engine checks them as a player gets priority, 704.3)")
+            deferred(step, "cast", where)
         elif name == "resolve":
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: a spell resolving with state-based actions deferred "
-                                  "(the engine checks them as a player gets priority, 704.3)")
+            deferred(step, "resolve", where)
         elif name in ("double", "triple", "double_counters"):
             spell_text(name, body, players, first, where)
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: `{name}` with state-based actions deferred (the "
-                                  "adapter casts a spell for it, which resolves through "
-                                  "priority, 704.3)")
+            deferred(step, "double", where, name=name)
         elif name == "exchange":
             exchanged(body, case, first, where)
         elif name == "add_mana":
@@ -560,20 +582,14 @@ def check(case):
             if body.get("player", first) != first:
                 raise Unsupported(f"{where}: a cost paid by {body['player']} (the adapter casts "
                                   "as the first player)")
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: a cost paid with state-based actions deferred (the "
-                                  "adapter pays it by casting a spell, which resolves through "
-                                  "priority, 704.3)")
+            deferred(step, "pay_cost", where)
             if body.get("payment", 0):
                 raise Unsupported(f"{where}: payment {body['payment']} of the cost (the engine "
                                   "pays a cost its own way: the adapter can ask it for the "
                                   "payment with the least life, no other one)")
             paid_cost(body, case, where)
         elif name == "attack":
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: an attack with state-based actions deferred (the "
-                                  "engine checks them as it gives priority in its combat steps, "
-                                  "704.3)")
+            deferred(step, "attack", where)
             if attacked:
                 raise Unsupported(f"{where}: a second combat in the case (the adapter walks "
                                   "the engine through one combat)")
@@ -584,29 +600,18 @@ def check(case):
                     raise Unsupported(f"{where}: an attack on {defender}, a permanent "
                                       "(planeswalkers and battles are not mapped)")
         elif name == "combat_damage_step":
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: a combat damage step with state-based actions "
-                                  "deferred (the engine checks them before a player gets "
-                                  "priority, 704.3)")
+            deferred(step, "combat_damage_step", where)
         elif name == "prevent":
             fixed(body["amount"], where)
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: `prevent` with state-based actions deferred (the "
-                                  "spell resolves through priority, which checks them, 704.3)")
+            deferred(step, "prevent", where)
         elif name in ("destroy", "regenerate"):
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: `{name}` with state-based actions deferred (the "
-                                  "spell or ability resolves through priority, which checks "
-                                  "them, 704.3)")
+            deferred(step, "destroy", where, name=name)
         elif name == "begin_turn":
             if body not in players:
                 raise Unsupported(f"{where}: the turn of {body}")
         elif name == "damage":
             fixed(body["amount"], where)
-            if not step.get("sba", True):
-                raise Unsupported(
-                    f"{where}: damage with state-based actions deferred (the ability resolves "
-                    "through priority, which checks them, 704.3)")
+            deferred(step, "damage", where)
         else:
             raise Unsupported(f"{where}: the step `{name}`")
 
