@@ -2075,6 +2075,15 @@ class Game:
         return explicit
 
     def apply(self, action, player=0):
+        source = (action.get("data") or {}).get("source_id") if isinstance(action, dict) else None
+        if source is not None and source in self.taken_out:
+            # The adapter's own objects (its effect source) are the first
+            # player's: they leave with a loser the game was played on for.
+            names = {i: h for h, i in self.player_ids.items()}
+            raise Unsupported(
+                f"{', '.join(names[i] for i in sorted(self.losers))} loses the game, and phase.rs "
+                f"exiles the loser's objects as it ends it ({self.g.object(source)['name']}, "
+                "whose ability the adapter activates for the step)")
         result = self.g.apply(player, action)
         self.note_losses(result.events)
         gone = sorted(h for h, oid in self.ids.items() if oid in self.taken_out)
