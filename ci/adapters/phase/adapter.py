@@ -305,6 +305,7 @@ def parse_pt(text, where, x=None, signed=False):
             if isinstance(x, dict):
                 raise Unsupported(f"{where}: an X read from the game ({json.dumps(x)}) where the "
                                   "adapter writes a number")
+            x = fixed(x, where)
             if signed and x < 0:
                 # "+X" with a negative X is a rules question (107.1b) the
                 # engine would answer with its own X; the adapter can't.
@@ -316,6 +317,61 @@ def parse_pt(text, where, x=None, signed=False):
             raise Unsupported(f"{where}: the value {text!r} (characteristic-defining or `*`)")
         out.append(fixed(sign * value, where))
     return out
+
+
+# What check() says of a step it refuses with state-based actions deferred
+# (`sba: false`): the adapter plays such a step through priority or an
+# action that checks them (704.3), so it can't hold them back. By step kind
+# (`{name}`: the step's own name, `{object}`: the object that moves).
+DEFERRED = {
+    "cleanup": "the cleanup step with state-based actions deferred (the engine checks them as "
+               "the next turn's upkeep gives priority, 704.3)",
+    "lore": "lore counters with state-based actions deferred (the ability that puts them "
+            "resolves through priority, 704.3)",
+    "locked effect": "an effect on a filter with state-based actions deferred (its ability "
+                     "resolves through priority, 704.3)",
+    "pump effect": "an effect with an amount read from the game and state-based actions "
+                   "deferred (the adapter casts a spell for it, which resolves through "
+                   "priority, 704.3)",
+    "move": "{object} enters with counters of its own or as a copy with state-based actions "
+            "deferred (the ability that moves it resolves through priority, 704.3)",
+    "combat_damage": "combat damage with state-based actions deferred (the engine checks them "
+                     "before a player gets priority, 704.3)",
+    "copy": "a copy effect with state-based actions deferred (its ability resolves through "
+            "priority, 704.3)",
+    "turn_face_up": "turning face up with state-based actions deferred (the engine's special "
+                    "action checks them, 704.3)",
+    "turn_face_down": "turning face down with state-based actions deferred (the ability "
+                      "resolves through priority, 704.3)",
+    "crew": "crewing with state-based actions deferred (the crew ability resolves through "
+            "priority, 704.3)",
+    "attach": "attaching with state-based actions deferred (the equip ability resolves "
+              "through priority, 704.3)",
+    "cast": "a cast with state-based actions deferred (the engine checks them as a player gets "
+            "priority, 704.3)",
+    "resolve": "a spell resolving with state-based actions deferred (the engine checks them as "
+               "a player gets priority, 704.3)",
+    "double": "`{name}` with state-based actions deferred (the adapter casts a spell for it, "
+              "which resolves through priority, 704.3)",
+    "pay_cost": "a cost paid with state-based actions deferred (the adapter pays it by casting "
+                "a spell, which resolves through priority, 704.3)",
+    "attack": "an attack with state-based actions deferred (the engine checks them as it gives "
+              "priority in its combat steps, 704.3)",
+    "combat_damage_step": "a combat damage step with state-based actions deferred (the engine "
+                          "checks them before a player gets priority, 704.3)",
+    "prevent": "`prevent` with state-based actions deferred (the spell resolves through "
+               "priority, which checks them, 704.3)",
+    "destroy": "`{name}` with state-based actions deferred (the spell or ability resolves "
+               "through priority, which checks them, 704.3)",
+    "damage": "damage with state-based actions deferred (the ability resolves through "
+              "priority, which checks them, 704.3)",
+}
+
+
+def deferred(step, kind, where, **names):
+    """Refuse a step of this kind whose state-based actions are deferred."""
+    if not step.get("sba", True):
+        raise Unsupported(f"{where}: " + DEFERRED[kind].format(**names))
 
 
 def check(case):
@@ -400,10 +456,7 @@ def check(case):
         if action == "state_based_actions":
             continue
         if action == "cleanup":
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: the cleanup step with state-based actions deferred "
-                                  "(the engine checks them as the next turn's upkeep gives "
-                                  "priority, 704.3)")
+            deferred(step, "cleanup", where)
             continue
         (name, body), = action.items()
         putters = any(o.get("counters_put_by") for o in setup.get("objects", []))
@@ -434,10 +487,7 @@ def check(case):
                     raise Unsupported(f"{where}: lore counters put on {body['on']} (the adapter "
                                       "puts one to ten on a Saga of the first player, by an "
                                       "ability the engine resolves)")
-                if not step.get("sba", True):
-                    raise Unsupported(f"{where}: lore counters with state-based actions deferred "
-                                      "(the ability that puts them resolves through priority, "
-                                      "704.3)")
+                deferred(step, "lore", where)
         elif name == "remove_counters":
             if counter_name(body["kind"]) is None:
                 raise Unsupported(f"{where}: {body['kind']} counters")
@@ -446,9 +496,7 @@ def check(case):
             if isinstance(body.get("affects"), dict):
                 first = (setup.get("players") or [{"id": "you"}])[0]["id"]
                 locked_effect_text(body, players, first, where)
-                if not step.get("sba", True):
-                    raise Unsupported(f"{where}: an effect on a filter with state-based actions "
-                                      "deferred (its ability resolves through priority, 704.3)")
+                deferred(step, "locked effect", where)
             elif not isinstance(body.get("affects"), list):
                 raise Unsupported(f"{where}: an effect that affects "
                                   f"{json.dumps(body.get('affects'))}")
@@ -467,10 +515,7 @@ def check(case):
             x = body.get("x")
             if isinstance(x, dict):
                 pump_text(body, players, first, where)
-                if not step.get("sba", True):
-                    raise Unsupported(f"{where}: an effect with an amount read from the game and "
-                                      "state-based actions deferred (the adapter casts a spell "
-                                      "for it, which resolves through priority, 704.3)")
+                deferred(step, "pump effect", where)
             elif x is not None:
                 fixed(x, where)
             if "set" in body and not isinstance(x, dict):
@@ -506,18 +551,13 @@ def check(case):
                     raise Unsupported(f"{where}: entering as a copy with {json.dumps(copy)} "
                                       "(the adapter writes a Clone's ability, a copy of a "
                                       "creature)")
-                if not step.get("sba", True):
-                    raise Unsupported(f"{where}: {body['object']} enters with counters of its "
-                                      "own or as a copy with state-based actions deferred (the "
-                                      "ability that moves it resolves through priority, 704.3)")
+                deferred(step, "move", where, object=body["object"])
             for kind, n in (body.get("counters") or {}).items():
                 if counter_name(kind) is None:
                     raise Unsupported(f"{where}: entering with {kind} counters")
                 fixed(n, where)
         elif name == "combat_damage":
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: combat damage with state-based actions deferred "
-                                  "(the engine checks them before a player gets priority, 704.3)")
+            deferred(step, "combat_damage", where)
             for entry in body:
                 kinds = set(objects.get(entry["to"], {}).get("types", []))
                 if kinds & {"Battle", "Planeswalker"}:
@@ -539,29 +579,21 @@ def check(case):
                                       "(the adapter's ability targets creatures)")
             if body["object"] == body["of"]:
                 raise Unsupported(f"{where}: an object that becomes a copy of itself")
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: a copy effect with state-based actions deferred "
-                                  "(its ability resolves through priority, 704.3)")
+            deferred(step, "copy", where)
         elif name == "turn_face_up":
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: turning face up with state-based actions deferred "
-                                  "(the engine's special action checks them, 704.3)")
+            deferred(step, "turn_face_up", where)
         elif name == "turn_face_down":
             if objects.get(body, {}).get("types") != ["Creature"]:
                 raise Unsupported(f"{where}: turning {body} face down, not a creature (the "
                                   "adapter's ability targets a creature)")
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: turning face down with state-based actions "
-                                  "deferred (the ability resolves through priority, 704.3)")
+            deferred(step, "turn_face_down", where)
         elif name == "crew":
             first = (setup.get("players") or [{"id": "you"}])[0]["id"]
             if any(objects.get(h, {}).get("controller", first) != first
                    for h in [body["vehicle"]] + body["with"]):
                 raise Unsupported(f"{where}: crewing with the second player's permanents (the "
                                   "adapter activates abilities as the first player)")
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: crewing with state-based actions deferred (the "
-                                  "crew ability resolves through priority, 704.3)")
+            deferred(step, "crew", where)
         elif name == "attach":
             moved = objects.get(body["object"], {})
             first = (setup.get("players") or [{"id": "you"}])[0]["id"]
@@ -571,9 +603,7 @@ def check(case):
                 raise Unsupported(f"{where}: attaching {body['object']} (only the first player's "
                                   "Equipment to the first player's creature, by its equip "
                                   "ability, is mapped)")
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: attaching with state-based actions deferred (the "
-                                  "equip ability resolves through priority, 704.3)")
+            deferred(step, "attach", where)
         elif name == "cast":
             o = next((o for o in setup.get("objects", []) if o["id"] == body["object"]), None)
             if o is None or not o.get("on_resolve") or o.get("zone") != "hand" \
@@ -586,19 +616,12 @@ def check(case):
                                   "for the second player (the adapter adds the mana its cost "
                                   "takes for the first player, to an empty pool)")
             cost_mana(o.get("mana_cost") or "", where)
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: a cast with state-based actions deferred (the "
-                                  "engine checks them as a player gets priority, 704.3)")
+            deferred(step, "cast", where)
         elif name == "resolve":
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: a spell resolving with state-based actions deferred "
-                                  "(the engine checks them as a player gets priority, 704.3)")
+            deferred(step, "resolve", where)
         elif name in ("double", "triple", "double_counters"):
             spell_text(name, body, players, first, where)
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: `{name}` with state-based actions deferred (the "
-                                  "adapter casts a spell for it, which resolves through "
-                                  "priority, 704.3)")
+            deferred(step, "double", where, name=name)
         elif name == "exchange":
             exchanged(body, case, first, where)
         elif name == "add_mana":
@@ -607,20 +630,14 @@ def check(case):
             if body.get("player", first) != first:
                 raise Unsupported(f"{where}: a cost paid by {body['player']} (the adapter casts "
                                   "as the first player)")
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: a cost paid with state-based actions deferred (the "
-                                  "adapter pays it by casting a spell, which resolves through "
-                                  "priority, 704.3)")
+            deferred(step, "pay_cost", where)
             if body.get("payment", 0):
                 raise Unsupported(f"{where}: payment {body['payment']} of the cost (the engine "
                                   "pays a cost its own way: the adapter can ask it for the "
                                   "payment with the least life, no other one)")
             paid_cost(body, case, where)
         elif name == "attack":
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: an attack with state-based actions deferred (the "
-                                  "engine checks them as it gives priority in its combat steps, "
-                                  "704.3)")
+            deferred(step, "attack", where)
             if attacked:
                 raise Unsupported(f"{where}: a second combat in the case (the adapter walks "
                                   "the engine through one combat)")
@@ -631,20 +648,12 @@ def check(case):
                     raise Unsupported(f"{where}: an attack on {defender}, a permanent "
                                       "(planeswalkers and battles are not mapped)")
         elif name == "combat_damage_step":
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: a combat damage step with state-based actions "
-                                  "deferred (the engine checks them before a player gets "
-                                  "priority, 704.3)")
+            deferred(step, "combat_damage_step", where)
         elif name == "prevent":
             fixed(body["amount"], where)
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: `prevent` with state-based actions deferred (the "
-                                  "spell resolves through priority, which checks them, 704.3)")
+            deferred(step, "prevent", where)
         elif name in ("destroy", "regenerate"):
-            if not step.get("sba", True):
-                raise Unsupported(f"{where}: `{name}` with state-based actions deferred (the "
-                                  "spell or ability resolves through priority, which checks "
-                                  "them, 704.3)")
+            deferred(step, "destroy", where, name=name)
         elif name == "begin_turn":
             if body not in players:
                 raise Unsupported(f"{where}: the turn of {body}")
@@ -663,10 +672,7 @@ def check(case):
                                   "priority, 704.3)")
         elif name == "damage":
             fixed(body["amount"], where)
-            if not step.get("sba", True):
-                raise Unsupported(
-                    f"{where}: damage with state-based actions deferred (the ability resolves "
-                    "through priority, which checks them, 704.3)")
+            deferred(step, "damage", where)
         else:
             raise Unsupported(f"{where}: the step `{name}`")
 
@@ -1153,6 +1159,12 @@ def locked_effect_text(spec, players, first, where):
         raise Unsupported(f"{where}: an effect on artifacts (the adapter's effect source is one)")
     if spec["affects"].get("other"):
         raise Unsupported(f"{where}: an effect on `other` objects (other than its source)")
+    if isinstance(spec.get("x"), dict):
+        # The adapter's spell that reads X as it resolves (608.2h) targets
+        # one creature; the effect source's ability is written with a number.
+        raise Unsupported(f"{where}: an effect on a filter with an amount read from the game "
+                          f"({json.dumps(spec['x'])}; the adapter maps such an X only for one "
+                          "creature's +X/+Y until end of turn)")
     subject = filter_text(spec["affects"], players, first, where)
     if "modify" in spec:
         p, t = parse_pt(spec["modify"], where, spec.get("x"), signed=True)
@@ -1866,7 +1878,15 @@ class Game:
         state["state"]["next_timestamp"] = self.next_ts
         self.g = self.engine.load_game(state)
         before = self.g.object(oid)["timestamp"]
-        self.apply({"type": "ActivateAbility", "data": {"source_id": oid, "ability_index": index}})
+        try:
+            self.apply({"type": "ActivateAbility",
+                        "data": {"source_id": oid, "ability_index": index}})
+        except ValueError as e:
+            # Equip targets a creature its controller controls (702.6a); the
+            # case's attach (701.3a) may name a permanent that is none, or
+            # one that can't be targeted: the ability has no legal target.
+            raise Unsupported(f"the engine does not let {a['object']}'s equip ability be "
+                              f"activated with {a['to']} as its target: it says {e}")
         for _ in range(50):
             waiting = self.g.waiting_for()
             if waiting["type"] == "TargetSelection":
@@ -2224,6 +2244,15 @@ class Game:
         return explicit
 
     def apply(self, action, player=0):
+        source = (action.get("data") or {}).get("source_id") if isinstance(action, dict) else None
+        if source is not None and source in self.taken_out:
+            # The adapter's own objects (its effect source) are the first
+            # player's: they leave with a loser the game was played on for.
+            names = {i: h for h, i in self.player_ids.items()}
+            raise Unsupported(
+                f"{', '.join(names[i] for i in sorted(self.losers))} loses the game, and phase.rs "
+                f"exiles the loser's objects as it ends it ({self.g.object(source)['name']}, "
+                "whose ability the adapter activates for the step)")
         kind = action.get("type") if isinstance(action, dict) else action.kind
         if self.unchecked and kind in ("PassPriority", "CastSpell", "ActivateAbility"):
             self.nothing_to_check(self.unchecked)
@@ -2644,6 +2673,17 @@ class Game:
             cast = next((c for c in self.g.actions()
                          if c.kind == "CastSpell" and c.data.get("object_id") == oid), None)
             if cast is None:
+                obj = self.g.object(target)
+                guarded = {keyword_name(k) for k in obj["keywords"]} \
+                    & ({"shroud"} if obj["controller"] == player else {"shroud", "hexproof"})
+                if guarded:
+                    # A spell is cast only with legal targets (601.2c): the
+                    # step's object can't be the target of the adapter's spell
+                    # (702.18a, 702.11b), the one way the adapter maps it.
+                    raise Unsupported(
+                        f"the step acts on {handle}, which has {' and '.join(sorted(guarded))}: "
+                        "the engine does not let the spell the adapter casts for the step "
+                        "target it")
                 raise RuntimeError(f"the engine does not let {caster} cast {name}")
             self.apply(cast, player)
             for _ in range(10):
@@ -2901,6 +2941,13 @@ class Game:
         for _ in range(10):
             if self.g.state()["state"]["active_player"] != 0:
                 break
+            if self.g.stack() and self.g.waiting_for()["type"] == "Priority":
+                # Triggers of the state-based actions the engine checked as
+                # it gave priority on the way (704.3): they resolve, and a
+                # loop of them (a persist creature that keeps dying) is no
+                # fixpoint rather than a cleanup never reached.
+                self.resolve_stack()
+                continue
             self.pass_once("the cleanup step")
         else:
             raise RuntimeError("the engine did not walk through its cleanup step")
