@@ -1236,7 +1236,9 @@ FOREST = {"name": "Forest", "manaCost": "", "colors": [], "colorIdentity": [],
 # its own objects, its players' `hand` being refused), so a library is only
 # drawn from by a player's draw step (504.1), which only a `begin_turn` walk
 # reaches, once per walk at most; an empty library there would lose the game
-# (704.5b), which `do_begin_turn` refuses before the walk.
+# (704.5b), which `do_begin_turn` refuses before the walk. Eight is one more
+# than the opening hand of seven, which is drawn before it goes back: that
+# draw never empties a library either.
 LIBRARY_FORESTS = 8
 
 
