@@ -1350,14 +1350,25 @@ def filter_text(f, players, controller, where):
 # so the adapter keeps, between cases, what a case cannot change: the card
 # faces built from their Oracle text, the engines (an Engine is only a card
 # database: games are made from it, it is never modified), and the state of
-# a new game once it is ready for the setup (debug mode on, both hands kept,
-# the first player's main phase), from which every case's game is loaded
-# afresh. The game itself is never shared.
+# a new game once it is ready for the setup (debug mode on, both hands kept
+# and put back in the libraries, the first player's main phase), from which
+# every case's game is loaded afresh. The game itself is never shared.
 
 FOREST = {"name": "Forest", "manaCost": "", "colors": [], "colorIdentity": [],
           "type": "Basic Land — Forest", "types": ["Land"], "subtypes": ["Forest"],
           "supertypes": ["Basic"], "text": "({T}: Add {G}.)", "layout": "normal",
           "manaValue": 0, "identifiers": {}}
+
+# The Forests each library holds besides the case's cards. The state round
+# trips cost what the state holds, so the decks are no larger than the game
+# needs: the opening hands go back to the libraries (a case's hand holds only
+# its own objects, its players' `hand` being refused), so a library is only
+# drawn from by a player's draw step (504.1), which only a `begin_turn` walk
+# reaches, once per walk at most; an empty library there would lose the game
+# (704.5b), which `do_begin_turn` refuses before the walk. Eight is one more
+# than the opening hand of seven, which is drawn before it goes back: that
+# draw never empties a library either.
+LIBRARY_FORESTS = 8
 
 
 class Lru:
@@ -1412,6 +1423,12 @@ def start(faces, decks):
             who = g.waiting_for()["data"]["pending"][0]["player"]
             g.apply(who, {"type": "MulliganDecision", "data": {"choice": {"type": "Keep"}}})
         g.apply(0, debug("SetPhase", {"phase": "PreCombatMain", "active_player": 0}))
+        # Cards in hand that are not the case's would count for the hand size
+        # of the cleanup's discard (514.1): none is left there.
+        for k, v in g.state()["state"]["objects"].items():
+            if v["zone"] == "Hand":
+                g.apply(0, debug("MoveToZone", {"object_id": int(k), "to_zone": "Library",
+                                                "simulate": False}))
         state = g.state()
         cards = sorted((int(k), v["name"], v["owner"]) for k, v in state["state"]["objects"].items())
         return json.dumps(state), cards
@@ -1510,7 +1527,7 @@ class Game:
                  and s["do"]["damage"]["from"] in spells]
         for handle in dealt:
             decks[self.controller(spells[handle])].append(self.names[handle])
-        decks = [d + ["Forest"] * (40 - len(d)) for d in decks]
+        decks = [d + ["Forest"] * LIBRARY_FORESTS for d in decks]
         self.engine, self.g, cards = start(faces, decks)
         # ptoracle numbers timestamps with one counter from 1 (docs/protocol.md,
         # "Timestamps"): the adapter keeps the same count, so that an effect
@@ -3079,12 +3096,6 @@ class Game:
                             if v["name"] == DESTROY or v["name"].startswith(PREVENT + " "))
         for oid in self.tools:
             self.move(oid, "Hand")
-        # Room for them: the engine's cleanup would have the first player
-        # discard down to seven (514.1), a choice no case makes.
-        hand = [int(k) for k, v in self.g.state()["state"]["objects"].items()
-                if v["zone"] == "Hand" and v["owner"] == 0 and v["name"] == "Forest"]
-        for oid in hand[:len(self.tools)]:
-            self.move(oid, "Library")
         if not any(o.get("regeneration_shields") for o in self.objects):
             return
         state = self.g.state()
@@ -3315,6 +3326,11 @@ class Game:
             # D27: the case's turn begins with nothing else of a turn played.
             raise Unsupported("begin_turn with mana in a pool (the adapter walks the engine "
                               "through the end of the turn, whose steps empty it, 500.4)")
+        if any(all(v["zone"] != "Library" or v["owner"] != i for v in s["objects"].values())
+               for i in range(len(s["players"]))):
+            raise Unsupported("begin_turn with an empty library (the adapter's libraries hold "
+                              f"{LIBRARY_FORESTS} Forests; the engine's draw step on the way "
+                              "would lose the game, 704.5b)")
         tapped = {oid: self.g.object(oid)["tapped"] for oid in self.ids.values()
                   if self.g.object(oid)["zone"] == "Battlefield"}
         sick = self.sickness()
