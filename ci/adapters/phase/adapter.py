@@ -29,7 +29,7 @@ mechanisms wherever that is practical:
   triggers resolve after state-based actions;
 - zones: the engine's zone changes (its debug action).
 - mana, costs, amounts read from the game, doubling, exchanges, who puts
-  counters, spells: Oracle text the engine parses (mana abilities, CDAs,
+  counters, moved counters, spells: Oracle text the engine parses (mana abilities, CDAs,
   level up bands, replacement effects, instants of the adapter's), the
   parse checked, activated or cast and resolved through the engine's
   stack, which pays the costs and reads the amounts.
@@ -102,6 +102,7 @@ FEATURES = [
     "persist",
     "prevention",
     "shield-counters",
+    "move-counters",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information; how many distinct payments a cost has: the engine pays a
@@ -550,6 +551,12 @@ def check(case):
             if not step.get("sba", True):
                 raise Unsupported(f"{where}: a spell resolving with state-based actions deferred "
                                   "(the engine checks them as a player gets priority, 704.3)")
+        elif name == "move_counters":
+            move_spell(body, players, first, where)
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: moving counters with state-based actions deferred "
+                                  "(the adapter casts a spell for it, which resolves through "
+                                  "priority, 704.3)")
         elif name in ("double", "triple", "double_counters"):
             spell_text(name, body, players, first, where)
             if not step.get("sba", True):
@@ -910,6 +917,33 @@ def counters_spell(body, first, where):
             f"Put {n} {body['kind']} counters on target creature.")
     return text, {"type": "PutCounter", "counter_type": kind,
                   "count": {"type": "Fixed", "value": n}}, body.get("by") or first
+
+
+def move_spell(body, players, first, where):
+    """`move_counters` (122.5): an instant the moving player casts, `Move a
+    +1/+1 counter from target creature onto another target creature.`, so
+    that the engine removes and puts them (and its replacement effects see
+    who puts them, 122.6a). Its text, parse, and the player who casts it."""
+    kind = counter_name(body["kind"])
+    if kind is None or body["from"] in players or body["to"] in players:
+        raise Unsupported(f"{where}: moving {body['kind']} counters between {body['from']} and "
+                          f"{body['to']} (the adapter casts a spell that moves a kind of "
+                          "counter the engine knows between creatures)")
+    if body["from"] == body["to"]:
+        raise Unsupported(f"{where}: counters moved from {body['from']} onto itself (the "
+                          "adapter's spell moves them onto another target creature)")
+    n = fixed(body.get("count", 1), where)
+    if n not in NUMBER_WORDS:
+        raise Unsupported(f"{where}: moving {n} counters (the adapter writes one to ten)")
+    text = (f"Move a {body['kind']} counter" if n == 1 else
+            f"Move {NUMBER_WORDS[n]} {body['kind']} counters") \
+        + " from target creature onto another target creature."
+    creature = {"type": "Typed", "type_filters": ["Creature"], "controller": None}
+    return text, {"type": "MoveCounters", "counter_type": kind,
+                  "count": {"type": "Fixed", "value": n}, "mode": "Move",
+                  "selection": "StackTarget", "source": dict(creature, properties=[]),
+                  "target": dict(creature, properties=[{"type": "Another"}])}, \
+        body.get("by") or first
 
 
 def players_mana(setup, first):
@@ -2059,6 +2093,10 @@ class Game:
             elif kind == "move" and putters and any((body.get("counters") or {}).values()):
                 text, expected, caster = return_spell(body, first, f"step {i + 1}")
                 spell = text, expected
+            elif kind == "move_counters":
+                text, expected, caster = move_spell(body, self.player_ids, first,
+                                                    f"step {i + 1}")
+                spell = text, expected
             else:
                 spell = spell_text(kind, body, self.player_ids, first, f"step {i + 1}")
             if spell is None:
@@ -2480,6 +2518,20 @@ class Game:
         if self.g.object(oid)["counters"].get(kind, 0) > have:
             self.timestamp()
 
+    def do_move_counters(self, a):
+        """122.5: the adapter's instant `Move a +1/+1 counter from target
+        creature onto another target creature.`, cast by the moving player
+        (`by`) at `from` and `to` and resolved by the engine, which removes
+        and puts them. The counters it puts give their kind a timestamp
+        (613.7c, docs/protocol.md); the removal and the cast take none."""
+        self.nothing_to_check(f"moving counters from {a['from']} to {a['to']}")
+        oid = self.known(a["to"])
+        kind = counter_name(a["kind"])
+        have = self.g.object(oid)["counters"].get(kind, 0)
+        self.cast_at(a["from"], None, effect=False, also=a["to"])
+        if self.g.object(oid)["counters"].get(kind, 0) > have:
+            self.timestamp()
+
     def do_return_spell(self, a):
         """A creature card returned from a graveyard with counters by the
         player who puts them: the adapter's instant, cast by that player and
@@ -2500,18 +2552,22 @@ class Game:
                                   "player who cast the adapter's spell, not its owner's")
             self.timestamp()
 
-    def cast_at(self, handle, timestamp, effect=True, zone="Battlefield"):
+    def cast_at(self, handle, timestamp, effect=True, zone="Battlefield", also=None):
         """Cast the step's instant (the next of the adapter's) for {0} at one
-        creature and let the engine resolve it; the continuous effect it
-        makes, if `effect`, gets the step's timestamp. The second player
-        casts theirs once the first has passed priority."""
-        if handle in self.ids and self.g.object(self.ids[handle])["zone"] != zone:
-            raise Unsupported(f"the step acts on {handle} off the {zone.lower()} (the adapter "
-                              f"casts a spell that targets a creature on the {zone.lower()})")
-        target = self.on_battlefield(handle) if zone == "Battlefield" else self.known(handle)
-        if "Creature" not in self.g.object(target)["card_types"]["core_types"]:
-            raise Unsupported(f"the step acts on {handle}, which is not a creature (the adapter "
-                              "casts a spell that targets a creature)")
+        creature (and a second one, `also`, for a spell with two targets) and
+        let the engine resolve it; the continuous effect it makes, if
+        `effect`, gets the step's timestamp. The second player casts theirs
+        once the first has passed priority."""
+        aims = []
+        for h in [handle] + ([also] if also is not None else []):
+            if h in self.ids and self.g.object(self.ids[h])["zone"] != zone:
+                raise Unsupported(f"the step acts on {h} off the {zone.lower()} (the adapter "
+                                  f"casts a spell that targets a creature on the {zone.lower()})")
+            target = self.on_battlefield(h) if zone == "Battlefield" else self.known(h)
+            if "Creature" not in self.g.object(target)["card_types"]["core_types"]:
+                raise Unsupported(f"the step acts on {h}, which is not a creature (the adapter "
+                                  "casts a spell that targets a creature)")
+            aims.append((h, target))
         name, _, caster = self.pumps.pop(0)
         player = self.player_ids[caster]
         oid = next(int(k) for k, v in self.g.state()["state"]["objects"].items()
@@ -2534,10 +2590,11 @@ class Game:
             if cast is None:
                 raise RuntimeError(f"the engine does not let {caster} cast {name}")
             self.apply(cast, player)
-            for _ in range(10):
+            for k in range(10):
                 waiting = self.g.waiting_for()
                 if waiting["type"] == "Priority":
                     break
+                handle, target = aims[min(k, len(aims) - 1)]
                 choices = [c for c in self.g.actions() if c.kind == "ChooseTarget"]
                 pick = next((c for c in choices
                              if (c.data or {}).get("target") == {"Object": target}), None)
