@@ -29,7 +29,7 @@ mechanisms wherever that is practical:
   triggers resolve after state-based actions;
 - zones: the engine's zone changes (its debug action).
 - mana, costs, amounts read from the game, doubling, exchanges, who puts
-  counters, moved counters, spells: Oracle text the engine parses (mana abilities, CDAs,
+  counters, moved counters, P/T chosen as a card enters, spells: Oracle text the engine parses (mana abilities, CDAs,
   level up bands, replacement effects, instants of the adapter's), the
   parse checked, activated or cast and resolved through the engine's
   stack, which pays the costs and reads the amounts.
@@ -103,6 +103,7 @@ FEATURES = [
     "prevention",
     "shield-counters",
     "move-counters",
+    "choose-pt",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information; how many distinct payments a cost has: the engine pays a
@@ -349,7 +350,12 @@ def check(case):
             chapter_lines(o, objects_of(setup), where)
         if "timestamp" in o:
             fixed(o["timestamp"], where)
-        if "pt" in o and not o.get("cda"):
+        if o.get("enters_as"):
+            chosen = choice_text(o.get("name") or o["id"], o, where)[1]
+            if o.get("choose", o["enters_as"][0]["pt"]) not in chosen:
+                raise Unsupported(f"{where}: the choice {o.get('choose')} is none of "
+                                  "`enters_as`")
+        elif "pt" in o and not o.get("cda"):
             parse_pt(o["pt"], where)
         for kind, n in o.get("counters", {}).items():
             if counter_name(kind) is None:
@@ -468,6 +474,15 @@ def check(case):
                     raise Unsupported(f"{where}: {body['object']} enters with counters of its "
                                       "own or as a copy with state-based actions deferred (the "
                                       "ability that moves it resolves through priority, 704.3)")
+            if moved.get("enters_as") and body["to"] == "battlefield":
+                if body.get("copy") or (putters and any((body.get("counters") or {}).values())):
+                    raise Unsupported(f"{where}: {body['object']}, whose P/T is chosen as it "
+                                      "enters, enters as a copy or with counters beside an "
+                                      "ability that changes how many a player puts")
+                if not step.get("sba", True):
+                    raise Unsupported(f"{where}: {body['object']} enters choosing its P/T with "
+                                      "state-based actions deferred (the ability that moves it "
+                                      "resolves through priority, 704.3)")
             for kind, n in (body.get("counters") or {}).items():
                 if counter_name(kind) is None:
                     raise Unsupported(f"{where}: entering with {kind} counters")
@@ -946,6 +961,40 @@ def move_spell(body, players, first, where):
         body.get("by") or first
 
 
+def choice_text(name, o, where):
+    """"As this enters" P/T choices (208.2b) as Primal Clay's Oracle text:
+    `As NAME enters, it becomes your choice of a 3/3 artifact creature, a 2/2
+    artifact creature with flying, or ... in addition to its other types.`
+    Its text, and per choice (by its P/T) the P/T and keywords the parse must
+    give it."""
+    if o.get("cda") or o.get("pt", "*/*") != "*/*":
+        raise Unsupported(f"{where}: P/T chosen as it enters beside a printed P/T other than "
+                          "*/* or a characteristic-defining ability")
+    if not set(o.get("types", [])) <= {"Artifact", "Creature", "Enchantment"} \
+            or "Creature" not in o.get("types", []):
+        raise Unsupported(f"{where}: P/T chosen as it enters by a {o.get('types')} (the "
+                          "adapter writes Primal Clay's text, a creature)")
+    kinds = " ".join(t.lower() for t in o["types"])
+    options, parsed = [], {}
+    for c in o["enters_as"]:
+        p, t = parse_pt(c["pt"], where)
+        keywords = c.get("keywords") or []
+        if any(k not in KEYWORDS for k in keywords) or len(keywords) > 1 or set(c) - {
+                "pt", "keywords"}:
+            raise Unsupported(f"{where}: the choice {json.dumps(c)} (the adapter writes a P/T "
+                              "with at most one keyword)")
+        if c["pt"] in parsed:
+            raise Unsupported(f"{where}: two choices with the P/T {c['pt']}")
+        options.append(f"a {p}/{t} {kinds}" + (f" with {keywords[0]}" if keywords else ""))
+        parsed[c["pt"]] = (p, t, {engine_keyword(k) for k in keywords})
+    if len(options) < 2:
+        raise Unsupported(f"{where}: {len(options)} choices as it enters")
+    listed = " or ".join(options) if len(options) == 2 else \
+        ", ".join(options[:-1]) + ", or " + options[-1]
+    return (f"As {name} enters, it becomes your choice of {listed} in addition to its other "
+            "types."), parsed
+
+
 def players_mana(setup, first):
     return any(p.get("mana") for p in setup.get("players", []) if p["id"] == first)
 
@@ -1220,6 +1269,12 @@ ENTERING = {
 }
 
 
+# The same for a card whose P/T is chosen as it enters (208.2b), also from
+# exile (a permanent that left and returns chooses again, 400.7).
+CHOOSING = dict(ENTERING, exile="{0}: Return target permanent card you own in exile to the "
+                "battlefield.")
+
+
 def entering_with_counters(o, move):
     """A move onto the battlefield of a permanent that enters with counters
     of its own: a planeswalker's loyalty (306.5b), a battle's defense
@@ -1392,7 +1447,9 @@ class Game:
         self.names = self.card_names()
         self.amounts = self.damage_amounts(case)
         self.chapters = {}  # Saga -> chapter number -> the handle it targets
+        self.labels = {}  # object with P/T chosen as it enters -> P/T -> the engine's label
         self.copy_target = None  # what the object entering now copies
+        self.choosing = None  # the engine's label of the P/T it chooses as it enters
         # Objects the case has enter as a copy: Clone's ability (707.2).
         self.clones = {step["do"]["move"]["object"] for step in case.get("steps", [])
                        if isinstance(step["do"], dict) and "move" in step["do"]
@@ -1539,7 +1596,7 @@ class Game:
     @staticmethod
     def face_key(o):
         return json.dumps({k: o.get(k) for k in ("types", "subtypes", "colors", "pt", "keywords", "mana_cost",
-                                              "abilities", "cda")},
+                                              "abilities", "cda", "enters_as")},
                           sort_keys=True)
 
     @staticmethod
@@ -1579,6 +1636,9 @@ class Game:
         lines += levels[0]
         put_by = put_by_text(o.get("counters_put_by") or {}, o["id"])
         lines += [text for text, _ in put_by]
+        choice = choice_text(name, o, o["id"]) if o.get("enters_as") else None
+        if choice:
+            lines.append(choice[0])
         spell = bool(set(o.get("types", [])) & SPELL_TYPES)
         amounts = self.amounts.get(o["id"], [])
         if spell and amounts:
@@ -1620,6 +1680,8 @@ class Game:
         }
         if cda:
             spec["power"], spec["toughness"] = cda[1]
+        elif choice:
+            spec["power"], spec["toughness"] = "*", "*"
         elif "pt" in o:
             p, t = parse_pt(o["pt"], o["id"])
             spec["power"], spec["toughness"] = str(p), str(t)
@@ -1673,8 +1735,13 @@ class Game:
                 for a in banded] != levels[1]:
             raise Unsupported(f"{o['id']}: phase.rs's parser does not read the level up bands "
                               f"{levels[0]} as the case means (it reads {json.dumps(banded)})")
+        gated = [a for a in face["static_abilities"]
+                 if (a.get("condition") or {}).get("type") == "ChosenLabelIs"]
+        if choice:
+            self.labels[o["id"]] = self.choice_labels(o["id"], face, choice, gated)
         parsed = [a for a in face["static_abilities"] if a.get("mode") == "Continuous"
                   and not a.get("characteristic_defining") and a not in banded
+                  and a not in gated
                   and [m["type"] for m in a["modifications"]] != ["AddAllCreatureTypes"]]
         read = [{m["type"] for m in a["modifications"]} for a in parsed]
         numbers = sorted(t.get("saga_chapter") for t in face["triggers"] if t.get("saga_chapter"))
@@ -1687,6 +1754,35 @@ class Game:
             raise Unsupported(f"{o['id']}: phase.rs's parser does not read all of the static "
                               f"abilities {[text for text, _ in statics]} (it reads {read})")
         return face
+
+    @staticmethod
+    def choice_labels(handle, face, choice, gated):
+        """The engine's label of each choice, by its P/T: phase.rs reads
+        Primal Clay's text as a replacement that makes its controller choose
+        a label as it enters, and one static ability per label that sets the
+        P/T and grants the keyword while that label is chosen. The parse must
+        give each choice exactly its P/T and keywords."""
+        text, wanted = choice
+        labels = {}
+        for pt, (p, t, keywords) in wanted.items():
+            for a in gated:
+                mods = a["modifications"]
+                if {"type": "SetPower", "value": p} in mods \
+                        and {"type": "SetToughness", "value": t} in mods \
+                        and {m.get("keyword") for m in mods if m["type"] == "AddKeyword"} \
+                        == keywords:
+                    labels[pt] = a["condition"]["label"]
+        chooses = [r["execute"]["effect"] for r in face.get("replacements") or []
+                   if r.get("event") == "Moved"
+                   and r["execute"]["effect"].get("type") == "Choose"]
+        options = [c.get("choice_type", {}).get("Labeled", {}).get("options") for c in chooses]
+        if len(labels) != len(wanted) or len(gated) != len(wanted) \
+                or len(options) != 1 or not options[0] \
+                or sorted(options[0]) != sorted(labels.values()):
+            raise Unsupported(f"{handle}: phase.rs's parser does not read {text!r} as the case "
+                              f"means (it reads {json.dumps(chooses)} and "
+                              f"{json.dumps([a['modifications'] for a in gated])})")
+        return labels
 
     def locked_effects(self, case):
         """The Oracle text of each effect on a filter, one activated ability
@@ -1715,6 +1811,11 @@ class Game:
                                                action["move"]):
                 zone = objects[action["move"]["object"]].get("zone", "battlefield")
                 out[ENTERING[zone]] = None
+            if isinstance(action, dict) and "move" in action \
+                    and action["move"]["to"] == "battlefield" \
+                    and objects.get(action["move"]["object"], {}).get("enters_as"):
+                for text in CHOOSING.values():  # from wherever it is then
+                    out[text] = None
             if isinstance(action, dict) and "copy" in action:
                 out[COPYING[action["copy"].get("until", "forever")]] = None
             if isinstance(action, dict) and "turn_face_down" in action:
@@ -1782,7 +1883,7 @@ class Game:
         """A card of the first player put onto the battlefield by the effect
         source's ability, which the engine resolves (its replacement puts the
         counters it enters with, 614.1c); a zone change, one timestamp."""
-        text = ENTERING[ZONES[self.g.object(oid)["zone"]]]
+        text = CHOOSING[ZONES[self.g.object(oid)["zone"]]]
         state = self.g.state()
         state["state"]["next_timestamp"] = self.next_ts  # the new object's (613.7d)
         self.g = self.engine.load_game(state)
@@ -1793,6 +1894,26 @@ class Game:
         self.counting = counting
         if self.g.object(oid)["zone"] != "Battlefield":
             raise RuntimeError(f"{text!r} did not put {handle} onto the battlefield")
+
+    def enter_choosing(self, a, o, oid):
+        """A card whose P/T is chosen as it enters (208.2b): put onto the
+        battlefield by the effect source's ability, which the engine
+        resolves; its replacement asks the choice, answered with the case's
+        (`choose` of the move, else of the object, else the first)."""
+        zone = ZONES.get(self.g.object(oid)["zone"])
+        if zone not in CHOOSING or self.g.object(oid)["owner"] != 0:
+            raise Unsupported(f"{a['object']} enters the battlefield from the {zone} of its "
+                              "owner, choosing its P/T (the adapter's ability that puts it "
+                              "there, so that the engine asks the choice, puts the first "
+                              "player's cards from a hand, a graveyard or exile)")
+        choose = a.get("choose") or o.get("choose") or o["enters_as"][0]["pt"]
+        if choose not in self.labels[a["object"]]:
+            raise Invalid(f"the choice {choose} is none of {a['object']}'s `enters_as`")
+        self.choosing = self.labels[a["object"]][choose]
+        try:
+            self.enter(a["object"], oid)
+        finally:
+            self.choosing = None
 
     def do_attach(self, a):
         """The Equipment's own equip ability (702.6a), activated by the first
@@ -1988,6 +2109,13 @@ class Game:
                                       "the object the case names")
                 self.apply({"type": "ChooseTarget",
                             "data": {"target": {"Object": self.copy_target}}}, data["player"])
+            elif waiting["type"] == "NamedChoice" and self.choosing is not None:
+                # The P/T chosen as it enters (208.2b), the case's.
+                if self.choosing not in data.get("options", []):
+                    raise Unsupported(f"the engine does not offer the choice the case makes for "
+                                      f"{handle} ({self.choosing!r} among {data.get('options')})")
+                self.apply({"type": "ChooseOption", "data": {"choice": self.choosing}},
+                           data["player"])
             elif waiting["type"] == "EffectZoneChoice":
                 if oid not in data["cards"]:
                     raise Unsupported(f"the engine does not offer {handle} to {text!r}")
@@ -2152,6 +2280,12 @@ class Game:
             obj["damage_marked"] = o.get("damage", 0)
             obj["dealt_deathtouch_damage"] = bool(o.get("deathtouch_damage", False))
             obj["timestamp"] = self.timestamps[o["id"]]  # 613.7d
+            if o.get("enters_as") and o.get("zone", "battlefield") == "battlefield" \
+                    and not o.get("face_down"):
+                # The choice made as it entered (208.2b), where the engine's
+                # replacement records it (face down, it made none, 708.3).
+                label = self.labels[o["id"]][o.get("choose") or o["enters_as"][0]["pt"]]
+                obj["chosen_attributes"] = [{"type": "Label", "value": label}]
         s["layers_dirty"] = True
         self.g = self.engine.load_game(state)
 
@@ -2334,7 +2468,10 @@ class Game:
             raise Unsupported(f"{a['object']} with undying or persist dies by a `move` (the "
                               "engine's debug zone change fires no triggers)")
         o = next(o for o in self.objects if o["id"] == a["object"])
-        if entering_with_counters(o, a) and self.g.object(oid)["zone"] != "Battlefield":
+        if o.get("enters_as") and a["to"] == "battlefield" \
+                and self.g.object(oid)["zone"] != "Battlefield":
+            self.enter_choosing(a, o, oid)
+        elif entering_with_counters(o, a) and self.g.object(oid)["zone"] != "Battlefield":
             copy = a.get("copy") or {}
             self.copy_target = self.on_battlefield(copy["of"]) if copy else None
             self.enter(a["object"], oid)
