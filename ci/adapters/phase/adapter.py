@@ -31,8 +31,9 @@ mechanisms wherever that is practical:
 - mana, costs, amounts read from the game, doubling, exchanges, who puts
   counters, moved counters, P/T chosen as a card enters, spells: Oracle
   text the engine parses (mana abilities, CDAs, level up bands,
-  replacement effects, instants of the adapter's), the parse checked, activated or cast and resolved through the engine's
-  stack, which pays the costs and reads the amounts.
+  replacement effects, instants of the adapter's), the parse checked,
+  activated or cast and resolved through the engine's stack, which pays
+  the costs and reads the amounts.
 
 Anything else is answered `unsupported` with the reason; the adapter never
 computes a rules result itself. Only protocol messages go to stdout.
