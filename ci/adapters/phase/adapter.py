@@ -29,11 +29,11 @@ mechanisms wherever that is practical:
   triggers resolve after state-based actions;
 - zones: the engine's zone changes (its debug action).
 - mana, costs, amounts read from the game, doubling, exchanges, who puts
-  counters, moved counters, P/T chosen as a card enters, spells: Oracle
-  text the engine parses (mana abilities, CDAs, level up bands,
-  replacement effects, instants of the adapter's), the parse checked,
-  activated or cast and resolved through the engine's stack, which pays
-  the costs and reads the amounts.
+  counters, moved counters, P/T chosen as a card enters, Nth-counter
+  abilities, spells: Oracle text the engine parses (mana abilities, CDAs,
+  level up bands, replacement effects, instants of the adapter's), the
+  parse checked, activated or cast and resolved through the engine's
+  stack, which pays the costs and reads the amounts.
 
 Anything else is answered `unsupported` with the reason; the adapter never
 computes a rules result itself. Only protocol messages go to stdout.
@@ -105,6 +105,7 @@ FEATURES = [
     "shield-counters",
     "move-counters",
     "choose-pt",
+    "counter-triggers",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information; how many distinct payments a cost has: the engine pays a
@@ -340,6 +341,8 @@ def check(case):
             cda_text(o.get("name") or o["id"], o, players, first, where)
         if o.get("level_up"):
             level_text(o["level_up"], where)
+        for trigger in o.get("counter_triggers") or []:
+            counter_trigger_text(o.get("name") or o["id"], o, trigger, where)
         if o.get("counters_put_by"):
             put_by_text(o["counters_put_by"], where)
         if o.get("on_resolve") or o.get("x_is"):
@@ -385,7 +388,7 @@ def check(case):
                                   "priority, 704.3)")
             continue
         (name, body), = action.items()
-        putters = any(o.get("counters_put_by") for o in setup.get("objects", []))
+        putters = really_put(setup.get("objects", []))
         if name == "put_counters" and putters:
             counters_spell(body, first, where)
         elif name == "put_counters":
@@ -479,7 +482,8 @@ def check(case):
                 if body.get("copy") or (putters and any((body.get("counters") or {}).values())):
                     raise Unsupported(f"{where}: {body['object']}, whose P/T is chosen as it "
                                       "enters, enters as a copy or with counters beside an "
-                                      "ability that changes how many a player puts")
+                                      "ability that changes how many a player puts or "
+                                      "triggers on them")
                 if not step.get("sba", True):
                     raise Unsupported(f"{where}: {body['object']} enters choosing its P/T with "
                                       "state-based actions deferred (the ability that moves it "
@@ -901,8 +905,8 @@ def return_spell(body, first, where):
     if body["to"] != "battlefield" or name is None or name == "level" or kind in KEYWORDS \
             or body.get("copy") or body.get("choose"):
         raise Unsupported(f"{where}: a move with {json.dumps(counters)} beside an ability that "
-                          "changes how many counters a player puts (the adapter casts a spell "
-                          "returning a creature card from a graveyard with one kind of P/T "
+                          "changes how many counters a player puts or triggers on them (the "
+                          "adapter casts a spell returning a creature card from a graveyard with one kind of P/T "
                           "counters)")
     if body.get("by") is not None:
         # 122.6a: the text names nobody, so the controller of the entering
@@ -926,7 +930,7 @@ def counters_spell(body, first, where):
     kind = counter_name(body["kind"]) if body["kind"] != "poison" else None
     if kind is None or kind == "level":
         raise Unsupported(f"{where}: {body['kind']} counters put beside an ability that changes "
-                          "how many a player puts (the adapter casts a spell that puts P/T or "
+                          "how many a player puts or triggers on them (the adapter casts a spell that puts P/T or "
                           "keyword counters on a creature)")
     n = fixed(body.get("count", 1), where)
     text = (f"Put a {body['kind']} counter on target creature." if n == 1 else
@@ -994,6 +998,63 @@ def choice_text(name, o, where):
         ", ".join(options[:-1]) + ", or " + options[-1]
     return (f"As {name} enters, it becomes your choice of {listed} in addition to its other "
             "types."), parsed
+
+
+ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth",
+            7: "seventh", 8: "eighth", 9: "ninth", 10: "tenth"}
+
+
+def counter_trigger_text(name, o, trigger, where):
+    """"When the Nth KIND counter is put on NAME, EFFECT." (122.7) as Oracle
+    text, for an effect that grants the object a keyword for good or puts
+    counters on it; its text and the trigger the parse must give."""
+    kind, nth, do = trigger["kind"], trigger["nth"], trigger["do"]
+    counter = counter_name(kind) if kind not in ("poison", "lore", "level") else None
+    if counter is None or nth not in ORDINALS or not isinstance(do, dict) or len(do) != 1:
+        raise Unsupported(f"{where}: an Nth-counter ability on the {nth}th {kind} counter that "
+                          f"does {json.dumps(do)}")
+    (step, body), = do.items()
+    if step == "effect" and body.get("affects") == [o["id"]] \
+            and body.get("until", "forever") == "forever" \
+            and not set(body) - {"name", "affects", "add_keywords", "until"} \
+            and len(body.get("add_keywords") or []) == 1 and body["add_keywords"][0] in KEYWORDS:
+        keyword = body["add_keywords"][0]
+        effect = f"{name} gains {keyword}"
+        parsed = {"type": "GenericEffect", "duration": None, "target": None, "static_abilities": [
+            {"affected": {"type": "SelfRef"},
+             "modifications": [{"type": "AddKeyword", "keyword": engine_keyword(keyword)}]}]}
+    elif step == "put_counters" and body.get("on") == o["id"] and not body.get("by") \
+            and counter_name(body["kind"]) not in (None, "lore", "level") \
+            and body.get("count", 1) in NUMBER_WORDS:
+        n = body.get("count", 1)
+        effect = f"put {NUMBER_WORDS[n]} {body['kind']} counter{'s' if n > 1 else ''} on {name}"
+        parsed = {"type": "PutCounter", "counter_type": counter_name(body["kind"]),
+                  "count": {"type": "Fixed", "value": n}, "target": {"type": "SelfRef"}}
+    else:
+        raise Unsupported(f"{where}: an Nth-counter ability that does {json.dumps(do)} (the "
+                          "adapter writes one that gives the object a keyword for good or puts "
+                          "counters on it)")
+    return (f"When the {ORDINALS[nth]} {kind} counter is put on {name}, {effect}.",
+            {"counter_filter": {"counter_type": counter, "threshold": nth}, "effect": parsed})
+
+
+def shaped(read, want):
+    """Whether the parse `read` has every part of `want` (dicts by their
+    keys, lists item by item)."""
+    if isinstance(want, dict):
+        return isinstance(read, dict) and all(shaped(read.get(k), v) for k, v in want.items())
+    if isinstance(want, list):
+        return isinstance(read, list) and len(read) == len(want) \
+            and all(shaped(r, w) for r, w in zip(read, want))
+    return read == want
+
+
+def really_put(objects):
+    """Whether counters are put by the adapter's real spells: when who puts
+    them matters (`counters_put_by`, 122.6a) or what they trigger
+    (`counter_triggers`, 122.7); the engine's debug action triggers
+    nothing."""
+    return any(o.get("counters_put_by") or o.get("counter_triggers") for o in objects)
 
 
 def players_mana(setup, first):
@@ -1637,6 +1698,8 @@ class Game:
         lines += levels[0]
         put_by = put_by_text(o.get("counters_put_by") or {}, o["id"])
         lines += [text for text, _ in put_by]
+        nth = [counter_trigger_text(name, o, t, o["id"]) for t in o.get("counter_triggers") or []]
+        lines += [text for text, _ in nth]
         choice = choice_text(name, o, o["id"]) if o.get("enters_as") else None
         if choice:
             lines.append(choice[0])
@@ -1736,6 +1799,15 @@ class Game:
                 for a in banded] != levels[1]:
             raise Unsupported(f"{o['id']}: phase.rs's parser does not read the level up bands "
                               f"{levels[0]} as the case means (it reads {json.dumps(banded)})")
+        read = [t for t in face["triggers"] if t.get("mode") == "CounterAdded"]
+        if len(read) != len(nth) or any(
+                t.get("counter_filter") != want["counter_filter"] or t.get("condition")
+                or t.get("valid_card") != {"type": "SelfRef"}
+                or not shaped(t["execute"]["effect"], want["effect"])
+                for t, (_, want) in zip(read, nth)):
+            raise Unsupported(f"{o['id']}: phase.rs's parser does not read "
+                              f"{[text for text, _ in nth]} as the case means (it reads "
+                              f"{json.dumps(read)[:400]})")
         gated = [a for a in face["static_abilities"]
                  if (a.get("condition") or {}).get("type") == "ChosenLabelIs"]
         if choice:
@@ -2215,7 +2287,7 @@ class Game:
                 continue
             (kind, body), = action.items()
             caster = first
-            putters = any(o.get("counters_put_by") for o in self.objects)
+            putters = really_put(self.objects)
             if kind == "put_counters" and putters:
                 text, expected, caster = counters_spell(body, first, f"step {i + 1}")
                 spell = text, expected
@@ -2429,14 +2501,17 @@ class Game:
         raise NoFixpoint(f"state-based actions still apply after {ROUNDS} rounds")
 
     def do_put_counters(self, a):
-        if any(o.get("counters_put_by") for o in self.objects):
-            # Who puts them matters (122.6a, 614.1a): a real spell of theirs.
+        if really_put(self.objects):
+            # Who puts them matters (122.6a, 614.1a), or what they trigger
+            # (122.7): a real spell of theirs.
             oid = self.known(a["on"])
             kind = counter_name(a["kind"])
             have = self.g.object(oid)["counters"].get(kind, 0)
+            before = self.effect_ids()
             self.cast_at(a["on"], None, effect=False)
             if self.g.object(oid)["counters"].get(kind, 0) > have:
                 self.timestamp()  # the kind gets a new timestamp (613.7c)
+            self.triggered_effects(before)
             return
         if a["on"] in self.player_ids:
             # Poison counters (the only kind a player gets here): the
@@ -2459,8 +2534,7 @@ class Game:
             self.counters(oid, a["kind"], -n)
 
     def do_move(self, a):
-        if any(o.get("counters_put_by") for o in self.objects) \
-                and any((a.get("counters") or {}).values()):
+        if really_put(self.objects) and any((a.get("counters") or {}).values()):
             return self.do_return_spell(a)
         oid = self.known(a["object"])
         obj = self.g.object(oid)
@@ -2666,9 +2740,30 @@ class Game:
         oid = self.known(a["to"])
         kind = counter_name(a["kind"])
         have = self.g.object(oid)["counters"].get(kind, 0)
+        before = self.effect_ids()
         self.cast_at(a["from"], None, effect=False, also=a["to"])
         if self.g.object(oid)["counters"].get(kind, 0) > have:
             self.timestamp()
+        self.triggered_effects(before)
+
+    def effect_ids(self):
+        return {e["id"] for e in self.g.state()["state"]["transient_continuous_effects"]}
+
+    def triggered_effects(self, before):
+        """The effects of Nth-counter abilities (122.7) that triggered and
+        resolved as the adapter's spell resolved: each takes the next
+        timestamp of the case's count (613.7a), in the order the engine made
+        them."""
+        state = self.g.state()
+        s = state["state"]
+        made = [e for e in s["transient_continuous_effects"] if e["id"] not in before]
+        if not made:
+            return
+        for e in sorted(made, key=lambda e: e["timestamp"]):
+            e["timestamp"] = self.timestamp()
+        s["next_timestamp"] = max(s["next_timestamp"], self.next_ts)
+        s["layers_dirty"] = True
+        self.g = self.engine.load_game(state)
 
     def do_return_spell(self, a):
         """A creature card returned from a graveyard with counters by the
@@ -2680,15 +2775,17 @@ class Game:
         if self.g.object(oid)["zone"] != "Graveyard":
             raise Unsupported(f"a move of {a['object']} from the "
                               f"{ZONES.get(self.g.object(oid)['zone'])} with counters beside an "
-                              "ability that changes how many a player puts (the adapter casts a "
-                              "spell that returns a creature card from a graveyard)")
+                              "ability that changes how many a player puts or triggers on "
+                              "them (the adapter casts a spell that returns a creature card from a graveyard)")
         owner = self.g.object(oid)["owner"]
+        before = self.effect_ids()
         self.cast_at(a["object"], None, effect=False, zone="Graveyard")
         if self.g.object(oid)["zone"] == "Battlefield":
             if self.g.object(oid)["controller"] != owner:
                 raise Unsupported(f"the engine returns {a['object']} under the control of the "
                                   "player who cast the adapter's spell, not its owner's")
             self.timestamp()
+            self.triggered_effects(before)
 
     def cast_at(self, handle, timestamp, effect=True, zone="Battlefield", also=None):
         """Cast the step's instant (the next of the adapter's) for {0} at one
