@@ -2737,6 +2737,14 @@ class Game:
         and puts them. The counters it puts give their kind a timestamp
         (613.7c, docs/protocol.md); the removal and the cast take none."""
         self.nothing_to_check(f"moving counters from {a['from']} to {a['to']}")
+        mover = self.player_ids[a.get("by") or next(iter(self.player_ids))]
+        for h in (a["from"], a["to"]):
+            o = self.g.object(self.known(h))
+            words = {keyword_name(k) for k in o["keywords"]}
+            if "shroud" in words or ("hexproof" in words and o["controller"] != mover):
+                # The case's move targets nothing; the adapter's spell does.
+                raise Unsupported(f"moving counters from or onto {h}, which the mover's spell "
+                                  "could not target (shroud, hexproof)")
         oid = self.known(a["to"])
         kind = counter_name(a["kind"])
         have = self.g.object(oid)["counters"].get(kind, 0)
