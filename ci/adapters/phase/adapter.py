@@ -1799,7 +1799,8 @@ class Game:
                 for a in banded] != levels[1]:
             raise Unsupported(f"{o['id']}: phase.rs's parser does not read the level up bands "
                               f"{levels[0]} as the case means (it reads {json.dumps(banded)})")
-        read = [t for t in face["triggers"] if t.get("mode") == "CounterAdded"]
+        read = [t for t in face["triggers"] if t.get("mode") == "CounterAdded"
+                and not t.get("saga_chapter")]
         if len(read) != len(nth) or any(
                 t.get("counter_filter") != want["counter_filter"] or t.get("condition")
                 or t.get("valid_card") != {"type": "SelfRef"}
