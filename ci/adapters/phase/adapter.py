@@ -2183,13 +2183,8 @@ class Game:
                                       "the object the case names")
                 self.apply({"type": "ChooseTarget",
                             "data": {"target": {"Object": self.copy_target}}}, data["player"])
-            elif waiting["type"] == "NamedChoice" and self.choosing is not None:
-                # The P/T chosen as it enters (208.2b), the case's.
-                if self.choosing not in data.get("options", []):
-                    raise Unsupported(f"the engine does not offer the choice the case makes for "
-                                      f"{handle} ({self.choosing!r} among {data.get('options')})")
-                self.apply({"type": "ChooseOption", "data": {"choice": self.choosing}},
-                           data["player"])
+            elif waiting["type"] == "NamedChoice":
+                self.answer_choice(data, self.choosing)
             elif waiting["type"] == "EffectZoneChoice":
                 if oid not in data["cards"]:
                     raise Unsupported(f"the engine does not offer {handle} to {text!r}")
@@ -3276,6 +3271,9 @@ class Game:
             if waiting["type"] == "ReplacementChoice":
                 self.choose_replacement(waiting["data"])
                 continue
+            if waiting["type"] == "NamedChoice":
+                self.answer_choice(waiting["data"])
+                continue
             if len(self.g.stack()) <= floor or waiting["type"] == "GameOver":
                 return
             if waiting["type"] != "Priority":
@@ -3301,6 +3299,22 @@ class Game:
             keys.append((setup[trigger["source_id"]], kind))
         first = sorted(range(len(keys)), key=lambda i: keys[i])
         self.apply({"type": "OrderTriggers", "data": {"order": first[::-1]}}, data["player"])
+
+    def answer_choice(self, data, label=None):
+        """The P/T chosen as a card enters (208.2b): the case's `label`, or
+        for an object of the case that enters without its step saying (a
+        trigger returning it), its `choose`, else its first `enters_as`.
+        Any other choice the engine asks is refused."""
+        ref = (((data.get("source") or {}).get("prompt") or {}).get("identity") or {}) \
+            .get("reference") or {}
+        handle = {v: k for k, v in self.ids.items()}.get(ref.get("object_id"))
+        o = next((o for o in self.objects if o["id"] == handle), {})
+        if label is None and o.get("enters_as") and handle in self.labels:
+            label = self.labels[handle].get(o.get("choose") or o["enters_as"][0]["pt"])
+        if label is None or label not in (data.get("options") or []):
+            raise Unsupported(f"the engine asks a choice for {handle} the case does not make "
+                              f"({label!r} among {data.get('options')})")
+        self.apply({"type": "ChooseOption", "data": {"choice": label}}, data["player"])
 
     def choose_replacement(self, data):
         """Two replacement effects for one event (616.1): ptoracle has the
