@@ -457,7 +457,8 @@ def check(case):
                 raise Unsupported(f"{where}: a move to the {body['to']}")
             moved = objects.get(body["object"], {})
             if putters and any((body.get("counters") or {}).values()):
-                return_spell(body, first, where)
+                return_spell(body, first, where, "hand" if moved.get("zone") == "hand"
+                             else "graveyard")
             elif entering_with_counters(moved, body):
                 zone = moved.get("zone", "battlefield")
                 first = (setup.get("players") or [{"id": "you"}])[0]["id"]
@@ -893,7 +894,7 @@ def put_by_text(put_by, where):
     return out
 
 
-def return_spell(body, first, where):
+def return_spell(body, first, where, zone="graveyard"):
     """A `move` to the battlefield with counters beside an ability that
     changes how many counters a player puts: an instant the putting player
     casts (`Return target creature card from a graveyard to the battlefield
@@ -906,17 +907,21 @@ def return_spell(body, first, where):
             or body.get("copy") or body.get("choose"):
         raise Unsupported(f"{where}: a move with {json.dumps(counters)} beside an ability that "
                           "changes how many counters a player puts or triggers on them (the "
-                          "adapter casts a spell returning a creature card from a graveyard with one kind of P/T "
-                          "counters)")
+                          "adapter casts a spell returning a creature card from a graveyard, "
+                          "or putting one from a hand, with one kind of P/T counters)")
     if body.get("by") is not None:
         # 122.6a: the text names nobody, so the controller of the entering
         # object puts them; an effect naming a player has no text here.
         raise Unsupported(f"{where}: a move whose effect names who puts the counters "
                           f"({body['by']}; phase.rs's parser reads no such text)")
     n = fixed(n, where)
-    text = ("Return target creature card from a graveyard to the battlefield with "
-            + (f"a {kind} counter" if n == 1 else f"{n} {kind} counters") + " on it.")
-    return text, {"type": "ChangeZone", "origin": "Graveyard", "destination": "Battlefield",
+    counted = (f"a {kind} counter" if n == 1 else f"{n} {kind} counters") + " on it."
+    if zone == "hand":
+        # The first player's own card: "your hand" (the caster's).
+        text = "Put a creature card from your hand onto the battlefield with " + counted
+    else:
+        text = "Return target creature card from a graveyard to the battlefield with " + counted
+    return text, {"type": "ChangeZone", "origin": zone.capitalize(), "destination": "Battlefield",
                   "enter_with_counters": [[name, {"type": "Fixed", "value": n}]]}, first
 
 
@@ -930,8 +935,8 @@ def counters_spell(body, first, where):
     kind = counter_name(body["kind"]) if body["kind"] != "poison" else None
     if kind is None or kind == "level":
         raise Unsupported(f"{where}: {body['kind']} counters put beside an ability that changes "
-                          "how many a player puts or triggers on them (the adapter casts a spell that puts P/T or "
-                          "keyword counters on a creature)")
+                          "how many a player puts or triggers on them (the adapter casts a "
+                          "spell that puts P/T or keyword counters on a creature)")
     n = fixed(body.get("count", 1), where)
     text = (f"Put a {body['kind']} counter on target creature." if n == 1 else
             f"Put {n} {body['kind']} counters on target creature.")
@@ -2288,7 +2293,10 @@ class Game:
                 text, expected, caster = counters_spell(body, first, f"step {i + 1}")
                 spell = text, expected
             elif kind == "move" and putters and any((body.get("counters") or {}).values()):
-                text, expected, caster = return_spell(body, first, f"step {i + 1}")
+                moved = next((o for o in self.objects if o["id"] == body["object"]), {})
+                text, expected, caster = return_spell(
+                    body, first, f"step {i + 1}",
+                    "hand" if moved.get("zone") == "hand" else "graveyard")
                 spell = text, expected
             elif kind == "move_counters":
                 text, expected, caster = move_spell(body, self.player_ids, first,
@@ -2776,14 +2784,18 @@ class Game:
         counters it enters with (614.1c, 122.6a). The new object takes a
         timestamp (400.7), its counters share it."""
         oid = self.known(a["object"])
-        if self.g.object(oid)["zone"] != "Graveyard":
+        o = next(o for o in self.objects if o["id"] == a["object"])
+        zone = "Hand" if o.get("zone") == "hand" else "Graveyard"
+        owner = self.g.object(oid)["owner"]
+        if self.g.object(oid)["zone"] != zone or (zone == "Hand" and owner != 0):
             raise Unsupported(f"a move of {a['object']} from the "
                               f"{ZONES.get(self.g.object(oid)['zone'])} with counters beside an "
                               "ability that changes how many a player puts or triggers on "
-                              "them (the adapter casts a spell that returns a creature card from a graveyard)")
-        owner = self.g.object(oid)["owner"]
+                              "them (the adapter casts a spell that returns a creature card "
+                              "from a graveyard, or puts one from the first player's hand, "
+                              "where it was in the setup)")
         before = self.effect_ids()
-        self.cast_at(a["object"], None, effect=False, zone="Graveyard")
+        self.cast_at(a["object"], None, effect=False, zone=zone)
         if self.g.object(oid)["zone"] == "Battlefield":
             if self.g.object(oid)["controller"] != owner:
                 raise Unsupported(f"the engine returns {a['object']} under the control of the "
@@ -2848,6 +2860,14 @@ class Game:
                 if waiting["type"] == "GameOver" or not self.g.stack() \
                         and waiting["type"] == "Priority":
                     break
+                if waiting["type"] == "EffectZoneChoice" and zone == "Hand":
+                    # The card the adapter's spell puts from the hand.
+                    if aims[0][1] not in waiting["data"].get("cards", []):
+                        raise Unsupported(f"the engine does not offer {aims[0][0]} to the "
+                                          "spell the adapter casts for the step")
+                    self.apply({"type": "SelectCards", "data": {"cards": [aims[0][1]]}},
+                               waiting["data"].get("player", 0))
+                    continue
                 if waiting["type"] == "ReplacementChoice":
                     # The order of several replacement effects is the
                     # affected player's choice (616.1), which a case does not
