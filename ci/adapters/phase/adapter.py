@@ -2730,9 +2730,11 @@ class Game:
         oid = self.known(a["on"])
         kind = counter_name(a["kind"])
         have = self.g.object(oid)["counters"].get(kind, 0)
+        before = self.effect_ids()
         self.cast_at(a["on"], None, effect=False)
         if self.g.object(oid)["counters"].get(kind, 0) > have:
             self.timestamp()
+        self.triggered_effects(before)
 
     def do_move_counters(self, a):
         """122.5: the adapter's instant `Move a +1/+1 counter from target
