@@ -33,7 +33,8 @@ mechanisms wherever that is practical:
 - control changes: a real "Gain control of target creature." spell cast by
   the player who gains control and resolved by the engine.
 - mana, costs, amounts read from the game, doubling, exchanges, who puts
-  counters, spells: Oracle text the engine parses (mana abilities, CDAs,
+  counters, moved counters, P/T chosen as a card enters, Nth-counter
+  abilities, spells: Oracle text the engine parses (mana abilities, CDAs,
   level up bands, replacement effects, instants of the adapter's), the
   parse checked, activated or cast and resolved through the engine's
   stack, which pays the costs and reads the amounts.
@@ -109,6 +110,9 @@ FEATURES = [
     "cant-have-counters",
     "control-changes",
     "other-counters",
+    "move-counters",
+    "choose-pt",
+    "counter-triggers",
 ]
 # Observation fields phase.rs does not expose (704.8 last known
 # information; how many distinct payments a cost has: the engine pays a
@@ -416,6 +420,8 @@ def check(case):
             cda_text(o.get("name") or o["id"], o, players, first, where)
         if o.get("level_up"):
             level_text(o["level_up"], where)
+        for trigger in o.get("counter_triggers") or []:
+            counter_trigger_text(o.get("name") or o["id"], o, trigger, where)
         if o.get("counters_put_by"):
             put_by_text(o["counters_put_by"], where)
         if o.get("on_resolve") or o.get("x_is"):
@@ -427,7 +433,12 @@ def check(case):
             chapter_lines(o, objects_of(setup), where)
         if "timestamp" in o:
             fixed(o["timestamp"], where)
-        if "pt" in o and not o.get("cda"):
+        if o.get("enters_as"):
+            chosen = choice_text(o.get("name") or o["id"], o, where)[1]
+            if o.get("choose", o["enters_as"][0]["pt"]) not in chosen:
+                raise Unsupported(f"{where}: the choice {o.get('choose')} is none of "
+                                  "`enters_as`")
+        elif "pt" in o and not o.get("cda"):
             parse_pt(o["pt"], where)
         for kind, n in o.get("counters", {}).items():
             if counter_name(kind) is None:
@@ -459,7 +470,7 @@ def check(case):
             deferred(step, "cleanup", where)
             continue
         (name, body), = action.items()
-        putters = any(o.get("counters_put_by") for o in setup.get("objects", []))
+        putters = really_put(setup.get("objects", []))
         if name == "put_counters" and sealed_put(body, objects) \
                 and (counter_name(body["kind"]) in (None, "level") or body["kind"] == "poison"):
             raise Unsupported(f"{where}: {body['kind']} counters put on {body['on']}, which "
@@ -529,7 +540,8 @@ def check(case):
                 raise Unsupported(f"{where}: a move to the {body['to']}")
             moved = objects.get(body["object"], {})
             if putters and any((body.get("counters") or {}).values()):
-                return_spell(body, first, where)
+                return_spell(body, first, where, "hand" if moved.get("zone") == "hand"
+                             else "graveyard")
             elif moved.get("cant_have_counters_put") and any((body.get("counters") or {}).values()):
                 raise Unsupported(f"{where}: {body['object']}, which can't have counters put on "
                                   "it, enters with counters (the adapter would put them with "
@@ -552,6 +564,16 @@ def check(case):
                                       "(the adapter writes a Clone's ability, a copy of a "
                                       "creature)")
                 deferred(step, "move", where, object=body["object"])
+            if moved.get("enters_as") and body["to"] == "battlefield":
+                if body.get("copy") or (putters and any((body.get("counters") or {}).values())):
+                    raise Unsupported(f"{where}: {body['object']}, whose P/T is chosen as it "
+                                      "enters, enters as a copy or with counters beside an "
+                                      "ability that changes how many a player puts or "
+                                      "triggers on them")
+                if not step.get("sba", True):
+                    raise Unsupported(f"{where}: {body['object']} enters choosing its P/T with "
+                                      "state-based actions deferred (the ability that moves it "
+                                      "resolves through priority, 704.3)")
             for kind, n in (body.get("counters") or {}).items():
                 if counter_name(kind) is None:
                     raise Unsupported(f"{where}: entering with {kind} counters")
@@ -619,6 +641,12 @@ def check(case):
             deferred(step, "cast", where)
         elif name == "resolve":
             deferred(step, "resolve", where)
+        elif name == "move_counters":
+            move_spell(body, players, first, where)
+            if not step.get("sba", True):
+                raise Unsupported(f"{where}: moving counters with state-based actions deferred "
+                                  "(the adapter casts a spell for it, which resolves through "
+                                  "priority, 704.3)")
         elif name in ("double", "triple", "double_counters"):
             spell_text(name, body, players, first, where)
             deferred(step, "double", where, name=name)
@@ -936,7 +964,7 @@ def put_by_text(put_by, where):
     return out
 
 
-def return_spell(body, first, where):
+def return_spell(body, first, where, zone="graveyard"):
     """A `move` to the battlefield with counters beside an ability that
     changes how many counters a player puts: an instant the putting player
     casts (`Return target creature card from a graveyard to the battlefield
@@ -948,18 +976,22 @@ def return_spell(body, first, where):
     if body["to"] != "battlefield" or name is None or name == "level" or kind in KEYWORDS \
             or body.get("copy") or body.get("choose"):
         raise Unsupported(f"{where}: a move with {json.dumps(counters)} beside an ability that "
-                          "changes how many counters a player puts (the adapter casts a spell "
-                          "returning a creature card from a graveyard with one kind of P/T "
-                          "counters)")
+                          "changes how many counters a player puts or triggers on them (the "
+                          "adapter casts a spell returning a creature card from a graveyard, "
+                          "or putting one from a hand, with one kind of P/T counters)")
     if body.get("by") is not None:
         # 122.6a: the text names nobody, so the controller of the entering
         # object puts them; an effect naming a player has no text here.
         raise Unsupported(f"{where}: a move whose effect names who puts the counters "
                           f"({body['by']}; phase.rs's parser reads no such text)")
     n = fixed(n, where)
-    text = ("Return target creature card from a graveyard to the battlefield with "
-            + (f"a {kind} counter" if n == 1 else f"{n} {kind} counters") + " on it.")
-    return text, {"type": "ChangeZone", "origin": "Graveyard", "destination": "Battlefield",
+    counted = (f"a {kind} counter" if n == 1 else f"{n} {kind} counters") + " on it."
+    if zone == "hand":
+        # The first player's own card: "your hand" (the caster's).
+        text = "Put a creature card from your hand onto the battlefield with " + counted
+    else:
+        text = "Return target creature card from a graveyard to the battlefield with " + counted
+    return text, {"type": "ChangeZone", "origin": zone.capitalize(), "destination": "Battlefield",
                   "enter_with_counters": [[name, {"type": "Fixed", "value": n}]]}, first
 
 
@@ -974,8 +1006,8 @@ def counters_spell(body, first, where, zone="battlefield"):
     kind = counter_name(body["kind"]) if body["kind"] != "poison" else None
     if kind is None or kind == "level":
         raise Unsupported(f"{where}: {body['kind']} counters put beside an ability that changes "
-                          "how many a player puts (the adapter casts a spell that puts P/T or "
-                          "keyword counters on a creature)")
+                          "how many a player puts or triggers on them (the adapter casts a "
+                          "spell that puts P/T or keyword counters on a creature)")
     n = fixed(body.get("count", 1), where)
     if zone not in ("battlefield", "graveyard"):
         raise Unsupported(f"{where}: counters put on {body['on']} in the {zone} (the adapter "
@@ -996,6 +1028,124 @@ def sealed_put(body, objects):
     counters a spell or ability puts, not to its debug action, so the
     adapter casts `counters_spell` for it."""
     return bool(objects.get(body["on"], {}).get("cant_have_counters_put"))
+
+
+def move_spell(body, players, first, where):
+    """`move_counters` (122.5): an instant the moving player casts, `Move a
+    +1/+1 counter from target creature onto another target creature.`, so
+    that the engine removes and puts them (and its replacement effects see
+    who puts them, 122.6a). Its text, parse, and the player who casts it."""
+    kind = counter_name(body["kind"])
+    if kind is None or body["from"] in players or body["to"] in players:
+        raise Unsupported(f"{where}: moving {body['kind']} counters between {body['from']} and "
+                          f"{body['to']} (the adapter casts a spell that moves a kind of "
+                          "counter the engine knows between creatures)")
+    if body["from"] == body["to"]:
+        raise Unsupported(f"{where}: counters moved from {body['from']} onto itself (the "
+                          "adapter's spell moves them onto another target creature)")
+    n = fixed(body.get("count", 1), where)
+    if n not in NUMBER_WORDS:
+        raise Unsupported(f"{where}: moving {n} counters (the adapter writes one to ten)")
+    text = (f"Move a {body['kind']} counter" if n == 1 else
+            f"Move {NUMBER_WORDS[n]} {body['kind']} counters") \
+        + " from target creature onto another target creature."
+    creature = {"type": "Typed", "type_filters": ["Creature"], "controller": None}
+    return text, {"type": "MoveCounters", "counter_type": kind,
+                  "count": {"type": "Fixed", "value": n}, "mode": "Move",
+                  "selection": "StackTarget", "source": dict(creature, properties=[]),
+                  "target": dict(creature, properties=[{"type": "Another"}])}, \
+        body.get("by") or first
+
+
+def choice_text(name, o, where):
+    """"As this enters" P/T choices (208.2b) as Primal Clay's Oracle text:
+    `As NAME enters, it becomes your choice of a 3/3 artifact creature, a 2/2
+    artifact creature with flying, or ... in addition to its other types.`
+    Its text, and per choice (by its P/T) the P/T and keywords the parse must
+    give it."""
+    if o.get("cda") or o.get("pt", "*/*") != "*/*":
+        raise Unsupported(f"{where}: P/T chosen as it enters beside a printed P/T other than "
+                          "*/* or a characteristic-defining ability")
+    if not set(o.get("types", [])) <= {"Artifact", "Creature", "Enchantment"} \
+            or "Creature" not in o.get("types", []):
+        raise Unsupported(f"{where}: P/T chosen as it enters by a {o.get('types')} (the "
+                          "adapter writes Primal Clay's text, a creature)")
+    kinds = " ".join(t.lower() for t in o["types"])
+    options, parsed = [], {}
+    for c in o["enters_as"]:
+        p, t = parse_pt(c["pt"], where)
+        keywords = c.get("keywords") or []
+        if any(k not in KEYWORDS for k in keywords) or len(keywords) > 1 or set(c) - {
+                "pt", "keywords"}:
+            raise Unsupported(f"{where}: the choice {json.dumps(c)} (the adapter writes a P/T "
+                              "with at most one keyword)")
+        if c["pt"] in parsed:
+            raise Unsupported(f"{where}: two choices with the P/T {c['pt']}")
+        options.append(f"a {p}/{t} {kinds}" + (f" with {keywords[0]}" if keywords else ""))
+        parsed[c["pt"]] = (p, t, {engine_keyword(k) for k in keywords})
+    if len(options) < 2:
+        raise Unsupported(f"{where}: {len(options)} choices as it enters")
+    listed = " or ".join(options) if len(options) == 2 else \
+        ", ".join(options[:-1]) + ", or " + options[-1]
+    return (f"As {name} enters, it becomes your choice of {listed} in addition to its other "
+            "types."), parsed
+
+
+ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth",
+            7: "seventh", 8: "eighth", 9: "ninth", 10: "tenth"}
+
+
+def counter_trigger_text(name, o, trigger, where):
+    """"When the Nth KIND counter is put on NAME, EFFECT." (122.7) as Oracle
+    text, for an effect that grants the object a keyword for good or puts
+    counters on it; its text and the trigger the parse must give."""
+    kind, nth, do = trigger["kind"], trigger["nth"], trigger["do"]
+    counter = counter_name(kind) if kind not in ("poison", "lore", "level") else None
+    if counter is None or nth not in ORDINALS or not isinstance(do, dict) or len(do) != 1:
+        raise Unsupported(f"{where}: an Nth-counter ability on the {nth}th {kind} counter that "
+                          f"does {json.dumps(do)}")
+    (step, body), = do.items()
+    if step == "effect" and body.get("affects") == [o["id"]] \
+            and body.get("until", "forever") == "forever" \
+            and not set(body) - {"name", "affects", "add_keywords", "until"} \
+            and len(body.get("add_keywords") or []) == 1 and body["add_keywords"][0] in KEYWORDS:
+        keyword = body["add_keywords"][0]
+        effect = f"{name} gains {keyword}"
+        parsed = {"type": "GenericEffect", "duration": None, "target": None, "static_abilities": [
+            {"affected": {"type": "SelfRef"},
+             "modifications": [{"type": "AddKeyword", "keyword": engine_keyword(keyword)}]}]}
+    elif step == "put_counters" and body.get("on") == o["id"] and not body.get("by") \
+            and counter_name(body["kind"]) not in (None, "lore", "level") \
+            and body.get("count", 1) in NUMBER_WORDS:
+        n = body.get("count", 1)
+        effect = f"put {NUMBER_WORDS[n]} {body['kind']} counter{'s' if n > 1 else ''} on {name}"
+        parsed = {"type": "PutCounter", "counter_type": counter_name(body["kind"]),
+                  "count": {"type": "Fixed", "value": n}, "target": {"type": "SelfRef"}}
+    else:
+        raise Unsupported(f"{where}: an Nth-counter ability that does {json.dumps(do)} (the "
+                          "adapter writes one that gives the object a keyword for good or puts "
+                          "counters on it)")
+    return (f"When the {ORDINALS[nth]} {kind} counter is put on {name}, {effect}.",
+            {"counter_filter": {"counter_type": counter, "threshold": nth}, "effect": parsed})
+
+
+def shaped(read, want):
+    """Whether the parse `read` has every part of `want` (dicts by their
+    keys, lists item by item)."""
+    if isinstance(want, dict):
+        return isinstance(read, dict) and all(shaped(read.get(k), v) for k, v in want.items())
+    if isinstance(want, list):
+        return isinstance(read, list) and len(read) == len(want) \
+            and all(shaped(r, w) for r, w in zip(read, want))
+    return read == want
+
+
+def really_put(objects):
+    """Whether counters are put by the adapter's real spells: when who puts
+    them matters (`counters_put_by`, 122.6a) or what they trigger
+    (`counter_triggers`, 122.7); the engine's debug action triggers
+    nothing."""
+    return any(o.get("counters_put_by") or o.get("counter_triggers") for o in objects)
 
 
 def players_mana(setup, first):
@@ -1278,6 +1428,12 @@ ENTERING = {
 }
 
 
+# The same for a card whose P/T is chosen as it enters (208.2b), also from
+# exile (a permanent that left and returns chooses again, 400.7).
+CHOOSING = dict(ENTERING, exile="{0}: Return target permanent card you own in exile to the "
+                "battlefield.")
+
+
 def entering_with_counters(o, move):
     """A move onto the battlefield of a permanent that enters with counters
     of its own: a planeswalker's loyalty (306.5b), a battle's defense
@@ -1468,7 +1624,9 @@ class Game:
         self.names = self.card_names()
         self.amounts = self.damage_amounts(case)
         self.chapters = {}  # Saga -> chapter number -> the handle it targets
+        self.labels = {}  # object with P/T chosen as it enters -> P/T -> the engine's label
         self.copy_target = None  # what the object entering now copies
+        self.choosing = None  # the engine's label of the P/T it chooses as it enters
         # Objects the case has enter as a copy: Clone's ability (707.2).
         self.clones = {step["do"]["move"]["object"] for step in case.get("steps", [])
                        if isinstance(step["do"], dict) and "move" in step["do"]
@@ -1618,7 +1776,8 @@ class Game:
     @staticmethod
     def face_key(o):
         return json.dumps({k: o.get(k) for k in ("types", "subtypes", "colors", "pt", "keywords", "mana_cost",
-                                              "abilities", "cda", "cant_have_counters_put")},
+                                              "abilities", "cda", "cant_have_counters_put",
+                                              "enters_as", "counter_triggers")},
                           sort_keys=True)
 
     @staticmethod
@@ -1660,6 +1819,11 @@ class Game:
         lines += [text for text, _ in put_by]
         if o.get("cant_have_counters_put"):
             lines.append(f"{name} {SEALED}")
+        nth = [counter_trigger_text(name, o, t, o["id"]) for t in o.get("counter_triggers") or []]
+        lines += [text for text, _ in nth]
+        choice = choice_text(name, o, o["id"]) if o.get("enters_as") else None
+        if choice:
+            lines.append(choice[0])
         spell = bool(set(o.get("types", [])) & SPELL_TYPES)
         amounts = self.amounts.get(o["id"], [])
         if spell and amounts:
@@ -1701,6 +1865,8 @@ class Game:
         }
         if cda:
             spec["power"], spec["toughness"] = cda[1]
+        elif choice:
+            spec["power"], spec["toughness"] = "*", "*"
         elif "pt" in o:
             p, t = parse_pt(o["pt"], o["id"])
             spec["power"], spec["toughness"] = str(p), str(t)
@@ -1760,8 +1926,23 @@ class Game:
                 for a in banded] != levels[1]:
             raise Unsupported(f"{o['id']}: phase.rs's parser does not read the level up bands "
                               f"{levels[0]} as the case means (it reads {json.dumps(banded)})")
+        read = [t for t in face["triggers"] if t.get("mode") == "CounterAdded"
+                and not t.get("saga_chapter")]
+        if len(read) != len(nth) or any(
+                t.get("counter_filter") != want["counter_filter"] or t.get("condition")
+                or t.get("valid_card") != {"type": "SelfRef"}
+                or not shaped(t["execute"]["effect"], want["effect"])
+                for t, (_, want) in zip(read, nth)):
+            raise Unsupported(f"{o['id']}: phase.rs's parser does not read "
+                              f"{[text for text, _ in nth]} as the case means (it reads "
+                              f"{json.dumps(read)[:400]})")
+        gated = [a for a in face["static_abilities"]
+                 if (a.get("condition") or {}).get("type") == "ChosenLabelIs"]
+        if choice:
+            self.labels[o["id"]] = self.choice_labels(o["id"], face, choice, gated)
         parsed = [a for a in face["static_abilities"] if a.get("mode") == "Continuous"
                   and not a.get("characteristic_defining") and a not in banded
+                  and a not in gated
                   and [m["type"] for m in a["modifications"]] != ["AddAllCreatureTypes"]]
         read = [{m["type"] for m in a["modifications"]} for a in parsed]
         numbers = sorted(t.get("saga_chapter") for t in face["triggers"] if t.get("saga_chapter"))
@@ -1774,6 +1955,35 @@ class Game:
             raise Unsupported(f"{o['id']}: phase.rs's parser does not read all of the static "
                               f"abilities {[text for text, _ in statics]} (it reads {read})")
         return face
+
+    @staticmethod
+    def choice_labels(handle, face, choice, gated):
+        """The engine's label of each choice, by its P/T: phase.rs reads
+        Primal Clay's text as a replacement that makes its controller choose
+        a label as it enters, and one static ability per label that sets the
+        P/T and grants the keyword while that label is chosen. The parse must
+        give each choice exactly its P/T and keywords."""
+        text, wanted = choice
+        labels = {}
+        for pt, (p, t, keywords) in wanted.items():
+            for a in gated:
+                mods = a["modifications"]
+                if {"type": "SetPower", "value": p} in mods \
+                        and {"type": "SetToughness", "value": t} in mods \
+                        and {m.get("keyword") for m in mods if m["type"] == "AddKeyword"} \
+                        == keywords:
+                    labels[pt] = a["condition"]["label"]
+        chooses = [r["execute"]["effect"] for r in face.get("replacements") or []
+                   if r.get("event") == "Moved"
+                   and r["execute"]["effect"].get("type") == "Choose"]
+        options = [c.get("choice_type", {}).get("Labeled", {}).get("options") for c in chooses]
+        if len(labels) != len(wanted) or len(gated) != len(wanted) \
+                or len(options) != 1 or not options[0] \
+                or sorted(options[0]) != sorted(labels.values()):
+            raise Unsupported(f"{handle}: phase.rs's parser does not read {text!r} as the case "
+                              f"means (it reads {json.dumps(chooses)} and "
+                              f"{json.dumps([a['modifications'] for a in gated])})")
+        return labels
 
     def locked_effects(self, case):
         """The Oracle text of each effect on a filter, one activated ability
@@ -1802,6 +2012,11 @@ class Game:
                                                action["move"]):
                 zone = objects[action["move"]["object"]].get("zone", "battlefield")
                 out[ENTERING[zone]] = None
+            if isinstance(action, dict) and "move" in action \
+                    and action["move"]["to"] == "battlefield" \
+                    and objects.get(action["move"]["object"], {}).get("enters_as"):
+                for text in CHOOSING.values():  # from wherever it is then
+                    out[text] = None
             if isinstance(action, dict) and "copy" in action:
                 out[COPYING[action["copy"].get("until", "forever")]] = None
             if isinstance(action, dict) and "turn_face_down" in action:
@@ -1869,7 +2084,7 @@ class Game:
         """A card of the first player put onto the battlefield by the effect
         source's ability, which the engine resolves (its replacement puts the
         counters it enters with, 614.1c); a zone change, one timestamp."""
-        text = ENTERING[ZONES[self.g.object(oid)["zone"]]]
+        text = CHOOSING[ZONES[self.g.object(oid)["zone"]]]
         state = self.g.state()
         state["state"]["next_timestamp"] = self.next_ts  # the new object's (613.7d)
         self.g = self.engine.load_game(state)
@@ -1880,6 +2095,26 @@ class Game:
         self.counting = counting
         if self.g.object(oid)["zone"] != "Battlefield":
             raise RuntimeError(f"{text!r} did not put {handle} onto the battlefield")
+
+    def enter_choosing(self, a, o, oid):
+        """A card whose P/T is chosen as it enters (208.2b): put onto the
+        battlefield by the effect source's ability, which the engine
+        resolves; its replacement asks the choice, answered with the case's
+        (`choose` of the move, else of the object, else the first)."""
+        zone = ZONES.get(self.g.object(oid)["zone"])
+        if zone not in CHOOSING or self.g.object(oid)["owner"] != 0:
+            raise Unsupported(f"{a['object']} enters the battlefield from the {zone} of its "
+                              "owner, choosing its P/T (the adapter's ability that puts it "
+                              "there, so that the engine asks the choice, puts the first "
+                              "player's cards from a hand, a graveyard or exile)")
+        choose = a.get("choose") or o.get("choose") or o["enters_as"][0]["pt"]
+        if choose not in self.labels[a["object"]]:
+            raise Invalid(f"the choice {choose} is none of {a['object']}'s `enters_as`")
+        self.choosing = self.labels[a["object"]][choose]
+        try:
+            self.enter(a["object"], oid)
+        finally:
+            self.choosing = None
 
     def do_attach(self, a):
         """The Equipment's own equip ability (702.6a), activated by the first
@@ -2083,6 +2318,8 @@ class Game:
                                       "the object the case names")
                 self.apply({"type": "ChooseTarget",
                             "data": {"target": {"Object": self.copy_target}}}, data["player"])
+            elif waiting["type"] == "NamedChoice":
+                self.answer_choice(data, self.choosing)
             elif waiting["type"] == "EffectZoneChoice":
                 if oid not in data["cards"]:
                     raise Unsupported(f"the engine does not offer {handle} to {text!r}")
@@ -2181,7 +2418,7 @@ class Game:
                 continue
             (kind, body), = action.items()
             caster = first
-            putters = any(o.get("counters_put_by") for o in self.objects)
+            putters = really_put(self.objects)
             objects = {o["id"]: o for o in self.objects}
             if kind == "put_counters" and (putters or sealed_put(body, objects)):
                 text, expected, caster = counters_spell(
@@ -2189,7 +2426,14 @@ class Game:
                     objects.get(body["on"], {}).get("zone", "battlefield"))
                 spell = text, expected
             elif kind == "move" and putters and any((body.get("counters") or {}).values()):
-                text, expected, caster = return_spell(body, first, f"step {i + 1}")
+                moved = next((o for o in self.objects if o["id"] == body["object"]), {})
+                text, expected, caster = return_spell(
+                    body, first, f"step {i + 1}",
+                    "hand" if moved.get("zone") == "hand" else "graveyard")
+                spell = text, expected
+            elif kind == "move_counters":
+                text, expected, caster = move_spell(body, self.player_ids, first,
+                                                    f"step {i + 1}")
                 spell = text, expected
             elif kind == "gain_control":
                 spell = CONTROL, {"type": "GainControl"}
@@ -2250,6 +2494,12 @@ class Game:
             obj["damage_marked"] = o.get("damage", 0)
             obj["dealt_deathtouch_damage"] = bool(o.get("deathtouch_damage", False))
             obj["timestamp"] = self.timestamps[o["id"]]  # 613.7d
+            if o.get("enters_as") and o.get("zone", "battlefield") == "battlefield" \
+                    and not o.get("face_down"):
+                # The choice made as it entered (208.2b), where the engine's
+                # replacement records it (face down, it made none, 708.3).
+                label = self.labels[o["id"]][o.get("choose") or o["enters_as"][0]["pt"]]
+                obj["chosen_attributes"] = [{"type": "Label", "value": label}]
         s["layers_dirty"] = True
         self.g = self.engine.load_game(state)
 
@@ -2412,15 +2662,18 @@ class Game:
 
     def do_put_counters(self, a):
         objects = {o["id"]: o for o in self.objects}
-        if any(o.get("counters_put_by") for o in self.objects) or sealed_put(a, objects):
-            # Who puts them matters (122.6a, 614.1a): a real spell of theirs.
+        if really_put(self.objects) or sealed_put(a, objects):
+            # Who puts them matters (122.6a, 614.1a), what they trigger
+            # (122.7), or whether they can be put (122.6): a real spell.
             oid = self.known(a["on"])
             kind = counter_name(a["kind"])
             have = self.g.object(oid)["counters"].get(kind, 0)
+            before = self.effect_ids()
             zone = objects.get(a["on"], {}).get("zone", "battlefield")
             self.cast_at(a["on"], None, effect=False, zone=ENGINE_ZONES.get(zone, zone))
             if self.g.object(oid)["counters"].get(kind, 0) > have:
                 self.timestamp()  # the kind gets a new timestamp (613.7c)
+            self.triggered_effects(before)
             return
         if a["on"] in self.player_ids:
             # Poison counters (the only kind a player gets here): the
@@ -2443,8 +2696,7 @@ class Game:
             self.counters(oid, a["kind"], -n)
 
     def do_move(self, a):
-        if any(o.get("counters_put_by") for o in self.objects) \
-                and any((a.get("counters") or {}).values()):
+        if really_put(self.objects) and any((a.get("counters") or {}).values()):
             return self.do_return_spell(a)
         oid = self.known(a["object"])
         obj = self.g.object(oid)
@@ -2453,7 +2705,10 @@ class Game:
             raise Unsupported(f"{a['object']} with undying or persist dies by a `move` (the "
                               "engine's debug zone change fires no triggers)")
         o = next(o for o in self.objects if o["id"] == a["object"])
-        if entering_with_counters(o, a) and self.g.object(oid)["zone"] != "Battlefield":
+        if o.get("enters_as") and a["to"] == "battlefield" \
+                and self.g.object(oid)["zone"] != "Battlefield":
+            self.enter_choosing(a, o, oid)
+        elif entering_with_counters(o, a) and self.g.object(oid)["zone"] != "Battlefield":
             copy = a.get("copy") or {}
             self.copy_target = self.on_battlefield(copy["of"]) if copy else None
             self.enter(a["object"], oid)
@@ -2634,9 +2889,54 @@ class Game:
         oid = self.known(a["on"])
         kind = counter_name(a["kind"])
         have = self.g.object(oid)["counters"].get(kind, 0)
+        before = self.effect_ids()
         self.cast_at(a["on"], None, effect=False)
         if self.g.object(oid)["counters"].get(kind, 0) > have:
             self.timestamp()
+        self.triggered_effects(before)
+
+    def do_move_counters(self, a):
+        """122.5: the adapter's instant `Move a +1/+1 counter from target
+        creature onto another target creature.`, cast by the moving player
+        (`by`) at `from` and `to` and resolved by the engine, which removes
+        and puts them. The counters it puts give their kind a timestamp
+        (613.7c, docs/protocol.md); the removal and the cast take none."""
+        self.nothing_to_check(f"moving counters from {a['from']} to {a['to']}")
+        mover = self.player_ids[a.get("by") or next(iter(self.player_ids))]
+        for h in (a["from"], a["to"]):
+            o = self.g.object(self.known(h))
+            words = {keyword_name(k) for k in o["keywords"]}
+            if "shroud" in words or ("hexproof" in words and o["controller"] != mover):
+                # The case's move targets nothing; the adapter's spell does.
+                raise Unsupported(f"moving counters from or onto {h}, which the mover's spell "
+                                  "could not target (shroud, hexproof)")
+        oid = self.known(a["to"])
+        kind = counter_name(a["kind"])
+        have = self.g.object(oid)["counters"].get(kind, 0)
+        before = self.effect_ids()
+        self.cast_at(a["from"], None, effect=False, also=a["to"])
+        if self.g.object(oid)["counters"].get(kind, 0) > have:
+            self.timestamp()
+        self.triggered_effects(before)
+
+    def effect_ids(self):
+        return {e["id"] for e in self.g.state()["state"]["transient_continuous_effects"]}
+
+    def triggered_effects(self, before):
+        """The effects of Nth-counter abilities (122.7) that triggered and
+        resolved as the adapter's spell resolved: each takes the next
+        timestamp of the case's count (613.7a), in the order the engine made
+        them."""
+        state = self.g.state()
+        s = state["state"]
+        made = [e for e in s["transient_continuous_effects"] if e["id"] not in before]
+        if not made:
+            return
+        for e in sorted(made, key=lambda e: e["timestamp"]):
+            e["timestamp"] = self.timestamp()
+        s["next_timestamp"] = max(s["next_timestamp"], self.next_ts)
+        s["layers_dirty"] = True
+        self.g = self.engine.load_game(state)
 
     def do_return_spell(self, a):
         """A creature card returned from a graveyard with counters by the
@@ -2645,31 +2945,41 @@ class Game:
         counters it enters with (614.1c, 122.6a). The new object takes a
         timestamp (400.7), its counters share it."""
         oid = self.known(a["object"])
-        if self.g.object(oid)["zone"] != "Graveyard":
+        o = next(o for o in self.objects if o["id"] == a["object"])
+        zone = "Hand" if o.get("zone") == "hand" else "Graveyard"
+        owner = self.g.object(oid)["owner"]
+        if self.g.object(oid)["zone"] != zone or (zone == "Hand" and owner != 0):
             raise Unsupported(f"a move of {a['object']} from the "
                               f"{ZONES.get(self.g.object(oid)['zone'])} with counters beside an "
-                              "ability that changes how many a player puts (the adapter casts a "
-                              "spell that returns a creature card from a graveyard)")
-        owner = self.g.object(oid)["owner"]
-        self.cast_at(a["object"], None, effect=False, zone="Graveyard")
+                              "ability that changes how many a player puts or triggers on "
+                              "them (the adapter casts a spell that returns a creature card "
+                              "from a graveyard, or puts one from the first player's hand, "
+                              "where it was in the setup)")
+        before = self.effect_ids()
+        self.cast_at(a["object"], None, effect=False, zone=zone)
         if self.g.object(oid)["zone"] == "Battlefield":
             if self.g.object(oid)["controller"] != owner:
                 raise Unsupported(f"the engine returns {a['object']} under the control of the "
                                   "player who cast the adapter's spell, not its owner's")
             self.timestamp()
+            self.triggered_effects(before)
 
-    def cast_at(self, handle, timestamp, effect=True, zone="Battlefield"):
+    def cast_at(self, handle, timestamp, effect=True, zone="Battlefield", also=None):
         """Cast the step's instant (the next of the adapter's) for {0} at one
-        creature and let the engine resolve it; the continuous effect it
-        makes, if `effect`, gets the step's timestamp. The second player
-        casts theirs once the first has passed priority."""
-        if handle in self.ids and self.g.object(self.ids[handle])["zone"] != zone:
-            raise Unsupported(f"the step acts on {handle} off the {zone.lower()} (the adapter "
-                              f"casts a spell that targets a creature on the {zone.lower()})")
-        target = self.on_battlefield(handle) if zone == "Battlefield" else self.known(handle)
-        if "Creature" not in self.g.object(target)["card_types"]["core_types"]:
-            raise Unsupported(f"the step acts on {handle}, which is not a creature (the adapter "
-                              "casts a spell that targets a creature)")
+        creature (and a second one, `also`, for a spell with two targets) and
+        let the engine resolve it; the continuous effect it makes, if
+        `effect`, gets the step's timestamp. The second player casts theirs
+        once the first has passed priority."""
+        aims = []
+        for h in [handle] + ([also] if also is not None else []):
+            if h in self.ids and self.g.object(self.ids[h])["zone"] != zone:
+                raise Unsupported(f"the step acts on {h} off the {zone.lower()} (the adapter "
+                                  f"casts a spell that targets a creature on the {zone.lower()})")
+            target = self.on_battlefield(h) if zone == "Battlefield" else self.known(h)
+            if "Creature" not in self.g.object(target)["card_types"]["core_types"]:
+                raise Unsupported(f"the step acts on {h}, which is not a creature (the adapter "
+                                  "casts a spell that targets a creature)")
+            aims.append((h, target))
         name, _, caster = self.pumps.pop(0)
         player = self.player_ids[caster]
         oid = next(int(k) for k, v in self.g.state()["state"]["objects"].items()
@@ -2703,10 +3013,11 @@ class Game:
                         "target it")
                 raise RuntimeError(f"the engine does not let {caster} cast {name}")
             self.apply(cast, player)
-            for _ in range(10):
+            for k in range(10):
                 waiting = self.g.waiting_for()
                 if waiting["type"] == "Priority":
                     break
+                handle, target = aims[min(k, len(aims) - 1)]
                 choices = [c for c in self.g.actions() if c.kind == "ChooseTarget"]
                 pick = next((c for c in choices
                              if (c.data or {}).get("target") == {"Object": target}), None)
@@ -2721,6 +3032,14 @@ class Game:
                 if waiting["type"] == "GameOver" or not self.g.stack() \
                         and waiting["type"] == "Priority":
                     break
+                if waiting["type"] == "EffectZoneChoice" and zone == "Hand":
+                    # The card the adapter's spell puts from the hand.
+                    if aims[0][1] not in waiting["data"].get("cards", []):
+                        raise Unsupported(f"the engine does not offer {aims[0][0]} to the "
+                                          "spell the adapter casts for the step")
+                    self.apply({"type": "SelectCards", "data": {"cards": [aims[0][1]]}},
+                               waiting["data"].get("player", 0))
+                    continue
                 if waiting["type"] == "ReplacementChoice":
                     # The order of several replacement effects is the
                     # affected player's choice (616.1), which a case does not
@@ -3154,6 +3473,9 @@ class Game:
             if waiting["type"] == "ReplacementChoice":
                 self.choose_replacement(waiting["data"])
                 continue
+            if waiting["type"] == "NamedChoice":
+                self.answer_choice(waiting["data"])
+                continue
             if len(self.g.stack()) <= floor or waiting["type"] == "GameOver":
                 return
             if waiting["type"] != "Priority":
@@ -3179,6 +3501,22 @@ class Game:
             keys.append((setup[trigger["source_id"]], kind))
         first = sorted(range(len(keys)), key=lambda i: keys[i])
         self.apply({"type": "OrderTriggers", "data": {"order": first[::-1]}}, data["player"])
+
+    def answer_choice(self, data, label=None):
+        """The P/T chosen as a card enters (208.2b): the case's `label`, or
+        for an object of the case that enters without its step saying (a
+        trigger returning it), its `choose`, else its first `enters_as`.
+        Any other choice the engine asks is refused."""
+        ref = (((data.get("source") or {}).get("prompt") or {}).get("identity") or {}) \
+            .get("reference") or {}
+        handle = {v: k for k, v in self.ids.items()}.get(ref.get("object_id"))
+        o = next((o for o in self.objects if o["id"] == handle), {})
+        if label is None and o.get("enters_as") and handle in self.labels:
+            label = self.labels[handle].get(o.get("choose") or o["enters_as"][0]["pt"])
+        if label is None or label not in (data.get("options") or []):
+            raise Unsupported(f"the engine asks a choice for {handle} the case does not make "
+                              f"({label!r} among {data.get('options')})")
+        self.apply({"type": "ChooseOption", "data": {"choice": label}}, data["player"])
 
     def choose_replacement(self, data):
         """Two replacement effects for one event (616.1): ptoracle has the
