@@ -3595,6 +3595,10 @@ class Game:
                      and a.data.get("object_id") == spell), None)
         if cast is None:
             who = next(h for h, i in self.player_ids.items() if i == player)
+            if "Sorcery" in self.g.object(spell)["card_types"]["core_types"] and player != 0:
+                raise Unsupported(f"the engine does not let {who} cast {what}, a sorcery, in the "
+                                  "first player's turn (307.1: only in its controller's main "
+                                  "phase; the adapter plays the case in the first player's)")
             raise Unsupported(f"the engine does not let {who} cast {what} now "
                               f"(it waits for {self.g.waiting_for()['type']})")
         events = self.quietly(cast, player, own={spell}).events

@@ -112,10 +112,11 @@ def classify(case, observed):
     for handle, what, m in fields:
         ref = observed.get(handle) or {}
         o = objs.get(handle, {})
-        if what in PT_FIELDS | {"zone"} and "Creature" in (ref.get("types") or []) \
-                and "pt" not in o and "Creature" not in o.get("types", []):
-            if m["got"] == "none" or what == "zone":
-                return "bug5"
+        printed_noncreature = o and "pt" not in o and "Creature" not in o.get("types", [])
+        if printed_noncreature and '"Creature"' in text and (
+                what in PT_FIELDS and m["got"] == "none"
+                or what == "zone" and (m["expected"], m["got"]) == ("graveyard", "battlefield")):
+            return "bug5"
         if what == "deathtouch_damage" and m["expected"] == "false" and ref.get("zone") == "battlefield":
             return "bug3"
         if what == "zone" and m["expected"] == "graveyard" and m["got"] == "battlefield" \
