@@ -2788,7 +2788,9 @@ class Game:
             raise Unsupported(f"mana in the amount of the power of {handle}, which has left the "
                               "battlefield (the adapter activates its own mana ability)")
         source = self.on_battlefield(handle)
-        self.unchecked = None  # a mana ability: no priority (605.3a)
+        # A mana ability gives no priority (605.3a), but the engine's
+        # activation performs state-based actions all the same (generated
+        # cases with `sba: false` showed it): `apply` checks first.
         index = len(self.amounts.get(handle, [])) + self.mana_letters[handle].index(a["mana"])
         try:
             self.apply({"type": "ActivateAbility",
@@ -3299,6 +3301,7 @@ class Game:
         """A real combat: the first player's creatures attack, the second
         player's block what they deal damage to, and the engine walks the
         turn to its combat damage step (510)."""
+        self.no_mana_through("combat_damage")
         attacks, blocks = self.combat_roles(entries)
         engaged = list(attacks) + list(blocks)
         for oid in engaged:
@@ -3569,6 +3572,14 @@ class Game:
             target = {"Object": self.on_battlefield(a["to"])}
         self.cast_tool(f"{PREVENT} {a['amount']}", target, a["to"], "a prevention spell")
 
+    def no_mana_through(self, what):
+        """The engine's walk through the steps of a combat empties the mana
+        pools as each step ends (500.4); ptoracle's combat steps play no other
+        step, so mana stays. A pool with mana is refused."""
+        if any(self.g.player(i)["mana_pool"]["mana"] for i in self.player_ids.values()):
+            raise Unsupported(f"`{what}` with mana in a pool (the engine walks through the steps "
+                              "of the combat, whose ends empty it, 500.4)")
+
     def nothing_to_check(self, what):
         """The engine checks state-based actions as it gives priority, before
         a spell or ability resolves (704.3); ptoracle checks nothing before a
@@ -3698,6 +3709,7 @@ class Game:
         own declare attackers and declare blockers steps; the game stays in
         the declare blockers step, the active player with priority, until a
         `combat_damage_step`."""
+        self.no_mana_through("attack")
         defender = {"type": "Player", "data": 1}
         attacks, blocks = [], []
         for d in declarations:
@@ -3732,6 +3744,7 @@ class Game:
         attacking player's division among blockers (`divide`) is given when the
         engine asks for it, with the lethal damage the engine computes for each
         blocker (510.1c, 702.19b)."""
+        self.no_mana_through("combat_damage_step")
         combat = self.g.state()["state"].get("combat")
         if combat is None:
             raise Unsupported("a combat damage step with no combat under way in the engine")

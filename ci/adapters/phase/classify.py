@@ -35,6 +35,7 @@ CLASSES = {
     "bug17": "bug 17 (208.3): an effect reads the printed power of a noncreature Vehicle",
     "bug18": "bug 18 (711.4): a printed keyword a level band repeats is dropped",
     "bug19": "bug 19 (122.6): wither or infect damage puts counters on an object that can't have them",
+    "bug21": "bug 21 (613.2a): a chosen P/T is applied in layer 7b, over older setting effects",
 }
 OFF = ("graveyard", "exile", "hand", "library", "stack")
 PT_FIELDS = {"pt", "total", "combat_damage", "base_pt"}
@@ -122,6 +123,8 @@ def classify(case, observed):
         if what == "zone" and m["expected"] == "graveyard" and m["got"] == "battlefield" \
                 and "deathtouch" in text and ("wither" in text or "infect" in text):
             return "bug4"
+        if what in PT_FIELDS and o.get("enters_as") and (o.get("level_up") or '"set"' in text):
+            return "bug21"
         if what in ("counters", "pt") and o.get("cant_have_counters_put") \
                 and ("wither" in text or "infect" in text):
             return "bug19"
