@@ -1561,7 +1561,15 @@ class Engine:
         self.engine = engine
 
     def load_game(self, state):
-        return self.engine.load_game(state if isinstance(state, str) else json.dumps(state))
+        try:
+            return self.engine.load_game(state if isinstance(state, str) else json.dumps(state))
+        except ValueError as e:
+            if "deserialize" not in str(e):
+                raise
+            # The engine checks its own records (its journal of zone
+            # changes, of rules applied) against the state it is given: a
+            # state the adapter edited that fails them can't be put in place.
+            raise Unsupported(f"phase.rs does not load the state the adapter wrote ({e})") from e
 
 
 def start(faces, decks):
@@ -3279,6 +3287,11 @@ class Game:
         for _ in range(10):
             if self.g.state()["state"]["active_player"] != 0:
                 break
+            if self.g.waiting_for()["type"] == "GameOver" or self.losers:
+                raise Unsupported("the cleanup step once a player has lost, or loses as the "
+                                  "engine checks state-based actions on the way to it (704.3): "
+                                  "phase.rs ends the game or skips the loser's turn, and the "
+                                  "adapter's walk to the cleanup step does not get there")
             if self.g.stack() and self.g.waiting_for()["type"] == "Priority":
                 # Triggers of the state-based actions the engine checked as
                 # it gave priority on the way (704.3): they resolve, and a
@@ -3459,15 +3472,22 @@ class Game:
             waiting = self.g.waiting_for()
             if waiting["type"] == "Priority" and self.g.stack():
                 # The engine is deterministic: the same state of the case's
-                # objects and stack, come back again and again, is a loop.
+                # objects, with the same kinds of entries on a stack no
+                # shorter than the last time, come back again and again, is
+                # a loop (one whose stack grows, too: a creature with
+                # undying and persist that can't have counters put on it
+                # returns and dies for ever, each death adding a trigger).
+                stack = self.g.stack()
                 key = json.dumps([[self.g.object(o)[f] for f in ("zone", "counters", "power",
                                                                "toughness", "damage_marked")]
                                   for o in self.ids.values()]
-                                 + [[e.get("source_id"), str(e.get("kind"))[:60]]
-                                    for e in self.g.stack()] + [self.g.priority_player()],
+                                 + sorted({json.dumps([e.get("source_id"),
+                                                       str(e.get("kind"))[:60]], default=str)
+                                           for e in stack}) + [self.g.priority_player()],
                                  sort_keys=True, default=str)
-                seen[key] = seen.get(key, 0) + 1
-                if seen[key] > 3:
+                count, length = seen.get(key, (0, 0))
+                seen[key] = (count + 1 if len(stack) >= length else count, len(stack))
+                if seen[key][0] > 3:
                     raise NoFixpoint("the engine's triggers keep returning the same objects to "
                                      "the same state")
             if waiting["type"] == "OrderTriggers":
@@ -3587,7 +3607,8 @@ class Game:
         the case is refused (it is over either way)."""
         self.unchecked = None
         result = self.apply(debug("RunStateBasedActions"))
-        if any(e.get("type") != "DebugActionUsed" for e in result.events):
+        if any(e.get("type") != "DebugActionUsed" for e in result.events) \
+                or self.g.waiting_for()["type"] not in ("Priority", "GameOver"):
             raise Unsupported(f"{what} with state-based actions to perform first (the engine "
                               "performs them as it gives priority, before it resolves, 704.3)")
 
@@ -3606,7 +3627,8 @@ class Game:
                      and a.data.get("object_id") == spell), None)
         if cast is None:
             who = next(h for h, i in self.player_ids.items() if i == player)
-            if "Sorcery" in self.g.object(spell)["card_types"]["core_types"] and player != 0:
+            if spell is not None and player != 0 \
+                    and "Sorcery" in self.g.object(spell)["card_types"]["core_types"]:
                 raise Unsupported(f"the engine does not let {who} cast {what}, a sorcery, in the "
                                   "first player's turn (307.1: only in its controller's main "
                                   "phase; the adapter plays the case in the first player's)")

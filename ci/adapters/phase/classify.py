@@ -17,6 +17,7 @@ reader to sort out.
 """
 
 import json
+import re
 import subprocess
 import sys
 
@@ -36,6 +37,14 @@ CLASSES = {
     "bug18": "bug 18 (711.4): a printed keyword a level band repeats is dropped",
     "bug19": "bug 19 (122.6): wither or infect damage puts counters on an object that can't have them",
     "bug21": "bug 21 (613.2a): a chosen P/T is applied in layer 7b, over older setting effects",
+    "bug6": "bug 6 (613.8a): an ability lost in layer 6 still has its effect in a later layer",
+    "bug8": "bug 8 (702.122a): crew counts a negative power as 0",
+    "bug10": "bug 10 (107.1b): a negative X in +X/+X is used",
+    "bug11": "bug 11 (208.2a): a lost characteristic-defining ability takes the printed number",
+    "bug13": "bug 13 (614.12): Vorinclex doubles the counters it enters with",
+    "bug15": "bug 15 (615.7): a prevention shield for any target protects everything",
+    "bug20": "bug 20 (122.5): a moved counter skips the replacement effects",
+    "D22": "D22 (613.4c): a P/T condition on counters in layer 7c, a doubtful reading",
 }
 OFF = ("graveyard", "exile", "hand", "library", "stack")
 PT_FIELDS = {"pt", "total", "combat_damage", "base_pt"}
@@ -77,6 +86,13 @@ def keywords_of(objects):
 def keyword_list(text):
     """`[flying, first strike]` -> {"flying", "first strike"}."""
     return {k.strip() for k in text.strip("[]").split(",") if k.strip()}
+
+
+def lost_abilities(steps):
+    """The objects the case's steps make lose all abilities."""
+    return [s["do"]["effect"].get("affects") for s in steps
+            if isinstance(s["do"], dict) and "effect" in s["do"]
+            and s["do"]["effect"].get("remove_all_abilities")]
 
 
 def classify(case, observed):
@@ -135,6 +151,26 @@ def classify(case, observed):
             banded = {k for band in o.get("level_up") or [] for k in band.get("keywords", [])}
             if expected - got and expected - got <= banded & set(o.get("keywords", [])):
                 return "bug18"
+        if what in PT_FIELDS | {"zone"} and "remove_all_abilities" in text:
+            if o.get("cda") and handle in json.dumps(lost_abilities(steps)):
+                return "bug11"
+            if any(x.get("abilities") or x.get("level_up") for x in objs.values()):
+                return "bug6"
+        if isinstance(action, dict) and "crew" in action:
+            if re.search(r'"(pt|modify|set)": "-', text):
+                return "bug8"
+        if isinstance(action, dict) and "move_counters" in action and "counters_put_by" in text:
+            return "bug20"
+        if isinstance(action, dict) and "move" in action and "counters_put_by" in text \
+                and action["move"].get("counters"):
+            return "bug13"
+        if "prevent" in text and (what in ("damage", "life", "zone", "counters")):
+            return "bug15"
+        if what in PT_FIELDS and '"x"' in text and '"power_of"' in text:
+            return "bug10"
+        if what in PT_FIELDS and ("power_at_least" in text or "toughness_at_least" in text) \
+                and any("/" in k for x in objs.values() for k in x.get("counters") or {}):
+            return "D22"
         if what == "mana" and "power_of" in text and any(
                 "Vehicle" in x.get("subtypes", []) for x in objs.values()):
             return "bug17"
@@ -144,8 +180,12 @@ def classify(case, observed):
 def main():
     if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
-    report = json.load(open(sys.argv[1]))
-    reference = Reference(sys.argv[2] if len(sys.argv) == 3 else "ptoracle")
+    try:
+        with open(sys.argv[1]) as f:
+            report = json.load(f)
+        reference = Reference(sys.argv[2] if len(sys.argv) == 3 else "ptoracle")
+    except (OSError, ValueError) as e:
+        sys.exit(f"classify.py: {e}")
     counts, examples, bad, other = {}, {}, [], []
     for case in report["cases"]:
         if case["verdict"] in ("flaky", "error"):
