@@ -2138,15 +2138,11 @@ class Game:
         state["state"]["next_timestamp"] = self.next_ts
         self.g = self.engine.load_game(state)
         before = self.g.object(oid)["timestamp"]
-        try:
-            self.apply({"type": "ActivateAbility",
-                        "data": {"source_id": oid, "ability_index": index}})
-        except ValueError as e:
-            # Equip targets a creature its controller controls (702.6a); the
-            # case's attach (701.3a) may name a permanent that is none, or
-            # one that can't be targeted: the ability has no legal target.
-            raise Unsupported(f"the engine does not let {a['object']}'s equip ability be "
-                              f"activated with {a['to']} as its target: it says {e}")
+        # Equip targets a creature its controller controls (702.6a); the
+        # case's attach (701.3a) may name a permanent that is none, or one
+        # that can't be targeted: the ability has no legal target.
+        self.activate(oid, index, lambda e: f"the engine does not let {a['object']}'s equip "
+                      f"ability be activated with {a['to']} as its target: it says {e}")
         for _ in range(50):
             waiting = self.g.waiting_for()
             if waiting["type"] == "TargetSelection":
@@ -2549,6 +2545,16 @@ class Game:
                 self.timestamp()
         return result
 
+    def activate(self, source, index, refusal, player=0):
+        """Activate the ability `index` of `source`; the engine's refusal (a
+        ValueError: no such ability any more, no legal target) is the case's
+        `Unsupported(refusal(error))`."""
+        try:
+            self.apply({"type": "ActivateAbility",
+                        "data": {"source_id": source, "ability_index": index}}, player)
+        except ValueError as e:
+            raise Unsupported(refusal(e)) from e
+
     def note_losses(self, events):
         """The engine's own word that a player lost (its PlayerLost event), and
         what it exiled as it took them out of the game."""
@@ -2800,12 +2806,8 @@ class Game:
         # activation performs state-based actions all the same (generated
         # cases with `sba: false` showed it): `apply` checks first.
         index = len(self.amounts.get(handle, [])) + self.mana_letters[handle].index(a["mana"])
-        try:
-            self.apply({"type": "ActivateAbility",
-                        "data": {"source_id": source, "ability_index": index}})
-        except ValueError as e:
-            raise Unsupported(f"{handle} no longer has the mana ability the adapter adds its "
-                              f"mana with (it lost its abilities?): the engine says {e}")
+        self.activate(source, index, lambda e: f"{handle} no longer has the mana ability the "
+                      f"adapter adds its mana with (it lost its abilities?): the engine says {e}")
         if self.g.waiting_for()["type"] != "Priority":
             raise Unsupported(f"the engine waits for {self.g.waiting_for()['type']} as "
                               f"{handle}'s mana ability is activated")
@@ -3094,12 +3096,8 @@ class Game:
         index = len(self.amounts.get(handle, [])) + len(self.mana_letters.get(handle, [])) \
             + self.exchanges[handle].index(stat)
         before = {e["id"] for e in self.g.state()["state"]["transient_continuous_effects"]}
-        try:
-            self.apply({"type": "ActivateAbility",
-                        "data": {"source_id": source, "ability_index": index}})
-        except ValueError as e:
-            raise Unsupported(f"{handle} no longer has the ability the adapter exchanges with "
-                              f"(it lost its abilities?): the engine says {e}")
+        self.activate(source, index, lambda e: f"{handle} no longer has the ability the adapter "
+                      f"exchanges with (it lost its abilities?): the engine says {e}")
         for _ in range(50):
             if not self.g.stack() or self.g.waiting_for()["type"] != "Priority":
                 break
@@ -3202,12 +3200,9 @@ class Game:
             target = {"Object": self.on_battlefield(a["to"])}
         index = self.amounts[a["from"]].index(a["amount"])
         before = len(self.g.stack())
-        try:
-            self.apply({"type": "ActivateAbility",
-                        "data": {"source_id": source, "ability_index": index}}, player)
-        except ValueError as e:
-            raise Unsupported(f"{a['from']} no longer has the activated ability the adapter deals "
-                              f"its damage with (it lost its abilities?): the engine says {e}")
+        self.activate(source, index, lambda e: f"{a['from']} no longer has the activated ability "
+                      "the adapter deals its damage with (it lost its abilities?): the engine "
+                      f"says {e}", player)
         for _ in range(50):
             waiting = self.g.waiting_for()
             if waiting["type"] == "Priority":
