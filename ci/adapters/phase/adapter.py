@@ -2525,7 +2525,8 @@ class Game:
                 f"exiles the loser's objects as it ends it ({self.g.object(source)['name']}, "
                 "whose ability the adapter activates for the step)")
         kind = action.get("type") if isinstance(action, dict) else action.kind
-        if self.unchecked and kind in ("PassPriority", "CastSpell", "ActivateAbility"):
+        if self.unchecked and kind in ("PassPriority", "CastSpell", "ActivateAbility",
+                                       "CrewVehicle"):
             self.nothing_to_check(self.unchecked)
         result = self.g.apply(player, action)
         self.note_losses(result.events)
@@ -2652,6 +2653,11 @@ class Game:
         # they have nothing to do (`apply`).
         self.unchecked = "the step `cleanup`" if action == "cleanup" \
             else f"the step `{next(iter(action))}`"
+        if self.g.waiting_for()["type"] == "GameOver":
+            # The setup's own state (life, poison) ended it as it was put in
+            # place; a loss during a step is carried on from (`carry_on`).
+            raise Unsupported(f"the game is over in phase.rs before {self.unchecked} "
+                              f"({json.dumps(self.g.waiting_for().get('data'))})")
         if action == "cleanup":
             self.do_cleanup()
         else:

@@ -161,8 +161,10 @@ def classify(case, observed):
                 return "bug8"
         if isinstance(action, dict) and "move_counters" in action and "counters_put_by" in text:
             return "bug20"
-        if isinstance(action, dict) and "move" in action and "counters_put_by" in text \
-                and action["move"].get("counters"):
+        if "counters_put_by" in (json.dumps(o) if o else "") and what in ("counters", "pt") \
+                and (isinstance(action, dict) and "move" in action
+                     and action["move"].get("counters")
+                     or {"undying", "persist"} & set(o.get("keywords", []))):
             return "bug13"
         if "prevent" in text and (what in ("damage", "life", "zone", "counters")):
             return "bug15"
