@@ -2187,14 +2187,7 @@ class Game:
                 break
             self.pass_once(f"the resolution of {a['vehicle']}'s crew ability")
         self.counting = counting
-        state = self.g.state()
-        made = [e for e in state["state"]["transient_continuous_effects"] if e["id"] not in known]
-        if made:
-            ts = self.timestamp()  # the Vehicle's effect (613.7b)
-            for e in made:
-                e["timestamp"] = ts
-            state["state"]["layers_dirty"] = True
-            self.g = self.engine.load_game(state)
+        self.stamp(known)  # the Vehicle's effect (613.7b)
 
     def do_copy(self, a):
         """The effect source's ability that makes `object` a copy of `of`
@@ -2937,6 +2930,24 @@ class Game:
             self.timestamp()
         self.triggered_effects(before)
 
+    def stamp(self, before, ts=None):
+        """The continuous effects the engine made since `before` (their ids)
+        take the case's timestamp `ts`, or, when it is None and there are
+        some, the case's next one; the engine numbers what comes later
+        after it."""
+        state = self.g.state()
+        s = state["state"]
+        made = [e for e in s["transient_continuous_effects"] if e["id"] not in before]
+        if ts is None:
+            if not made:
+                return
+            ts = self.timestamp()
+        for e in made:
+            e["timestamp"] = ts
+        s["next_timestamp"] = max(s["next_timestamp"], ts + 1)
+        s["layers_dirty"] = True
+        self.g = self.engine.load_game(state)
+
     def effect_ids(self):
         return {e["id"] for e in self.g.state()["state"]["transient_continuous_effects"]}
 
@@ -3002,7 +3013,7 @@ class Game:
         player = self.player_ids[caster]
         oid = next(int(k) for k, v in self.g.state()["state"]["objects"].items()
                    if v["name"] == name)
-        before = {e["id"] for e in self.g.state()["state"]["transient_continuous_effects"]}
+        before = self.effect_ids()
         counting, self.counting = self.counting, False
         try:
             self.move(oid, "Hand")
@@ -3070,15 +3081,7 @@ class Game:
             self.counting = counting
         if not effect:
             return
-        ts = self.timestamp(timestamp)
-        state = self.g.state()
-        s = state["state"]
-        made = [e for e in s["transient_continuous_effects"] if e["id"] not in before]
-        for e in made:
-            e["timestamp"] = ts
-        s["next_timestamp"] = max(s["next_timestamp"], ts + 1)
-        s["layers_dirty"] = True
-        self.g = self.engine.load_game(state)
+        self.stamp(before, self.timestamp(timestamp))
 
     def do_gain_control(self, a):
         """613.1b: the adapter's instant `Gain control of target creature.`,
@@ -3101,7 +3104,7 @@ class Game:
         source = self.on_battlefield(handle)
         index = len(self.amounts.get(handle, [])) + len(self.mana_letters.get(handle, [])) \
             + self.exchanges[handle].index(stat)
-        before = {e["id"] for e in self.g.state()["state"]["transient_continuous_effects"]}
+        before = self.effect_ids()
         self.activate(source, index, lambda e: f"{handle} no longer has the ability the adapter "
                       f"exchanges with (it lost its abilities?): the engine says {e}")
         for _ in range(50):
@@ -3111,16 +3114,7 @@ class Game:
         if self.g.waiting_for()["type"] not in ("Priority", "GameOver"):
             raise Unsupported(f"the engine waits for {self.g.waiting_for()['type']} as the "
                               "exchange resolves")
-        state = self.g.state()
-        s = state["state"]
-        made = [e for e in s["transient_continuous_effects"] if e["id"] not in before]
-        if made:
-            ts = self.timestamp()
-            for e in made:
-                e["timestamp"] = ts
-            s["next_timestamp"] = max(s["next_timestamp"], ts + 1)
-            s["layers_dirty"] = True
-            self.g = self.engine.load_game(state)
+        self.stamp(before)
 
     def do_cast(self, a):
         """The first player casts the spell from their hand (601.2): the
@@ -3166,7 +3160,7 @@ class Game:
         stack = self.g.stack()
         if not stack or self.g.object(oid)["zone"] != "Stack":
             raise Invalid(f"{handle} is not on the stack")
-        before = {e["id"] for e in self.g.state()["state"]["transient_continuous_effects"]}
+        before = self.effect_ids()
         ts = self.timestamp()
         for _ in range(50):
             if self.g.object(oid)["zone"] != "Stack" \
@@ -3176,13 +3170,7 @@ class Game:
         if self.g.object(oid)["zone"] == "Stack":
             raise Unsupported(f"the engine does not resolve {handle} (it waits for "
                               f"{self.g.waiting_for()['type']})")
-        state = self.g.state()
-        s = state["state"]
-        for e in s["transient_continuous_effects"]:
-            if e["id"] not in before:
-                e["timestamp"] = ts
-        s["layers_dirty"] = True
-        self.g = self.engine.load_game(state)
+        self.stamp(before, ts)
 
     def do_damage(self, a):
         src = next((o for o in self.objects if o["id"] == a["from"]), {})
