@@ -222,7 +222,7 @@ fn load_corpus(args: &GateArgs) -> Result<(Vec<Loaded>, String), u8> {
         }
         return Ok((Vec::new(), String::new()));
     }
-    let rulings = args.corpus.rulings();
+    let rulings = args.corpus.rulings().map_err(bad)?;
     let loaded = rulings.load();
     if !loaded.errors.is_empty() {
         for e in &loaded.errors {

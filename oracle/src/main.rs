@@ -375,7 +375,10 @@ fn main() -> ExitCode {
                 Ok(m) => m,
                 Err(code) => return code,
             };
-            run_check(corpus.rulings(), edition, rules, mutant)
+            match corpus.chosen() {
+                Ok(rulings) => run_check(rulings, edition, rules, mutant),
+                Err(code) => code,
+            }
         }
         Command::Explain { target, edition } => run_explain(&target, edition),
         Command::Diff {
@@ -384,7 +387,10 @@ fn main() -> ExitCode {
             corpus,
             json,
             markdown,
-        } => run_diff(&from, &to, &corpus.rulings(), json, markdown),
+        } => match corpus.chosen() {
+            Ok(rulings) => run_diff(&from, &to, &rulings, json, markdown),
+            Err(code) => code,
+        },
         Command::Explore(args) => explore_cmd::run(args),
         Command::Fuzz {
             command:
@@ -413,7 +419,10 @@ fn main() -> ExitCode {
             dir,
             corpus,
             edition,
-        } => gate_cmd::export(&dir, &corpus.rulings(), edition),
+        } => match corpus.chosen() {
+            Ok(rulings) => gate_cmd::export(&dir, &rulings, edition),
+            Err(code) => code,
+        },
         Command::Compare {
             export,
             replies,
@@ -663,10 +672,19 @@ fn run_explain(target: &str, edition_name: Option<String>) -> ExitCode {
     let is_file = Path::new(file).exists() || file.ends_with(".yaml") || file.ends_with(".yml");
     let embedded = corpus::EMBEDDED.iter().find(|(name, _)| *name == file);
     let by_id = embedded.is_none() && !is_file && id.is_none();
+    // The built-in corpus stands in for `rulings/` only where there is no
+    // `rulings` at all, as for `check`.
+    let from_embedded = embedded.is_some() && !Path::new(file).exists();
+    if from_embedded || by_id {
+        if let Err(e) = cli::here() {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    }
     let (loaded, file, id) = match embedded {
         // A source the gate wrote for the embedded corpus, read where
         // there is no such file.
-        Some(e) if !Path::new(file).exists() => (
+        Some(e) if from_embedded => (
             corpus::load_from(corpus::Source::Embedded(std::slice::from_ref(e))),
             file.to_string(),
             id,
@@ -676,7 +694,10 @@ fn run_explain(target: &str, edition_name: Option<String>) -> ExitCode {
         }
         // Not a file: a case id, looked up in the corpus `check` reads.
         _ => {
-            let rulings = cli::CorpusArgs::default().rulings();
+            let rulings = match cli::CorpusArgs::default().chosen() {
+                Ok(r) => r,
+                Err(code) => return code,
+            };
             let loaded = rulings.load();
             if let Some(line) = rulings.chosen_line(loaded.cases.len()) {
                 eprintln!("{line}");
