@@ -139,8 +139,7 @@ fn process_config(args: &GateArgs, stop: &Arc<AtomicBool>) -> Result<ProcessConf
 }
 
 /// What the first handshake showed: the header of a usable engine, or why
-/// it cannot be used; handshakes that failed first; features it declares
-/// that this ptoracle does not know.
+/// it cannot be used; handshakes that failed first.
 fn announce(
     out: &mut impl Write,
     probe: &Probe,
@@ -163,19 +162,12 @@ fn announce(
         }
         _ => {}
     }
-    if let Ok(c) = &probe.capabilities {
+    if probe.capabilities.is_ok() {
         for f in &probe.failed_handshakes {
             let _ = writeln!(
                 out,
                 "note: a handshake failed before one succeeded: {}",
                 printable(&f.to_string())
-            );
-        }
-        if !c.unknown_features.is_empty() {
-            let _ = writeln!(
-                out,
-                "note: the engine declares features this ptoracle does not know (ignored): {}",
-                printable(&gate::report::first_few(&c.unknown_features, 10))
             );
         }
     }

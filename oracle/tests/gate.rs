@@ -495,6 +495,13 @@ fn an_engine_that_cannot_shake_hands_errs_every_case_and_exits_3() {
             "version",
             "speaks protocol 2; this ptoracle speaks protocol 1",
         ),
+        // A misspelt feature would skip every case that needs it: the
+        // hello is refused, naming it and the features ptoracle knows.
+        (
+            "unknown-feature",
+            "handshake",
+            "declares feature `countres` that ptoracle",
+        ),
     ] {
         let dir = scratch(mode);
         let report = dir.join("report.json");
@@ -516,6 +523,14 @@ fn an_engine_that_cannot_shake_hands_errs_every_case_and_exits_3() {
         );
         assert_eq!(r.code, 3, "{mode}: {}", r.stdout);
         assert!(r.stdout.contains(words), "{mode}: {}", r.stdout);
+        if mode == "unknown-feature" {
+            assert!(
+                r.stdout
+                    .contains("the features it knows: counters, keyword-counters,"),
+                "{}",
+                r.stdout
+            );
+        }
         let v = json(&report);
         assert!(
             v["cases"]

@@ -38,9 +38,6 @@ pub struct Report {
     /// The features it declared.
     #[serde(default)]
     pub features: Vec<String>,
-    /// Feature names it declared that this ptoracle does not know.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub unknown_features: Vec<String>,
     /// The observation fields it does not report.
     #[serde(default)]
     pub unobserved: Vec<String>,
@@ -536,14 +533,13 @@ impl Report {
         interrupted: bool,
         elapsed: Duration,
     ) -> Report {
-        let (engine, features, unknown_features, unobserved) = match caps {
+        let (engine, features, unobserved) = match caps {
             Some(c) => (
                 Some(c.info),
                 c.features.iter().map(|f| f.name().to_string()).collect(),
-                c.unknown_features,
                 c.unobserved.iter().map(|o| o.name().to_string()).collect(),
             ),
-            None => (None, Vec::new(), Vec::new(), Vec::new()),
+            None => (None, Vec::new(), Vec::new()),
         };
         let mut r = Report {
             report_version: REPORT_VERSION,
@@ -551,7 +547,6 @@ impl Report {
             protocol: crate::protocol::VERSION,
             engine,
             features,
-            unknown_features,
             unobserved,
             edition: plan.edition.id().into(),
             generated: plan
@@ -631,7 +626,6 @@ impl Report {
             protocol: self.protocol,
             engine: self.engine.clone(),
             features: self.features.clone(),
-            unknown_features: self.unknown_features.clone(),
             unobserved: self.unobserved.clone(),
             edition: self.edition.clone(),
             generated: self.generated,

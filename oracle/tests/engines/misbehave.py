@@ -39,6 +39,8 @@ in the way MODE says:
   handshake-flaky exits on its first hello only (the file $FLAKY_MARK
                   remembers it), then behaves
   version        answers the hello with protocol version 2
+  unknown-feature declares a feature ptoracle does not know (`countres`)
+  no-features    declares no feature
   ok             behaves
 
 With $MISBEHAVE_PIPELINE set it declares the pipeline `serve` declares
@@ -134,6 +136,10 @@ for line in sys.stdin:
             reply["engine"]["name"] += "\x1b[2J\x00\nPASS everything"
         if mode == "version":
             reply["protocol"] = 2
+        if mode == "unknown-feature":
+            reply["features"].append("countres")
+        if mode == "no-features":
+            reply["features"] = []
         if not pipelined:
             reply.pop("pipeline", None)
         say(json.dumps(reply) + "\n")
