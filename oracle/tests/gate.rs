@@ -189,7 +189,11 @@ fn misbehaving_engines_give_error_verdicts_and_the_gate_goes_on() {
     let cases = [
         ("crash", "crash", "exited with status 3"),
         ("hang", "timeout", "no answer within 2s"),
-        ("garbage", "garbage", "NullPointerException"),
+        (
+            "garbage",
+            "garbage",
+            "NullPointerException\"; an engine's stdout carries protocol messages only: logs and prints go to stderr",
+        ),
         ("floats", "non-integer", "written as a float"),
         ("fraction", "non-integer", "2.5: not an integer"),
         ("omit", "protocol", "missing field `damage`"),
