@@ -78,6 +78,7 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
         shrink_budget: args.shrink_budget,
         keep_shrunk: 20,
         expectations,
+        stop_after_same_errors: args.stop_after_same_errors,
     };
     let done = AtomicBool::new(false);
     let total = plan.corpus.len() as u64 + plan.generated.map_or(0, |g| g.0);
@@ -94,6 +95,7 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
         done.store(true, Ordering::SeqCst);
         r
     });
+    report.none_played_allowed = args.allow_none_played;
     // Given up on during the run (faults in a row, failed handshakes):
     // the cases after that were not sent, so the run says nothing of them.
     let given_up = if dead.is_none() {

@@ -201,6 +201,13 @@ fn misbehaving_engines_give_error_verdicts_and_the_gate_goes_on() {
         ("duplicate-key", "protocol", "power` is given twice"),
         ("reply-twice", "protocol", "the engine wrote more"),
         ("reply-early", "protocol", "the engine wrote more"),
+        // Written once the next request is there, but before the engine
+        // read it: taken for its answer, the engine's next case would hang.
+        (
+            "reply-unread",
+            "protocol",
+            "after its reply to request 3 the engine wrote more (a reply to request 4, of which it had not read the last ",
+        ),
         (
             "beyond-64-bits",
             "non-integer",
@@ -229,7 +236,180 @@ fn misbehaving_engines_give_error_verdicts_and_the_gate_goes_on() {
             "{mode}: {}",
             r.stdout
         );
+        // An error is the engine's, not a rule's: its line cites none.
+        let line = r.stdout.lines().find(|l| l.starts_with("ERROR ")).unwrap();
+        assert!(!line.ends_with(']'), "{mode}: {line}");
     }
+}
+
+/// A generated case's error (or any error) ends in no rules: the
+/// generator's placeholder `613` explained nothing.
+#[test]
+fn an_error_cites_no_rules() {
+    let dir = scratch("error-rules");
+    let (report, markdown) = (dir.join("report.json"), dir.join("report.md"));
+    let r = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &misbehave("floats"),
+            "--no-corpus",
+            "--generated",
+            "6",
+            "--seed",
+            "1",
+            "--jobs",
+            "1",
+            "--json",
+            report.to_str().unwrap(),
+            "--markdown",
+            markdown.to_str().unwrap(),
+        ],
+        &[],
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    let line = r.stdout.lines().find(|l| l.starts_with("ERROR ")).unwrap();
+    assert!(line.starts_with("ERROR generated/1/"), "{line}");
+    assert!(!line.contains("[613]") && !line.ends_with(']'), "{line}");
+    let md = std::fs::read_to_string(&markdown).unwrap();
+    let row = md.lines().find(|l| l.contains("| error |")).unwrap();
+    assert!(row.ends_with("|  |"), "{row}");
+}
+
+/// A run that plays no case checked nothing: an adapter that declares no
+/// feature the cases need, or answers every one `unsupported`, fails the
+/// gate (exit 1, saying so in every report) unless --allow-none-played
+/// asks for that.
+#[test]
+fn a_run_that_plays_no_case_fails_unless_allowed() {
+    for (mode, env) in [
+        ("no-features", &[][..]),
+        ("unsupported", &[("MISBEHAVE_ON", "all")][..]),
+    ] {
+        let dir = scratch(&format!("none-played-{mode}"));
+        let markdown = dir.join("report.md");
+        let args = |allow: bool| {
+            let mut a = vec![
+                "gate".to_string(),
+                "--engine".into(),
+                misbehave(mode),
+                "--filter".into(),
+                FILTER.into(),
+                "--markdown".into(),
+                markdown.display().to_string(),
+            ];
+            if allow {
+                a.push("--allow-none-played".into());
+            }
+            a
+        };
+        let run = |a: Vec<String>| {
+            let a: Vec<&str> = a.iter().map(String::as_str).collect();
+            ptoracle(&a, env, Duration::from_secs(60))
+        };
+        let r = run(args(false));
+        assert_eq!(r.code, 1, "{mode}: {}\n{}", r.stdout, r.stderr);
+        assert!(
+            r.stdout
+                .contains("\nnothing played: every case was skipped"),
+            "{mode}: {}",
+            r.stdout
+        );
+        assert!(
+            last_line(&r.stdout).starts_with("0 passed, 0 failed, 0 errored, "),
+            "{mode}: {}",
+            r.stdout
+        );
+        let md = std::fs::read_to_string(&markdown).unwrap();
+        assert!(
+            md.starts_with("## ❌ ") && md.contains("nothing played"),
+            "{md}"
+        );
+        let r = run(args(true));
+        assert_eq!(r.code, 0, "{mode}: {}\n{}", r.stdout, r.stderr);
+        assert!(!r.stdout.contains("nothing played"), "{mode}: {}", r.stdout);
+    }
+}
+
+/// An engine that errs on every case is not restarted for every case:
+/// once the first N cases played all ended in an error of one kind the
+/// gate stops, says so, writes its reports of what was played and fails.
+/// An engine that errs first and then passes is played to the end.
+#[test]
+fn an_engine_that_errs_alike_on_its_first_cases_is_stopped_early() {
+    let dir = scratch("stop-early");
+    let (report, junit, markdown) = (
+        dir.join("report.json"),
+        dir.join("junit.xml"),
+        dir.join("report.md"),
+    );
+    let gate = |limit: &str, env: &[(&str, &str)]| {
+        ptoracle(
+            &[
+                "gate",
+                "--engine",
+                &misbehave("floats"),
+                "--filter",
+                FILTER,
+                "--jobs",
+                "1",
+                "--stop-after-same-errors",
+                limit,
+                "--json",
+                report.to_str().unwrap(),
+                "--junit",
+                junit.to_str().unwrap(),
+                "--markdown",
+                markdown.to_str().unwrap(),
+            ],
+            env,
+            Duration::from_secs(60),
+        )
+    };
+    let r = gate("3", &[("MISBEHAVE_ON", "all")]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains(
+            "\nstopped: the first 3 cases played all ended in a `non-integer` error, as every case may (the first: `steps[0]."
+        ),
+        "{}",
+        r.stdout
+    );
+    let v = json(&report);
+    let cases = v["cases"].as_array().unwrap();
+    assert!(
+        v["stopped"]
+            .as_str()
+            .unwrap()
+            .starts_with("the first 3 cases"),
+        "{v}"
+    );
+    assert!((3..10).contains(&cases.len()), "{}", cases.len());
+    assert!(cases.iter().all(|c| c["kind"] == "non-integer"), "{v}");
+    assert_eq!(
+        v["summary"]["not_run"].as_u64().unwrap() as usize,
+        10 - cases.len()
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let parsed = quick_junit::Report::deserialize_from_str(&xml).unwrap();
+    assert_eq!(parsed.errors, cases.len());
+    let md = std::fs::read_to_string(&markdown).unwrap();
+    assert!(
+        md.starts_with("## ❌ ") && md.contains("\n**stopped: the first 3 cases"),
+        "{md}"
+    );
+    // The first case errs, the next ones pass: the watch ends there.
+    let r = gate("2", &[("MISBEHAVE_ON", "1")]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(!r.stdout.contains("stopped:"), "{}", r.stdout);
+    assert!(
+        last_line(&r.stdout).ends_with(" passed, 0 failed, 1 errored, 0 skipped"),
+        "{}",
+        r.stdout
+    );
+    assert!(json(&report)["stopped"].is_null());
+    assert_eq!(json(&report)["cases"].as_array().unwrap().len(), 10);
 }
 
 /// An engine that answers one case two ways is flaky, whichever answer

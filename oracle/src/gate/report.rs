@@ -52,6 +52,12 @@ pub struct Report {
     pub elapsed_ms: u64,
     /// Whether it was stopped (Ctrl-C) before the end.
     pub interrupted: bool,
+    /// Why the run stopped before the end when nothing interrupted it: its
+    /// first cases all ended in the same kind of error (see
+    /// [`Plan::stop_after_same_errors`](super::Plan::stop_after_same_errors)).
+    /// Such a run fails the gate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
     /// The counts.
     pub summary: Summary,
     /// Every case played, in plan order (for a gate run: in `spill`, and
@@ -63,6 +69,10 @@ pub struct Report {
     /// The ids the expectations file lists that the run did not play.
     #[serde(skip)]
     pub unplayed_expectations: Vec<String>,
+    /// Whether a run that played no case passes (`gate
+    /// --allow-none-played`); by default it fails: see [`Summary::played`].
+    #[serde(skip)]
+    pub none_played_allowed: bool,
 }
 
 /// The generated part of a run.
@@ -90,7 +100,7 @@ pub struct Summary {
     pub skipped: usize,
     /// Generated indices that gave no playable case.
     pub discarded: usize,
-    /// Cases not played because the run was interrupted.
+    /// Cases not played because the run was interrupted or stopped early.
     pub not_run: usize,
     /// Failures and errors the expectations file lists.
     pub known: usize,
@@ -130,6 +140,12 @@ impl Summary {
             None if c.outcome.kind().bad() => count(&mut self.unexpected),
             None => {}
         }
+    }
+
+    /// Cases played: sent to the engine and answered, or ended in an error
+    /// (every record but the skips). A run that plays none checked nothing.
+    pub fn played(&self) -> usize {
+        self.passed + self.failed + self.flaky + self.errored
     }
 
     /// Cases played or skipped: one record each.
@@ -460,13 +476,22 @@ impl Record {
         }
     }
 
+    /// The rules its verdict is about: those it cites when the engine's
+    /// observations disagree (a failure, a flaky case); none for an error,
+    /// which is the engine's or the protocol's, or for a pass or a skip.
+    pub fn verdict_rules(&self) -> &[String] {
+        match self.outcome.kind() {
+            Kind::Fail | Kind::Flaky => &self.rules,
+            _ => &[],
+        }
+    }
+
     /// Its lines in the human summary, under `label`.
     fn human(&self, label: &str, out: &mut String) {
         let c = self;
-        let rules = if c.rules.is_empty() {
-            String::new()
-        } else {
-            format!(" [{}]", c.rules.join(", "))
+        let rules = match c.verdict_rules() {
+            [] => String::new(),
+            rules => format!(" [{}]", rules.join(", ")),
         };
         let what = match c.expectation {
             Some(Expectation::Fixed) if c.outcome.kind() == Kind::Pass => {
@@ -513,10 +538,12 @@ impl Record {
         matches!(&self.outcome, Outcome::Error { kind, .. } if kind == FaultKind::Interrupted.name())
     }
 
-    /// The step of the first mismatch, if it failed.
+    /// The step of the first mismatch, if it failed or was flaky.
     pub fn first_step(&self) -> Option<usize> {
         match &self.outcome {
-            Outcome::Fail { mismatches } => mismatches.first().map(|m| m.step),
+            Outcome::Fail { mismatches } | Outcome::Flaky { mismatches } => {
+                mismatches.first().map(|m| m.step)
+            }
             _ => None,
         }
     }
@@ -555,10 +582,12 @@ impl Report {
             jobs: plan.jobs,
             elapsed_ms: elapsed.as_millis() as u64,
             interrupted,
+            stopped: None,
             summary: Summary::default(),
             cases: records,
             spill: None,
             unplayed_expectations: Vec::new(),
+            none_played_allowed: false,
         };
         r.summary.discarded = discarded;
         r.summary.not_run = not_run;
@@ -632,10 +661,12 @@ impl Report {
             jobs: self.jobs,
             elapsed_ms: self.elapsed_ms,
             interrupted: self.interrupted,
+            stopped: self.stopped.clone(),
             summary: self.summary,
             cases: Vec::new(),
             spill: None,
             unplayed_expectations: Vec::new(),
+            none_played_allowed: self.none_played_allowed,
         }
     }
 
@@ -654,10 +685,39 @@ impl Report {
 
     /// Whether the gate fails: a failure or error the expectations do not
     /// list (or a listed case whose verdict changed to fail or error);
-    /// under `strict`, also a listed case that passes or changed.
+    /// under `strict`, also a listed case that passes or changed; a run
+    /// stopped early ([`Report::stopped`]); a run that played no case,
+    /// unless that was allowed.
     pub fn gate_fails(&self, strict: bool) -> bool {
         let s = &self.summary;
-        s.unexpected > 0 || s.changed_bad > 0 || (strict && s.fixed + s.changed > 0)
+        s.unexpected > 0
+            || s.changed_bad > 0
+            || (strict && s.fixed + s.changed > 0)
+            || self.stopped.is_some()
+            || self.none_played()
+    }
+
+    /// What fails the run as a whole, whatever its cases: stopped early,
+    /// or nothing played; a line each, for every report a person reads.
+    fn run_notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if let Some(why) = &self.stopped {
+            notes.push(format!(
+                "stopped: {why}; {} cases not played (--stop-after-same-errors 0 plays every case)",
+                self.summary.not_run
+            ));
+        }
+        if self.none_played() {
+            notes.push(NONE_PLAYED.to_string());
+        }
+        notes
+    }
+
+    /// Whether the run played no case (every one skipped) and that fails
+    /// it: a broken adapter (one that declares no feature a case needs, or
+    /// answers every case `unsupported`) must not pass.
+    pub fn none_played(&self) -> bool {
+        self.summary.played() == 0 && !self.none_played_allowed && !self.interrupted
     }
 
     /// The final line: `N passed, N failed, N errored, N skipped`, with
@@ -771,6 +831,9 @@ impl Report {
         if self.interrupted {
             let _ = writeln!(out, "interrupted: {} cases not run", s.not_run);
         }
+        for note in self.run_notes() {
+            let _ = writeln!(out, "{}", printable(&note));
+        }
         if strict && s.fixed + s.changed > 0 {
             let _ = writeln!(
                 out,
@@ -778,7 +841,7 @@ impl Report {
                 s.fixed, s.changed
             );
         }
-        let played = s.passed + s.failed + s.flaky + s.errored;
+        let played = s.played();
         let secs = self.elapsed_ms as f64 / 1000.0;
         let _ = writeln!(
             out,
@@ -815,7 +878,7 @@ impl Report {
                         printable(&c.id),
                         c.outcome.kind().name(),
                         cell(&c.outcome.summary()),
-                        c.rules.join(", ")
+                        c.verdict_rules().join(", ")
                     );
                 }
                 if let (true, Some(text)) = (bad < RULINGS, &c.ruling_text) {
@@ -864,6 +927,9 @@ impl Report {
                 "Expectations: {} known, **{} fixed**, {} changed, **{} unexpected**.\n",
                 s.known, s.fixed, s.changed, s.unexpected
             );
+        }
+        for note in self.run_notes() {
+            let _ = writeln!(out, "**{}**\n", cell(&note));
         }
         if bad > 0 {
             let _ = writeln!(out, "### Failures and errors\n");
@@ -1039,6 +1105,9 @@ fn junit_case_xml(t: quick_junit::TestCase) -> io::Result<String> {
         _ => Err(io::Error::other("quick-junit wrote an unexpected layout")),
     }
 }
+
+/// What the reports say of a run that played no case.
+const NONE_PLAYED: &str = "nothing played: every case was skipped, so the engine was checked on nothing and the gate fails (check the features its hello declares; `gate --allow-none-played` accepts such a run)";
 
 /// A list that may be long, for one line: the first `n` items, then how
 /// many more (`a, b, c and 926 more`).
