@@ -1050,6 +1050,129 @@ fn expectations_ratchet() {
     assert_eq!(strict.code, 1, "{}", strict.stdout);
 }
 
+/// `--write-expectations` lists what an author acts on: failures and
+/// errors, ids in natural order (`generated/3/51` before
+/// `generated/3/110`). Skips are counted in a comment, not listed, except
+/// those the previous file lists (their reasons are an author's); a file
+/// that lists skips, as older ones do, is still read.
+#[test]
+fn written_expectations_list_failures_and_errors_in_natural_order() {
+    let dir = scratch("write-expectations");
+    let file = dir.join("failures.yaml");
+    let mutant = format!("{BIN} serve --mutant counters-after-switch");
+    let r = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &mutant,
+            "--generated",
+            "400",
+            "--seed",
+            "3",
+            "--write-expectations",
+            file.to_str().unwrap(),
+        ],
+        &[],
+        Duration::from_secs(300),
+    );
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let ids: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("  ")?.strip_suffix(':'))
+        .filter(|l| !l.starts_with(' '))
+        .collect();
+    assert!(ids.contains(&"613.4d/switch-swaps-counters-too"), "{text}");
+    let digits = |id: &str| id.rsplit('/').next().unwrap().len();
+    let generated: Vec<&str> = ids
+        .iter()
+        .copied()
+        .filter(|i| i.starts_with("generated/"))
+        .collect();
+    assert!(
+        generated.windows(2).any(|w| digits(w[0]) < digits(w[1])),
+        "ids of two lengths, to tell natural from text order: {ids:?}"
+    );
+    let mut natural = ids.clone();
+    natural.sort_by(|a, b| ptoracle::gate::expectations::natural_cmp(a, b));
+    assert_eq!(ids, natural, "{text}");
+
+    // One case skipped ("unsupported"), the others pass.
+    let (skips, kept, previous) = (
+        dir.join("skips.yaml"),
+        dir.join("kept.yaml"),
+        dir.join("previous.yaml"),
+    );
+    let engine = misbehave("unsupported");
+    let gate = |extra: &[&str]| {
+        let mut args = vec![
+            "gate",
+            "--engine",
+            engine.as_str(),
+            "--filter",
+            FILTER,
+            "--jobs",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        ptoracle(&args, &[], Duration::from_secs(60))
+    };
+    let r = gate(&["--write-expectations", skips.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    let text = std::fs::read_to_string(&skips).unwrap();
+    assert!(text.contains("\n# Not listed: 1 skipped case. "), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("#      1  ") && l.ends_with("no switch effects yet")),
+        "{text}"
+    );
+    assert!(text.ends_with("cases: {}\n"), "{text}");
+    // A previous file that lists the skip, with an author's reason, and a
+    // case that passes now.
+    let report = scratch("write-expectations-report").join("report.json");
+    let r = gate(&["--json", report.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    let skipped = json(&report)["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["verdict"] == "skip")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    std::fs::write(
+        &previous,
+        format!(
+            "cases:\n  {skipped}:\n    verdict: skip\n    reason: switch effects come in 2.0\n    issue: https://example.org/1\n  613.4d/switch-outlasts-the-pump:\n    verdict: fail\n    reason: fixed since\n"
+        ),
+    )
+    .unwrap();
+    let r = gate(&[
+        "--expectations",
+        previous.to_str().unwrap(),
+        "--write-expectations",
+        kept.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("FIXED 613.4d/switch-outlasts-the-pump"),
+        "{}",
+        r.stdout
+    );
+    let text = std::fs::read_to_string(&kept).unwrap();
+    assert!(
+        text.contains(&format!(
+            "cases:\n  {skipped}:\n    verdict: skip\n    reason: switch effects come in 2.0\n    issue: https://example.org/1\n"
+        )),
+        "{text}"
+    );
+    assert!(
+        !text.contains("switch-outlasts-the-pump") && !text.contains("Not listed"),
+        "{text}"
+    );
+}
+
 #[test]
 fn baseline_names_what_got_fixed_and_what_broke() {
     let dir = scratch("baseline");

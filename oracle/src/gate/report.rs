@@ -755,13 +755,7 @@ impl Report {
         // Known failures are counted on the expectations line, not listed
         // (nor do they use up the budget of generated lines).
         let read = self.for_each(&mut |c| {
-            if let Outcome::Skip { reason } = &c.outcome {
-                let reason = step_free(reason);
-                reasons.add(match c.generated {
-                    Some(_) => handle_free(&reason),
-                    None => reason,
-                });
-            }
+            reasons.add_skip(c);
             if matches!(&c.outcome, Outcome::Error { not_sent: true, .. }) {
                 unsent += 1;
                 first_unsent.get_or_insert_with(|| c.outcome.summary());
@@ -798,20 +792,10 @@ impl Report {
                 "... and {generated_hidden} more generated failures and errors (see --json)"
             );
         }
-        if !reasons.counts.is_empty() {
-            let mut by_count: Vec<(String, usize)> = reasons.counts.into_iter().collect();
-            by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let by_count = reasons.by_count();
+        if !by_count.is_empty() {
             let _ = writeln!(out, "skipped {}:", self.summary.skipped);
-            for (reason, n) in by_count.iter().take(10) {
-                let _ = writeln!(out, "  {n:>5}  {}", printable(reason));
-            }
-            if by_count.len() > 10 {
-                let _ = writeln!(
-                    out,
-                    "  ... and {} other reasons (see --json)",
-                    by_count.len() - 10
-                );
-            }
+            out.push_str(&reason_lines(&by_count, "", " (see --json)"));
         }
         let s = &self.summary;
         if s.known + s.fixed + s.changed > 0 {
@@ -1019,13 +1003,50 @@ impl Report {
 /// different ones (an engine could give every case its own), the others
 /// counted as one.
 #[derive(Default)]
-struct Reasons {
+pub(crate) struct Reasons {
     counts: std::collections::BTreeMap<String, usize>,
 }
 
 impl Reasons {
     /// Different reasons kept.
     const KEPT: usize = 1000;
+
+    /// Counts the reason of `c`, if it is a skip: one reason whatever step
+    /// it names (`step N`), and for a generated case whatever object
+    /// (`oN`).
+    pub(crate) fn add_skip(&mut self, c: &Record) {
+        if let Outcome::Skip { reason } = &c.outcome {
+            let reason = step_free(reason);
+            self.add(match c.generated {
+                Some(_) => handle_free(&reason),
+                None => reason,
+            });
+        }
+    }
+
+    /// Counts `c`, if it is a skip, under each feature it needs that the
+    /// engine lacks (`needs spells`), or else under its reason as
+    /// [`Reasons::add_skip`] does.
+    pub(crate) fn add_skip_by_feature(&mut self, c: &Record) {
+        let Outcome::Skip { reason } = &c.outcome else {
+            return;
+        };
+        match reason.strip_prefix(crate::engine::MISSING_FEATURES) {
+            Some(names) => {
+                for name in names.split(", ") {
+                    self.add(format!("needs {name}"));
+                }
+            }
+            None => self.add_skip(c),
+        }
+    }
+
+    /// The reasons, the most frequent first, each with its count.
+    pub(crate) fn by_count(self) -> Vec<(String, usize)> {
+        let mut by_count: Vec<(String, usize)> = self.counts.into_iter().collect();
+        by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        by_count
+    }
 
     fn add(&mut self, reason: String) {
         let key = if self.counts.len() < Self::KEPT || self.counts.contains_key(&reason) {
@@ -1035,6 +1056,24 @@ impl Reasons {
         };
         *self.counts.entry(key).or_default() += 1;
     }
+}
+
+/// Skip reasons as [`Reasons::by_count`] gives them, one line each (the
+/// ten most frequent), every line starting with `prefix`; `more` follows
+/// the count of the reasons left out.
+pub(crate) fn reason_lines(by_count: &[(String, usize)], prefix: &str, more: &str) -> String {
+    let mut out = String::new();
+    for (reason, n) in by_count.iter().take(10) {
+        let _ = writeln!(out, "{prefix}  {n:>5}  {}", printable(reason));
+    }
+    if by_count.len() > 10 {
+        let _ = writeln!(
+            out,
+            "{prefix}  ... and {} other reasons{more}",
+            by_count.len() - 10
+        );
+    }
+    out
 }
 
 /// A record as a JUnit test case.
