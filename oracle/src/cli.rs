@@ -37,12 +37,13 @@ pub fn mutant_arg(
 
 /// The corpus a command reads: the ruling files and directories given;
 /// else `rulings/` of the working directory (in a checkout, the corpus
-/// being edited); else, or with `--embedded`, the corpus built into this
-/// binary.
+/// being edited); else, where there is no `rulings` at all, or with
+/// `--embedded`, the corpus built into this binary.
 #[derive(clap::Args, Default)]
 pub struct CorpusArgs {
     /// Ruling files or directories (default: rulings/ when the working
-    /// directory has one, else the corpus built into ptoracle).
+    /// directory has one, else the corpus built into ptoracle; a `rulings`
+    /// there that is no readable directory is an error).
     pub paths: Vec<PathBuf>,
     /// Read the corpus built into ptoracle, even where a rulings/
     /// directory is.

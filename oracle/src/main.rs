@@ -323,7 +323,8 @@ struct GateArgs {
     /// Stop the run when the first N cases played all end in an error of
     /// the same kind (an adapter broken for every case, each error costing
     /// a restart of the engine): the gate then fails, and its reports hold
-    /// the cases played. Errors the expectations list do not count. 0: never.
+    /// the cases played. Skips do not count; any other case (a pass, a
+    /// failure, an error the expectations list) ends the watch. 0: never.
     #[arg(long, value_name = "N", default_value_t = 20)]
     stop_after_same_errors: usize,
     /// Let a run that plays no case pass (every case skipped: the engine
