@@ -1016,9 +1016,14 @@ impl std::str::FromStr for EditionRange {
                 from: bound(a)?,
                 to: bound(b)?,
             },
+            // One edition: an empty name is none, as `--edition ''` is,
+            // not every edition (that is no `editions:` at all, or `..`).
             None => {
-                let e = bound(s)?;
-                EditionRange { from: e, to: e }
+                let e = Edition::parse(s).map_err(|e| e.to_string())?;
+                EditionRange {
+                    from: Some(e),
+                    to: Some(e),
+                }
             }
         };
         if let (Some(a), Some(b)) = (range.from, range.to) {
@@ -1033,7 +1038,7 @@ impl std::str::FromStr for EditionRange {
 crate::number::string_serde!(
     EditionRange,
     "EditionRange",
-    "^[A-Za-z0-9-]*(\\.\\.[A-Za-z0-9-]*)?$",
+    "^([A-Za-z0-9-]+|[A-Za-z0-9-]*\\.\\.[A-Za-z0-9-]*)$",
     "the editions a ruling holds in: 2017-07-14.., ..2020-01-22, 2009-07..2020-01-22, or one edition; each bound an edition, alias, set code or date (the edition in force that day)"
 );
 
@@ -1052,6 +1057,11 @@ mod tests {
                 .contains(Edition::current())
         );
         assert!("1994-04..".parse::<EditionRange>().is_err());
+        // An empty range names no edition, as `--edition ''` does not.
+        assert_eq!(
+            "".parse::<EditionRange>().unwrap_err(),
+            Edition::parse("").unwrap_err().to_string()
+        );
     }
 
     #[test]
