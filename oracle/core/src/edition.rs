@@ -27,7 +27,7 @@ pub struct Edition(u8);
 pub struct Rules {
     /// The sublayers of layer 7, in the order they apply.
     pub layer7: &'static [Sublayer],
-    /// 107.1b since 2017-07-14: a negative amount in "+X/+Y" becomes 0.
+    /// 107.1b since 2017-07-07: a negative amount in "+X/+Y" becomes 0.
     /// (Before, "…or otherwise modifies P/T" let the negative value through.)
     pub clamp_negative_modification: bool,
     /// K.10.3 (1999–2002): a negative power or toughness counts as 0 for
@@ -36,7 +36,7 @@ pub struct Rules {
     pub negative_counts_as_zero: bool,
     /// 701.10c since 2018-04-27: doubling a negative value lowers it.
     pub double_negative_lowers: bool,
-    /// 701.11c since 2026-01-16: tripling a negative value lowers it.
+    /// 701.11c since 2025-06-06: tripling a negative value lowers it.
     pub triple_negative_lowers: bool,
     /// 122.1j since 2026-09-25: a hone counter on an Equipment gives the
     /// equipped creature +1/+0.

@@ -350,7 +350,7 @@ impl<'c, B: Bugs> Game<'c, B> {
                 if down {
                     format!("{name} is already face down: nothing happens [708.2b]")
                 } else {
-                    format!("{name} is already face up: nothing happens [708.7]")
+                    format!("{name} is already face up: there is nothing to turn, and nothing happens [609.3]")
                 }
             });
             return Ok(());
