@@ -355,6 +355,19 @@ impl<'c, B: Bugs> Game<'c, B> {
             });
             return Ok(());
         }
+        // 701.40g, 701.58g: a manifested or cloaked permanent that is an
+        // instant or sorcery card is revealed and stays face down; it does
+        // not turn face up, so it gets no timestamp either (613.7f). Any
+        // face-down instant or sorcery of the model is one of those: morph
+        // and disguise cards are permanent cards (D60).
+        let types = &self.cards[c].spec.types;
+        let spell = types.contains(&CardType::Instant) || types.contains(&CardType::Sorcery);
+        if !down && spell && !self.bug(Mutant::FaceDownInstantTurnsUp) {
+            log.line(1, || {
+                format!("{name} would turn face up, but the card is an instant or sorcery: its controller reveals it and leaves it face down, a 2/2 creature [701.40g, 701.58g]")
+            });
+            return Ok(());
+        }
         // 613.7f: a new timestamp each time it turns over (from 2015-07-17).
         let stamp = self.restamp(c, down || !self.bug(Mutant::FaceUpKeepsTimestamp));
         let card = &mut self.cards[c];
