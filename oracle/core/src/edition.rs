@@ -82,6 +82,12 @@ pub struct Rules {
     /// by copy effects and face-down status) and no choice (DECISIONS.md
     /// D46).
     pub entry_choice_copiable: bool,
+    /// 613.7a since the text of 2005-10-01 (418.5f then): the effect of a
+    /// static ability a permanent has through a copy effect has the copy
+    /// effect's timestamp when that is later than the permanent's. Before,
+    /// every static ability's effect had the timestamp of its object
+    /// (418.5f of 2005-08-01, 418.5c of 2003-03-15; DECISIONS.md D61).
+    pub copied_ability_takes_copy_timestamp: bool,
 }
 
 impl Rules {
@@ -181,6 +187,11 @@ impl Rules {
             (
                 "707.2",
                 self.entry_choice_copiable != other.entry_choice_copiable,
+            ),
+            (
+                "613.7a",
+                self.copied_ability_takes_copy_timestamp
+                    != other.copied_ability_takes_copy_timestamp,
             ),
         ];
         switches
@@ -395,6 +406,7 @@ const CURRENT: Rules = Rules {
     damage_assignment_order: false,
     deathtouch_assigns_one_as_lethal: true,
     entry_choice_copiable: true,
+    copied_ability_takes_copy_timestamp: true,
 };
 
 /// 2020-01-22 (Theros Beyond Death), the last edition before the counter
@@ -473,6 +485,7 @@ static EDITIONS: &[Entry] = &[
             layer7: LAYER_1999,
             counter_annihilation: false,
             entry_choice_copiable: false,
+            copied_ability_takes_copy_timestamp: false,
             ..TIME_SPIRAL
         },
     },

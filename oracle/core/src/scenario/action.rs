@@ -786,6 +786,8 @@ pub struct MoveZone {
     pub counters: BTreeMap<CounterKind, Count>,
     /// For a card with `enters_as`: the P/T its controller chooses as it
     /// enters the battlefield (208.2b; default: the object's `choose`).
+    /// With `copy`, the option chosen among those of the copied text's "as
+    /// this enters" ability (707.5, 707.6), required when it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub choose: Option<crate::number::Pt>,
     /// The player the effect names as the one who puts `counters` on it
