@@ -1649,8 +1649,8 @@ impl Gen<'_, '_> {
         add(&mut a, self.on(Switches::PREVENTION), 25);
         add(&mut a, self.on(Switches::COMBAT_STEPS), 26);
         add(&mut a, self.on(Switches::COMBAT_STEPS), 26);
-        add(&mut a, self.on(Switches::COPY), 26);
-        add(&mut a, self.on(Switches::COPY), 26);
+        add(&mut a, self.on(Switches::COPY), 27);
+        add(&mut a, self.on(Switches::COPY), 27);
         a
     }
 
