@@ -27,7 +27,7 @@ pub struct Edition(u8);
 pub struct Rules {
     /// The sublayers of layer 7, in the order they apply.
     pub layer7: &'static [Sublayer],
-    /// 107.1b since 2017-07-14: a negative amount in "+X/+Y" becomes 0.
+    /// 107.1b since 2017-07-07: a negative amount in "+X/+Y" becomes 0.
     /// (Before, "…or otherwise modifies P/T" let the negative value through.)
     pub clamp_negative_modification: bool,
     /// K.10.3 (1999–2002): a negative power or toughness counts as 0 for
@@ -36,7 +36,7 @@ pub struct Rules {
     pub negative_counts_as_zero: bool,
     /// 701.10c since 2018-04-27: doubling a negative value lowers it.
     pub double_negative_lowers: bool,
-    /// 701.11c since 2026-01-16: tripling a negative value lowers it.
+    /// 701.11c since 2025-06-06: tripling a negative value lowers it.
     pub triple_negative_lowers: bool,
     /// 122.1j since 2026-09-25: a hone counter on an Equipment gives the
     /// equipped creature +1/+0.
@@ -82,6 +82,12 @@ pub struct Rules {
     /// by copy effects and face-down status) and no choice (DECISIONS.md
     /// D46).
     pub entry_choice_copiable: bool,
+    /// 613.7a since the text of 2005-10-01 (418.5f then): the effect of a
+    /// static ability a permanent has through a copy effect has the copy
+    /// effect's timestamp when that is later than the permanent's. Before,
+    /// every static ability's effect had the timestamp of its object
+    /// (418.5f of 2005-08-01, 418.5c of 2003-03-15; DECISIONS.md D61).
+    pub copied_ability_takes_copy_timestamp: bool,
 }
 
 impl Rules {
@@ -181,6 +187,11 @@ impl Rules {
             (
                 "707.2",
                 self.entry_choice_copiable != other.entry_choice_copiable,
+            ),
+            (
+                "613.7a",
+                self.copied_ability_takes_copy_timestamp
+                    != other.copied_ability_takes_copy_timestamp,
             ),
         ];
         switches
@@ -395,6 +406,7 @@ const CURRENT: Rules = Rules {
     damage_assignment_order: false,
     deathtouch_assigns_one_as_lethal: true,
     entry_choice_copiable: true,
+    copied_ability_takes_copy_timestamp: true,
 };
 
 /// 2020-01-22 (Theros Beyond Death), the last edition before the counter
@@ -473,6 +485,7 @@ static EDITIONS: &[Entry] = &[
             layer7: LAYER_1999,
             counter_annihilation: false,
             entry_choice_copiable: false,
+            copied_ability_takes_copy_timestamp: false,
             ..TIME_SPIRAL
         },
     },
@@ -1016,9 +1029,14 @@ impl std::str::FromStr for EditionRange {
                 from: bound(a)?,
                 to: bound(b)?,
             },
+            // One edition: an empty name is none, as `--edition ''` is,
+            // not every edition (that is no `editions:` at all, or `..`).
             None => {
-                let e = bound(s)?;
-                EditionRange { from: e, to: e }
+                let e = Edition::parse(s).map_err(|e| e.to_string())?;
+                EditionRange {
+                    from: Some(e),
+                    to: Some(e),
+                }
             }
         };
         if let (Some(a), Some(b)) = (range.from, range.to) {
@@ -1033,7 +1051,7 @@ impl std::str::FromStr for EditionRange {
 crate::number::string_serde!(
     EditionRange,
     "EditionRange",
-    "^[A-Za-z0-9-]*(\\.\\.[A-Za-z0-9-]*)?$",
+    "^([A-Za-z0-9-]+|[A-Za-z0-9-]*\\.\\.[A-Za-z0-9-]*)$",
     "the editions a ruling holds in: 2017-07-14.., ..2020-01-22, 2009-07..2020-01-22, or one edition; each bound an edition, alias, set code or date (the edition in force that day)"
 );
 
@@ -1052,6 +1070,11 @@ mod tests {
                 .contains(Edition::current())
         );
         assert!("1994-04..".parse::<EditionRange>().is_err());
+        // An empty range names no edition, as `--edition ''` does not.
+        assert_eq!(
+            "".parse::<EditionRange>().unwrap_err(),
+            Edition::parse("").unwrap_err().to_string()
+        );
     }
 
     #[test]

@@ -1486,7 +1486,7 @@ impl Gen<'_, '_> {
         else {
             return Ok(Action::StateBasedActions);
         };
-        let Some(copy) = self.copy_of(i)? else {
+        let Some((_, copy)) = self.copy_of(i)? else {
             return Ok(Action::StateBasedActions);
         };
         let until = if self.one_in(2)? {
@@ -1505,7 +1505,7 @@ impl Gen<'_, '_> {
 
     /// What object `i` may copy: another object that may be copied,
     /// anywhere, with an exception that sets P/T one time in four.
-    fn copy_of(&mut self, i: usize) -> Result<Option<crate::scenario::CopyOf>> {
+    fn copy_of(&mut self, i: usize) -> Result<Option<(usize, crate::scenario::CopyOf)>> {
         if !self.copyable[i] {
             return Ok(None);
         }
@@ -1517,10 +1517,13 @@ impl Gen<'_, '_> {
         } else {
             None
         };
-        Ok(Some(crate::scenario::CopyOf {
-            of: object_handle(j),
-            except_pt,
-        }))
+        Ok(Some((
+            j,
+            crate::scenario::CopyOf {
+                of: object_handle(j),
+                except_pt,
+            },
+        )))
     }
 
     fn any_object(&mut self) -> Result<usize> {
@@ -1646,8 +1649,8 @@ impl Gen<'_, '_> {
         add(&mut a, self.on(Switches::PREVENTION), 25);
         add(&mut a, self.on(Switches::COMBAT_STEPS), 26);
         add(&mut a, self.on(Switches::COMBAT_STEPS), 26);
-        add(&mut a, self.on(Switches::COPY), 26);
-        add(&mut a, self.on(Switches::COPY), 26);
+        add(&mut a, self.on(Switches::COPY), 27);
+        add(&mut a, self.on(Switches::COPY), 27);
         a
     }
 
@@ -1978,10 +1981,14 @@ impl Gen<'_, '_> {
         let to = self.pick(&choices)?;
         self.zones[i] = to;
         // 707.2: sometimes it enters as a copy (Clone).
-        let copy = if to == Zone::Battlefield && self.on(Switches::COPY) && self.one_in(3)? {
+        let copied = if to == Zone::Battlefield && self.on(Switches::COPY) && self.one_in(3)? {
             self.copy_of(i)?
         } else {
             None
+        };
+        let (copied, mut copy) = match copied {
+            Some((j, c)) => (Some(j), Some(c)),
+            None => (None, None),
         };
         let mut counters = BTreeMap::new();
         let mut choose = None;
@@ -1989,9 +1996,25 @@ impl Gen<'_, '_> {
             if self.on(Switches::COUNTERS) && self.one_in(2)? {
                 counters.insert(self.pt_counter_kind()?, Count(self.int(1, 3)?));
             }
-            if !self.choices[i].is_empty() && self.one_in(2)? {
-                let options = self.choices[i].clone();
-                choose = Some(self.pick(&options)?);
+            // 707.5, 707.6: a copy chooses among the copied text's options,
+            // and must; the copied object's own ones stand for them (a copy
+            // or face-down state of it at that time cuts the case there).
+            match copied {
+                Some(j) if !self.choices[j].is_empty() => {
+                    let options = self.choices[j].clone();
+                    choose = Some(self.pick(&options)?);
+                    // With a copied choice, an exception that sets P/T is
+                    // not modelled (DECISIONS.md D62).
+                    if let Some(c) = copy.as_mut() {
+                        c.except_pt = None;
+                    }
+                }
+                Some(_) => {}
+                None if !self.choices[i].is_empty() && self.one_in(2)? => {
+                    let options = self.choices[i].clone();
+                    choose = Some(self.pick(&options)?);
+                }
+                None => {}
             }
         }
         // 122.6a: `by` says who puts the counters it enters with.

@@ -917,7 +917,7 @@ pub static ALL: &[Invariant] = &[
     },
     Invariant {
         name: "prevention-shields",
-        rules: &["615.7", "120.4a", "120.8"],
+        rules: &["615.7", "120.4b", "120.8"],
         statement: "at the end of a case, a shield that prevents the next N damage to a creature or player, then D damage to it, leaves the same state as dealing it max(0, D - N) damage: prevented damage has no result, the rest is dealt as usual (without shield counters on it)",
         caught_by: Mutant::PreventionShieldWholeEvent,
         sampling: QUARTER_OF_TAIL,

@@ -25,6 +25,9 @@ pub(super) struct Arrival<'a> {
     pub counters: Option<&'a BTreeMap<CounterKind, Count>>,
     /// The P/T its controller chooses as it enters (208.2b).
     pub choose: Option<crate::number::Pt>,
+    /// It enters as a copy (707.5): its own "as this enters" abilities are
+    /// not its text any more, so it makes none of their choices.
+    pub entering_copy: bool,
     /// The player the effect names to put those counters on it (122.6a).
     pub by: Option<usize>,
 }
@@ -217,6 +220,20 @@ impl<'c, B: Bugs> Game<'c, B> {
                 });
             return Ok(());
         }
+        // 707.2, 707.5: what it enters as a copy of, and the choice it makes
+        // as it enters if the copied text asks one (707.6), known before it
+        // moves.
+        let copy = match &m.copy {
+            Some(copy) => {
+                let mut values = self.copiable(self.card_index(&copy.of), copy.except_pt);
+                let names = (m.object.as_str(), copy.of.as_str());
+                let choice = self
+                    .entering_copy_choice(&mut values, m.choose, names, path)
+                    .map_err(Fault::Invalid)?;
+                Some((copy, values, choice))
+            }
+            None => None,
+        };
         let lki = self.lki_if_leaving(c)?;
         let from = self.cards[c].zone;
         let name = self.cards[c].name().to_string();
@@ -228,14 +245,27 @@ impl<'c, B: Bugs> Game<'c, B> {
         });
         let arrival = Arrival {
             counters: Some(&m.counters),
-            choose: m.choose,
+            // A copy's `choose` is the copied text's choice, above.
+            choose: if copy.is_some() { None } else { m.choose },
+            entering_copy: copy.is_some(),
             by,
         };
         self.move_card(c, m.to, arrival, lki, log)?;
-        if let Some(copy) = &m.copy {
+        if let Some((copy, values, choice)) = copy {
             // 707.2: it enters as a copy, a new object; counters and
             // effects on the original are not copied.
-            self.become_copy(c, copy, Until::Forever, log);
+            self.become_copy(c, copy, values, Until::Forever, log);
+            if let Some(i) = choice {
+                let (name, spec) = (self.cards[c].name().to_string(), self.cards[c].face());
+                let what = spec
+                    .enters_as
+                    .get(i)
+                    .map(super::entry_label)
+                    .unwrap_or_default();
+                log.line(2, || {
+                    format!("as {name} enters as a copy, the \"as this enters\" ability it copied applies, and its controller chooses {what}: its copiable P/T, on top of the copied values [707.5, 707.6, 208.2b]")
+                });
+            }
         }
         Ok(())
     }
@@ -350,8 +380,21 @@ impl<'c, B: Bugs> Game<'c, B> {
                 if down {
                     format!("{name} is already face down: nothing happens [708.2b]")
                 } else {
-                    format!("{name} is already face up: nothing happens [708.7]")
+                    format!("{name} is already face up: there is nothing to turn, and nothing happens [609.3]")
                 }
+            });
+            return Ok(());
+        }
+        // 701.40g, 701.58g: a manifested or cloaked permanent that is an
+        // instant or sorcery card is revealed and stays face down; it does
+        // not turn face up, so it gets no timestamp either (613.7f). Any
+        // face-down instant or sorcery of the model is one of those: morph
+        // and disguise cards are permanent cards (D60).
+        let types = &self.cards[c].spec.types;
+        let spell = types.contains(&CardType::Instant) || types.contains(&CardType::Sorcery);
+        if !down && spell && !self.bug(Mutant::FaceDownInstantTurnsUp) {
+            log.line(1, || {
+                format!("{name} would turn face up, but the card is an instant or sorcery: its controller reveals it and leaves it face down, a 2/2 creature [701.40g, 701.58g]")
             });
             return Ok(());
         }
@@ -1678,6 +1721,7 @@ impl<'c, B: Bugs> Game<'c, B> {
         let Arrival {
             counters,
             choose,
+            entering_copy,
             by,
         } = arrival;
         let old = self.obj_ref(c);
@@ -1731,7 +1775,7 @@ impl<'c, B: Bugs> Game<'c, B> {
         {
             card.x = None;
         }
-        card.choice = if to == Zone::Battlefield {
+        card.choice = if to == Zone::Battlefield && !entering_copy {
             card.spec.entry_choice(choose)
         } else {
             None
@@ -2237,7 +2281,7 @@ fn say_stamp(log: &mut Log, stamp: Option<i64>, rule: &'static str) {
     });
 }
 
-impl<B: Bugs> Game<'_, B> {
+impl<'c, B: Bugs> Game<'c, B> {
     /// A permanent becomes a copy of another object (707.2): the same
     /// object, so its counters, damage and the effects on it stay; only its
     /// copiable values change, in layer 1 (613.2a).
@@ -2252,7 +2296,14 @@ impl<B: Bugs> Game<'_, B> {
         if let Some(n) = &cs.name {
             log.line(1, || format!("{n} resolves"));
         }
-        self.become_copy(c, &cs.copy_of(), cs.until.unwrap_or(Until::Forever), log);
+        let values = self.copiable(self.card_index(&cs.of), cs.except_pt);
+        self.become_copy(
+            c,
+            &cs.copy_of(),
+            values,
+            cs.until.unwrap_or(Until::Forever),
+            log,
+        );
         Ok(())
     }
 
@@ -2262,12 +2313,13 @@ impl<B: Bugs> Game<'_, B> {
         &mut self,
         c: usize,
         copy: &crate::scenario::CopyOf,
+        values: super::Copiable<'c>,
         until: Until,
         log: &mut Log,
     ) {
         let o = self.card_index(&copy.of);
-        let values = self.copiable(o, copy.except_pt);
         let ts = self.take_ts();
+        let seq = self.take_seq();
         let (name, of) = (
             self.cards[c].name().to_string(),
             self.cards[o].name().to_string(),
@@ -2281,9 +2333,26 @@ impl<B: Bugs> Game<'_, B> {
                 "{name} becomes a copy of {of} {until} (t={ts}): it takes {of}'s copiable values (printed, as copy effects, face-down status and the choice made as it entered modify them), not its counters, damage or other effects [707.2, 613.2a]{except}"
             )
         });
-        self.cards[c]
-            .copies
-            .push(super::CopyEffect { values, ts, until });
+        let later = self.rules.copied_ability_takes_copy_timestamp;
+        let card = &mut self.cards[c];
+        card.copies.push(super::CopyEffect {
+            values,
+            ts,
+            seq,
+            until,
+        });
+        // 613.7a: the static abilities it has through the copy effect take
+        // the copy effect's timestamp where that is the later one.
+        let abilities = !card.abilities().is_empty() || !card.level_abilities().is_empty();
+        if abilities && !card.blank() && (card.ts, card.seq) < (ts, seq) {
+            log.line(2, || {
+                if later {
+                    format!("its static abilities, gained through the copy effect, have the copy effect's timestamp t={ts}, later than its own t={} [613.7a]", card.ts)
+                } else {
+                    format!("its static abilities, gained through the copy effect, have its own timestamp t={}: in this edition a static ability's effect has its object's timestamp [613.7a: the copy effect's, when later, from 2005-10-01]", card.ts)
+                }
+            });
+        }
     }
 
     /// 514.2: "until end of turn" copy effects end with the others.

@@ -64,7 +64,9 @@ impl Early {
         // 707.2: a copy's printed values are the original's.
         let face = card.face();
         let mut keywords = Bits::of(&face.keywords);
-        if let Some(ch) = card.chosen() {
+        // 208.2b, 707.2: each "as this enters" choice along a chain of
+        // copies adds its keywords; a later one does not remove them.
+        for ch in card.choices() {
             for k in &ch.keywords {
                 keywords.insert(*k);
             }
@@ -429,13 +431,22 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                 continue;
             }
             // 613.7a: a static ability's effect has its object's
-            // timestamp; 611.3a: its affected set is looked up all the time.
+            // timestamp, or that of the copy effect that gave it the
+            // ability if later; 611.3a: its affected set is looked up all
+            // the time.
+            let (ts, seq) = if !g.rules.copied_ability_takes_copy_timestamp
+                || g.bug(Mutant::CopiedAbilityKeepsObjectTimestamp)
+            {
+                (card.ts, card.seq)
+            } else {
+                card.ability_stamp()
+            };
             let active = |spec: &'g EffectSpec, origin: Origin| Active {
                 spec,
                 origin,
                 source: Some(ci),
-                ts: card.ts,
-                seq: card.seq,
+                ts,
+                seq,
                 x: spec.x.as_ref().map_or(XVal::None, XVal::Live),
                 target: match &spec.affects {
                     Affects::This => Target::Card(Some(ci)),
@@ -923,6 +934,13 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
             (None, None) => Pt::new(0, 0),
         });
         match printed {
+            _ if card.choices().nth(1).is_some() => self.line(c, 0, || {
+                let all: Vec<String> = card.choices().map(super::entry_label).collect();
+                format!(
+                    "chosen as the original and the copies after it entered: {}; the last sets its copiable P/T, each adds its keywords [208.2b, 707.2, 707.6, 613.2a]",
+                    all.join(", then ")
+                )
+            }),
             _ if chosen.is_some() => self.line(c, 0, || {
                 format!(
                     "chosen as it entered: {}, its copiable P/T [208.2b, 613.2a]",

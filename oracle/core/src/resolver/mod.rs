@@ -334,14 +334,18 @@ pub(crate) struct Card<'c> {
 
 /// The copiable values a copy effect gives an object (707.2), fixed as
 /// the effect begins: another object's printed values, as modified by the
-/// copy effects on it, its face-down status and the P/T chosen as it
-/// entered; never its counters, damage or other effects.
+/// copy effects on it, its face-down status and the values its "as this
+/// enters" choices set; never its counters, damage or other effects.
 #[derive(Clone)]
 pub(crate) struct Copiable<'c> {
     /// Whose printed values.
     pub spec: &'c ObjectSpec,
-    /// Which of `spec.enters_as` was chosen as the original entered (208.2b).
-    pub choice: Option<usize>,
+    /// The options of `spec.enters_as` chosen as the objects along the
+    /// chain of copies entered, oldest first: the original's, then that of
+    /// each copy that entered as a copy and made its own choice (707.5,
+    /// 707.6). Each sets P/T, the latest winning, and adds its keywords
+    /// (208.2b, 707.2).
+    pub choices: Vec<usize>,
     /// The original was face down: the values of 708.2a (a 2/2 creature
     /// with no name, text, subtypes or mana cost).
     pub face_down: bool,
@@ -359,6 +363,7 @@ pub(crate) struct Copiable<'c> {
 pub(crate) struct CopyEffect<'c> {
     pub values: Copiable<'c>,
     pub ts: i64,
+    pub seq: u64,
     pub until: Until,
 }
 
@@ -469,13 +474,30 @@ impl<'c> Card<'c> {
             .max()
     }
 
-    /// The option its controller chose as it entered (208.2b), while it is
-    /// on the battlefield.
-    pub fn chosen(&self) -> Option<&'_ crate::scenario::EntryChoice> {
-        // 707.2: a copy has the choice the original made as it entered.
-        match self.copy() {
-            Some(c) => c.choice.and_then(|i| c.spec.enters_as.get(i)),
-            None => self.choice.and_then(|i| self.spec.enters_as.get(i)),
+    /// The "as this enters" options whose values are part of its copiable
+    /// values (208.2b), oldest first, while it is on the battlefield: its
+    /// own choice, or those a copy effect gave it (707.2), the choice it
+    /// made as it entered as a copy last (707.6).
+    pub fn choices(&self) -> impl Iterator<Item = &'c crate::scenario::EntryChoice> + '_ {
+        let (spec, picked): (&'c ObjectSpec, &[usize]) = match self.copy() {
+            Some(c) => (c.spec, &c.choices),
+            None => (self.spec, self.choice.as_slice()),
+        };
+        picked.iter().filter_map(move |&i| spec.enters_as.get(i))
+    }
+
+    /// The latest of [`Card::choices`]: the one that sets its copiable P/T.
+    pub fn chosen(&self) -> Option<&'c crate::scenario::EntryChoice> {
+        self.choices().last()
+    }
+
+    /// The timestamp and order of the effects of its static abilities
+    /// (613.7a): its own, or that of the copy effect that gave it those
+    /// abilities, whichever is later.
+    pub fn ability_stamp(&self) -> (i64, u64) {
+        match self.copies.last() {
+            Some(e) => (self.ts, self.seq).max((e.ts, e.seq)),
+            None => (self.ts, self.seq),
         }
     }
 }
@@ -666,7 +688,9 @@ impl<'c, B: Bugs> Game<'c, B> {
                 continuous: !o.sick,
                 // 708.3: a permanent that entered face down made no choice
                 // as it entered.
-                choice: if o.zone == Zone::Battlefield && !o.face_down {
+                // A copy's `choose` is the choice of the text it copies
+                // (707.6), made below.
+                choice: if o.zone == Zone::Battlefield && !o.face_down && o.copy.is_none() {
                     o.entry_choice(None)
                 } else {
                     None
@@ -710,9 +734,18 @@ impl<'c, B: Bugs> Game<'c, B> {
         // object listed before it (validated), with its values then.
         for (i, o) in case.setup.objects.iter().enumerate() {
             if let Some(c) = &o.copy {
-                let values = g.copiable(g.card_index(&c.of), c.except_pt);
-                let (ts, until) = (g.cards[i].ts, Until::Forever);
-                g.cards[i].copies.push(CopyEffect { values, ts, until });
+                let mut values = g.copiable(g.card_index(&c.of), c.except_pt);
+                // 707.5, 707.6: it made its own "as this enters" choice.
+                let names = (o.id.as_str(), c.of.as_str());
+                g.entering_copy_choice(&mut values, o.choose, names, &g.spec_path(i))
+                    .map_err(ResolveError::Invalid)?;
+                let (ts, seq, until) = (g.cards[i].ts, g.cards[i].seq, Until::Forever);
+                g.cards[i].copies.push(CopyEffect {
+                    values,
+                    ts,
+                    seq,
+                    until,
+                });
             }
         }
         Ok(g)
@@ -1175,7 +1208,7 @@ impl<'c, B: Bugs> Game<'c, B> {
             Some(v) => v.clone(),
             None => Copiable {
                 spec: card.spec,
-                choice: card.choice,
+                choices: card.choice.into_iter().collect(),
                 face_down: false,
                 back: card.transformed,
                 except_pt: None,
@@ -1195,12 +1228,85 @@ impl<'c, B: Bugs> Game<'c, B> {
         // 707.2: before the text of 2005-10-01, the P/T chosen as it
         // entered was not copied: only its printed values (D46).
         if !self.rules.entry_choice_copiable {
-            values.choice = None;
+            values.choices.clear();
         }
         // 707.9b: the exception's values become part of the copiable values.
         if except_pt.is_some() {
             values.except_pt = except_pt;
         }
         values
+    }
+
+    /// 707.5, 707.6: an object entering the battlefield as a copy makes the
+    /// "as this enters" choice of the text it copies itself, `choose`; the
+    /// original's choice is not copied as a choice, though the values it
+    /// set stay in `values` (707.2, DECISIONS.md D62). The option chosen is
+    /// added to `values`. `copy` names the entering object and `of` what it
+    /// copies, and `at` is where the entering object's `copy` and `choose`
+    /// are written, for the errors: a choice to make and none given, one
+    /// given and none to make, one the text does not offer.
+    pub(crate) fn entering_copy_choice(
+        &self,
+        values: &mut Copiable<'c>,
+        choose: Option<Pt>,
+        (copy, of): (&str, &str),
+        at: &NodePath,
+    ) -> Result<Option<usize>, ScenarioError> {
+        // 708.2a, 712.8e: copied face-down values, or a back face, have no
+        // "as this enters" ability.
+        let spec: &'c ObjectSpec = values.spec;
+        let options: &'c [crate::scenario::EntryChoice] = if values.face_down || values.back {
+            &[]
+        } else {
+            &spec.enters_as
+        };
+        let listed = || {
+            options
+                .iter()
+                .map(|o| o.pt.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if options.is_empty() {
+            return match choose {
+                None => Ok(None),
+                Some(_) => Err(ScenarioError::new(
+                    at.key("choose"),
+                    format!(
+                        "`{copy}` enters as a copy of `{of}`, whose copiable values have no \"as this enters\" choice: leave out `choose`"
+                    ),
+                )),
+            };
+        }
+        if values.except_pt.is_some() {
+            return Err(ScenarioError::new(
+                at.key("copy"),
+                format!(
+                    "`{copy}` would enter as a copy of `{of}` with an exception that sets P/T and also choose its P/T as it enters; which of the two sets its copiable P/T is not modelled (707.5, 707.9b)"
+                ),
+            ));
+        }
+        let Some(pt) = choose else {
+            return Err(ScenarioError::new(
+                at.key("copy"),
+                format!(
+                    "`{copy}` enters as a copy of `{of}`, whose \"as this enters\" ability applies again and its controller makes the choice anew (707.5, 707.6): say which with `choose` ({})",
+                    listed()
+                ),
+            ));
+        };
+        let Some(i) = options.iter().position(|o| o.pt == pt) else {
+            return Err(ScenarioError::new(
+                at.key("choose"),
+                format!(
+                    "{pt} is not one of the choices `{copy}` makes as it enters as a copy of `{of}`: {}",
+                    listed()
+                ),
+            ));
+        };
+        if !self.bug(Mutant::CopyTakesTheOriginalChoice) {
+            values.choices.push(i);
+        }
+        Ok(Some(i))
     }
 }

@@ -97,6 +97,9 @@ mutants! {
     CopyKeepsCountersAndPumps => "copy-keeps-counters-and-pumps", "a copy takes the original's power and toughness as they are, with its counters and the effects on it, instead of its copiable values: its printed P/T as modified by copy effects, face-down status and the choice made as it entered (707.2)";
     FaceDownKeepsPrinted => "face-down-keeps-printed", "a face-down permanent keeps its printed power and toughness instead of being a 2/2 (708.2a)";
     FaceUpKeepsTimestamp => "face-up-keeps-timestamp", "a permanent turned face up keeps the timestamp it entered with, so its static abilities apply before the effects created while it was face down (613.7f)";
+    FaceDownInstantTurnsUp => "face-down-instant-turns-up", "a manifested or cloaked instant or sorcery card turns face up when told to, an instant or sorcery on the battlefield with no power or toughness, instead of being revealed and staying a face-down 2/2 creature (701.40g, 701.58g)";
+    CopiedAbilityKeepsObjectTimestamp => "copied-ability-keeps-object-timestamp", "the static abilities a permanent has through a copy effect apply with the permanent's own timestamp even when the copy effect's is later, so effects created between the two override them (613.7a)";
+    CopyTakesTheOriginalChoice => "copy-takes-the-original-choice", "a permanent entering as a copy of one whose power and toughness were chosen as it entered keeps the original's choice instead of making its own (707.5, 707.6)";
     SiegeToGraveyard => "siege-to-graveyard", "a battle with defense 0 is put into its owner's graveyard even while the Siege ability that its last defense counter triggered waits to resolve, instead of being exiled by it (704.5v, 310.11b)";
 }
 

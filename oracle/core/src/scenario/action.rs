@@ -93,10 +93,12 @@ pub enum Action {
     Crew(Crew),
     /// A player gains control of a permanent, indefinitely (layer 2, 613.1b).
     GainControl(GainControl),
-    /// Turn a face-down permanent face up (708.7, 708.8): its copiable
-    /// values become its printed ones, the effects and counters on it stay,
-    /// and it gets a new timestamp where the edition says so (613.7f).
-    /// A face-up permanent stays as it is.
+    /// Turn a face-down permanent face up (708.8): its copiable values
+    /// become its printed ones, the effects and counters on it stay, and it
+    /// gets a new timestamp where the edition says so (613.7f). A face-up
+    /// permanent stays as it is (609.3), and so does a face-down instant or
+    /// sorcery card, which is revealed and left face down (701.40g,
+    /// 701.58g).
     TurnFaceUp(Handle),
     /// Turn a face-up permanent face down (708.2a): it becomes a 2/2
     /// creature with no name, text, subtypes or mana cost, and gets a new
@@ -784,6 +786,8 @@ pub struct MoveZone {
     pub counters: BTreeMap<CounterKind, Count>,
     /// For a card with `enters_as`: the P/T its controller chooses as it
     /// enters the battlefield (208.2b; default: the object's `choose`).
+    /// With `copy`, the option chosen among those of the copied text's "as
+    /// this enters" ability (707.5, 707.6), required when it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub choose: Option<crate::number::Pt>,
     /// The player the effect names as the one who puts `counters` on it

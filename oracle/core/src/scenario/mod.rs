@@ -298,7 +298,9 @@ pub struct ObjectSpec {
     pub enters_as: Vec<EntryChoice>,
     /// Which of `enters_as` is chosen, by its P/T: at setup on the
     /// battlefield, and whenever it enters without its step saying
-    /// otherwise (default: the first).
+    /// otherwise (default: the first). For an object set up as a `copy`,
+    /// the option it chose among those of the copied text as it entered
+    /// (707.5, 707.6), required when that text has such an ability.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub choose: Option<crate::number::Pt>,
     /// Whether it came under its controller's control after their most
@@ -316,7 +318,8 @@ pub struct ObjectSpec {
     pub face_down: bool,
     /// A permanent set up as a copy of an object listed before it (Clone
     /// that entered as a copy, 707.2): its copiable values are that
-    /// object's as the setup is made, in layer 1 (613.2a).
+    /// object's as the setup is made, in layer 1 (613.2a), with its own
+    /// `choose` if the copied text has an "as this enters" choice (707.6).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub copy: Option<CopyOf>,
     /// The back face of a transforming double-faced card (712.2): the

@@ -636,7 +636,9 @@ impl<'a> Validator<'a> {
             );
         }
         self.entry_choices(o, path);
-        if let Some(pt) = o.choose {
+        // 707.6: an object set up as a copy chose among the options of the
+        // text it copies, known as the setup is made (the resolver checks).
+        if let (Some(pt), None) = (o.choose, &o.copy) {
             self.chosen(o, pt, &path.key("choose"));
         }
     }
@@ -1203,7 +1205,9 @@ impl<'a> Validator<'a> {
                     "P/T is chosen only as the object enters the battlefield (208.2b)",
                 );
             }
-            if let Some(o) = self.objects.get(m.object.as_str()).copied() {
+            // 707.6: entering as a copy, it chooses among the options of the
+            // text it copies, known only as it enters (the resolver checks).
+            if let (Some(o), None) = (self.objects.get(m.object.as_str()).copied(), &m.copy) {
                 self.chosen(o, pt, &path.key("choose"));
             }
         }
