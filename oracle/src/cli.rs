@@ -37,12 +37,13 @@ pub fn mutant_arg(
 
 /// The corpus a command reads: the ruling files and directories given;
 /// else `rulings/` of the working directory (in a checkout, the corpus
-/// being edited); else, or with `--embedded`, the corpus built into this
-/// binary.
+/// being edited); else, where there is no `rulings` at all, or with
+/// `--embedded`, the corpus built into this binary.
 #[derive(clap::Args, Default)]
 pub struct CorpusArgs {
     /// Ruling files or directories (default: rulings/ when the working
-    /// directory has one, else the corpus built into ptoracle).
+    /// directory has one, else the corpus built into ptoracle; a `rulings`
+    /// there that is no readable directory is an error).
     pub paths: Vec<PathBuf>,
     /// Read the corpus built into ptoracle, even where a rulings/
     /// directory is.
@@ -61,22 +62,74 @@ pub enum Rulings {
 }
 
 impl CorpusArgs {
-    /// The rulings these arguments name.
-    pub fn rulings(&self) -> Rulings {
-        if self.embedded {
+    /// The rulings these arguments name. `Err` (bad input: a message that
+    /// names it) when none are given and the working directory has a
+    /// `rulings` entry that is no readable directory: only a `rulings`
+    /// that is not there at all falls back to the built-in corpus.
+    pub fn rulings(&self) -> Result<Rulings, String> {
+        Ok(if self.embedded {
             Rulings::Embedded
         } else if !self.paths.is_empty() {
             Rulings::Given(self.paths.clone())
-        } else if Path::new(HERE).is_dir() {
+        } else if here()? {
             Rulings::Here
         } else {
             Rulings::Embedded
-        }
+        })
+    }
+}
+
+impl CorpusArgs {
+    /// [`CorpusArgs::rulings`] for a command: the problem printed, and
+    /// exit status 2 (bad input), when there is one.
+    pub fn chosen(&self) -> Result<Rulings, ExitCode> {
+        self.rulings().map_err(|e| {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        })
     }
 }
 
 /// The directory of rulings a command reads by default.
 const HERE: &str = "rulings";
+
+/// Whether the working directory has a `rulings` directory to read;
+/// `Err` when it has a `rulings` entry that is not one: a link to nothing,
+/// a link loop, a file, a directory that cannot be read. A CI job whose
+/// corpus checkout went wrong must stop there, not pass on the built-in
+/// corpus.
+pub fn here() -> Result<bool, String> {
+    let path = Path::new(HERE);
+    let unusable = |why: String| {
+        format!(
+            "`{HERE}` in the working directory is not a readable corpus directory: {why}; \
+             fix or remove it, name the rulings to read, or give --embedded for the corpus built into ptoracle"
+        )
+    };
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(unusable(e.to_string())),
+        Ok(_) => {}
+    }
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let target = std::fs::read_link(path)
+                .map(|t| format!(" `{}`", t.display()))
+                .unwrap_or_default();
+            Err(unusable(format!(
+                "a symbolic link to{target}, which does not exist"
+            )))
+        }
+        Err(e) => Err(unusable(e.to_string())),
+        Ok(m) if !m.is_dir() => Err(unusable(format!(
+            "{}, not a directory",
+            corpus::kind_of(&m)
+        ))),
+        Ok(_) => std::fs::read_dir(path)
+            .map(|_| true)
+            .map_err(|e| unusable(e.to_string())),
+    }
+}
 
 impl Rulings {
     /// Streams the rulings through [`corpus::stream_from`].

@@ -514,8 +514,12 @@ fn too_large(limit: u64, what: &str) -> String {
     )
 }
 
-/// What a file that is not a regular file is, in a word.
-fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+/// What a file is, in a few words: `a regular file`, `a directory`, `a
+/// FIFO`, `a device`, `a socket`, `a special file`.
+pub fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    if meta.is_file() {
+        return "a regular file";
+    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;

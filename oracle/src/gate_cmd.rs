@@ -78,6 +78,7 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
         shrink_budget: args.shrink_budget,
         keep_shrunk: 20,
         expectations,
+        stop_after_same_errors: args.stop_after_same_errors,
     };
     let done = AtomicBool::new(false);
     let total = plan.corpus.len() as u64 + plan.generated.map_or(0, |g| g.0);
@@ -94,6 +95,7 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
         done.store(true, Ordering::SeqCst);
         r
     });
+    report.none_played_allowed = args.allow_none_played;
     // Given up on during the run (faults in a row, failed handshakes):
     // the cases after that were not sent, so the run says nothing of them.
     let given_up = if dead.is_none() {
@@ -139,8 +141,7 @@ fn process_config(args: &GateArgs, stop: &Arc<AtomicBool>) -> Result<ProcessConf
 }
 
 /// What the first handshake showed: the header of a usable engine, or why
-/// it cannot be used; handshakes that failed first; features it declares
-/// that this ptoracle does not know.
+/// it cannot be used; handshakes that failed first.
 fn announce(
     out: &mut impl Write,
     probe: &Probe,
@@ -163,19 +164,12 @@ fn announce(
         }
         _ => {}
     }
-    if let Ok(c) = &probe.capabilities {
+    if probe.capabilities.is_ok() {
         for f in &probe.failed_handshakes {
             let _ = writeln!(
                 out,
                 "note: a handshake failed before one succeeded: {}",
                 printable(&f.to_string())
-            );
-        }
-        if !c.unknown_features.is_empty() {
-            let _ = writeln!(
-                out,
-                "note: the engine declares features this ptoracle does not know (ignored): {}",
-                printable(&gate::report::first_few(&c.unknown_features, 10))
             );
         }
     }
@@ -222,7 +216,7 @@ fn load_corpus(args: &GateArgs) -> Result<(Vec<Loaded>, String), u8> {
         }
         return Ok((Vec::new(), String::new()));
     }
-    let rulings = args.corpus.rulings();
+    let rulings = args.corpus.rulings().map_err(bad)?;
     let loaded = rulings.load();
     if !loaded.errors.is_empty() {
         for e in &loaded.errors {

@@ -115,12 +115,15 @@ enum Command {
     /// Ends with `N passed, N failed, N errored, N skipped`. Exit status:
     /// 0 the gate passes (every failure and error is listed in the
     /// expectations file), 1 it fails (or, with --strict, a listed case
-    /// passes or changed), 2 bad arguments or input, 3 the engine cannot be
-    /// used at all (it does not start, fails every handshake, speaks
-    /// another protocol version or lacks the edition, or was given up on
-    /// after --give-up-after cases in a row that timed out or crashed it),
+    /// passes or changed; or no case was played; or the first cases all
+    /// erred alike, see --stop-after-same-errors), 2 bad arguments or
+    /// input, 3 the engine cannot be used at all (it does not start, fails
+    /// every handshake, its hello is refused (another protocol version, a
+    /// feature ptoracle does not know), it lacks the edition, or it was
+    /// given up on after --give-up-after cases in a row that timed out or
+    /// crashed it),
     /// 130 interrupted (Ctrl-C, SIGTERM or SIGHUP; the reports are written).
-    Gate(GateArgs),
+    Gate(Box<GateArgs>),
     /// Build the conformance matrix from gate JSON reports: a static site
     /// (index.html, matrix.css, matrix.js), summary.md and a shields.io
     /// badge JSON per engine. A report may be labelled `NAME=path.json`.
@@ -163,8 +166,9 @@ enum Command {
     /// then `ptoracle compare DIR REPLIES`.
     ///
     /// Prints what `gate` prints. Exit status: 0 every case passes or is
-    /// skipped, 1 a case fails or errs, 2 the files cannot be read or the
-    /// replies do not start with a hello.
+    /// skipped (and one at least is played), 1 a case fails or errs, or
+    /// every case is skipped, 2 the files cannot be read or the replies do
+    /// not start with a hello.
     Compare {
         /// The directory `ptoracle export` wrote.
         export: PathBuf,
@@ -316,6 +320,18 @@ struct GateArgs {
     /// time out or crash it; the remaining cases are not sent. 0: never.
     #[arg(long, value_name = "N", default_value_t = 5)]
     give_up_after: u32,
+    /// Stop the run when the first N cases played all end in an error of
+    /// the same kind (an adapter broken for every case, each error costing
+    /// a restart of the engine): the gate then fails, and its reports hold
+    /// the cases played. Skips do not count; any other case (a pass, a
+    /// failure, an error the expectations list) ends the watch. 0: never.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    stop_after_same_errors: usize,
+    /// Let a run that plays no case pass (every case skipped: the engine
+    /// declares no feature they need, or answers each `unsupported`). By
+    /// default such a run fails: it checked nothing.
+    #[arg(long)]
+    allow_none_played: bool,
     /// Keep up to N requests in flight per engine process, for an engine
     /// whose hello accepts several (its `pipeline`); 1: one at a time.
     #[arg(long, value_name = "N", default_value_t = ptoracle::engine::DEFAULT_PIPELINE,
@@ -375,7 +391,10 @@ fn main() -> ExitCode {
                 Ok(m) => m,
                 Err(code) => return code,
             };
-            run_check(corpus.rulings(), edition, rules, mutant)
+            match corpus.chosen() {
+                Ok(rulings) => run_check(rulings, edition, rules, mutant),
+                Err(code) => code,
+            }
         }
         Command::Explain { target, edition } => run_explain(&target, edition),
         Command::Diff {
@@ -384,7 +403,10 @@ fn main() -> ExitCode {
             corpus,
             json,
             markdown,
-        } => run_diff(&from, &to, &corpus.rulings(), json, markdown),
+        } => match corpus.chosen() {
+            Ok(rulings) => run_diff(&from, &to, &rulings, json, markdown),
+            Err(code) => code,
+        },
         Command::Explore(args) => explore_cmd::run(args),
         Command::Fuzz {
             command:
@@ -402,7 +424,7 @@ fn main() -> ExitCode {
                     engine,
                 },
         } => fuzz_cmd::replay(&target, &inputs, engine.as_deref()),
-        Command::Gate(args) => gate_cmd::gate(args),
+        Command::Gate(args) => gate_cmd::gate(*args),
         Command::Baseline { old, new } => gate_cmd::baseline(&old, &new),
         Command::Matrix {
             reports,
@@ -413,7 +435,10 @@ fn main() -> ExitCode {
             dir,
             corpus,
             edition,
-        } => gate_cmd::export(&dir, &corpus.rulings(), edition),
+        } => match corpus.chosen() {
+            Ok(rulings) => gate_cmd::export(&dir, &rulings, edition),
+            Err(code) => code,
+        },
         Command::Compare {
             export,
             replies,
@@ -663,10 +688,19 @@ fn run_explain(target: &str, edition_name: Option<String>) -> ExitCode {
     let is_file = Path::new(file).exists() || file.ends_with(".yaml") || file.ends_with(".yml");
     let embedded = corpus::EMBEDDED.iter().find(|(name, _)| *name == file);
     let by_id = embedded.is_none() && !is_file && id.is_none();
+    // The built-in corpus stands in for `rulings/` only where there is no
+    // `rulings` at all, as for `check`.
+    let from_embedded = embedded.is_some() && !Path::new(file).exists();
+    if from_embedded || by_id {
+        if let Err(e) = cli::here() {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    }
     let (loaded, file, id) = match embedded {
         // A source the gate wrote for the embedded corpus, read where
         // there is no such file.
-        Some(e) if !Path::new(file).exists() => (
+        Some(e) if from_embedded => (
             corpus::load_from(corpus::Source::Embedded(std::slice::from_ref(e))),
             file.to_string(),
             id,
@@ -676,7 +710,10 @@ fn run_explain(target: &str, edition_name: Option<String>) -> ExitCode {
         }
         // Not a file: a case id, looked up in the corpus `check` reads.
         _ => {
-            let rulings = cli::CorpusArgs::default().rulings();
+            let rulings = match cli::CorpusArgs::default().chosen() {
+                Ok(r) => r,
+                Err(code) => return code,
+            };
             let loaded = rulings.load();
             if let Some(line) = rulings.chosen_line(loaded.cases.len()) {
                 eprintln!("{line}");

@@ -384,3 +384,110 @@ fn embedded_rulings_give_the_errors_of_their_files() {
         from_files
     );
 }
+
+/// A `rulings` entry in the working directory that is no readable corpus
+/// directory (its checkout failed: a link to nothing, a link loop, a file,
+/// a FIFO, a directory that cannot be read) is bad input in every command
+/// that would read it, named in the message: never a reason to check the
+/// built-in corpus instead and pass. `--embedded` still asks for that one.
+#[cfg(unix)]
+#[test]
+fn a_rulings_entry_that_is_no_readable_directory_is_bad_input() {
+    use std::os::unix::fs::{PermissionsExt, symlink};
+    let serve = format!("{BIN} serve");
+    let commands: [&[&str]; 8] = [
+        &["check"],
+        &["check", "--rules"],
+        &["gate", "--engine", &serve],
+        &["diff", "--from", "2026-09-25", "--to", "2026-09-25"],
+        &["export", "out"],
+        &["explain", "613.5/gray-ogre"],
+        &["explain", "rulings/613-layers/gray-ogre.yaml"],
+        &[
+            "explain",
+            "rulings/613-layers/gray-ogre.yaml#613.5/gray-ogre",
+        ],
+    ];
+    // Each kind: its name, how to make it in a directory, what the error says.
+    type Kind<'a> = (&'a str, &'a dyn Fn(&Path), &'a str);
+    let kinds: [Kind<'_>; 6] = [
+        (
+            "dangling",
+            &|d| symlink("/nonexistent/corpus", d.join("rulings")).unwrap(),
+            "a symbolic link to `/nonexistent/corpus`, which does not exist",
+        ),
+        (
+            "loop",
+            &|d| symlink("rulings", d.join("rulings")).unwrap(),
+            "",
+        ),
+        (
+            "file",
+            &|d| std::fs::write(d.join("rulings"), "id: a/b\n").unwrap(),
+            "a regular file, not a directory",
+        ),
+        (
+            "through-a-file",
+            &|d| {
+                std::fs::write(d.join("f"), "").unwrap();
+                symlink("f/corpus", d.join("rulings")).unwrap();
+            },
+            "",
+        ),
+        (
+            "fifo",
+            &|d| {
+                let path = std::ffi::CString::new(d.join("rulings").to_str().unwrap()).unwrap();
+                // SAFETY: mkfifo(3) on a NUL-terminated path we own.
+                assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
+            },
+            "a FIFO, not a directory",
+        ),
+        (
+            "unreadable",
+            &|d| {
+                let r = d.join("rulings");
+                std::fs::create_dir(&r).unwrap();
+                std::fs::copy(
+                    root().join("rulings/613-layers/gray-ogre.yaml"),
+                    r.join("gray-ogre.yaml"),
+                )
+                .unwrap();
+                std::fs::set_permissions(&r, std::fs::Permissions::from_mode(0o000)).unwrap();
+            },
+            "Permission denied",
+        ),
+    ];
+    for (kind, make, why) in kinds {
+        let dir = empty_dir(&format!("broken-{kind}"));
+        make(&dir);
+        // Root reads a directory whatever its mode: that kind is tried
+        // only where the mode holds.
+        if kind == "unreadable" && std::fs::read_dir(dir.join("rulings")).is_ok() {
+            eprintln!("note: this user reads any directory (root): `{kind}` not tried");
+            continue;
+        }
+        for args in commands {
+            let r = ptoracle_in(&dir, args);
+            assert_eq!(r.code, 2, "{kind}: {args:?}: {}{}", r.stdout, r.stderr);
+            assert!(
+                r.stderr.starts_with(
+                    "error: `rulings` in the working directory is not a readable corpus directory: "
+                ) && r.stderr.contains(why),
+                "{kind}: {args:?}: {}",
+                r.stderr
+            );
+            assert!(
+                !r.stdout.contains(" passed"),
+                "{kind}: {args:?}: {}",
+                r.stdout
+            );
+        }
+        let r = ptoracle_in(&dir, &["check", "--embedded"]);
+        assert_eq!(r.code, 0, "{kind}: {}{}", r.stdout, r.stderr);
+        if kind == "unreadable" {
+            std::fs::set_permissions(dir.join("rulings"), std::fs::Permissions::from_mode(0o755))
+                .unwrap();
+        }
+    }
+}

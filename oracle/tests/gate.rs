@@ -189,7 +189,11 @@ fn misbehaving_engines_give_error_verdicts_and_the_gate_goes_on() {
     let cases = [
         ("crash", "crash", "exited with status 3"),
         ("hang", "timeout", "no answer within 2s"),
-        ("garbage", "garbage", "NullPointerException"),
+        (
+            "garbage",
+            "garbage",
+            "NullPointerException\"; an engine's stdout carries protocol messages only: logs and prints go to stderr",
+        ),
         ("floats", "non-integer", "written as a float"),
         ("fraction", "non-integer", "2.5: not an integer"),
         ("omit", "protocol", "missing field `damage`"),
@@ -197,6 +201,13 @@ fn misbehaving_engines_give_error_verdicts_and_the_gate_goes_on() {
         ("duplicate-key", "protocol", "power` is given twice"),
         ("reply-twice", "protocol", "the engine wrote more"),
         ("reply-early", "protocol", "the engine wrote more"),
+        // Written once the next request is there, but before the engine
+        // read it: taken for its answer, the engine's next case would hang.
+        (
+            "reply-unread",
+            "protocol",
+            "after its reply to request 3 the engine wrote more (a reply to request 4, of which it had not read the last ",
+        ),
         (
             "beyond-64-bits",
             "non-integer",
@@ -225,7 +236,180 @@ fn misbehaving_engines_give_error_verdicts_and_the_gate_goes_on() {
             "{mode}: {}",
             r.stdout
         );
+        // An error is the engine's, not a rule's: its line cites none.
+        let line = r.stdout.lines().find(|l| l.starts_with("ERROR ")).unwrap();
+        assert!(!line.ends_with(']'), "{mode}: {line}");
     }
+}
+
+/// A generated case's error (or any error) ends in no rules: the
+/// generator's placeholder `613` explained nothing.
+#[test]
+fn an_error_cites_no_rules() {
+    let dir = scratch("error-rules");
+    let (report, markdown) = (dir.join("report.json"), dir.join("report.md"));
+    let r = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &misbehave("floats"),
+            "--no-corpus",
+            "--generated",
+            "6",
+            "--seed",
+            "1",
+            "--jobs",
+            "1",
+            "--json",
+            report.to_str().unwrap(),
+            "--markdown",
+            markdown.to_str().unwrap(),
+        ],
+        &[],
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    let line = r.stdout.lines().find(|l| l.starts_with("ERROR ")).unwrap();
+    assert!(line.starts_with("ERROR generated/1/"), "{line}");
+    assert!(!line.contains("[613]") && !line.ends_with(']'), "{line}");
+    let md = std::fs::read_to_string(&markdown).unwrap();
+    let row = md.lines().find(|l| l.contains("| error |")).unwrap();
+    assert!(row.ends_with("|  |"), "{row}");
+}
+
+/// A run that plays no case checked nothing: an adapter that declares no
+/// feature the cases need, or answers every one `unsupported`, fails the
+/// gate (exit 1, saying so in every report) unless --allow-none-played
+/// asks for that.
+#[test]
+fn a_run_that_plays_no_case_fails_unless_allowed() {
+    for (mode, env) in [
+        ("no-features", &[][..]),
+        ("unsupported", &[("MISBEHAVE_ON", "all")][..]),
+    ] {
+        let dir = scratch(&format!("none-played-{mode}"));
+        let markdown = dir.join("report.md");
+        let args = |allow: bool| {
+            let mut a = vec![
+                "gate".to_string(),
+                "--engine".into(),
+                misbehave(mode),
+                "--filter".into(),
+                FILTER.into(),
+                "--markdown".into(),
+                markdown.display().to_string(),
+            ];
+            if allow {
+                a.push("--allow-none-played".into());
+            }
+            a
+        };
+        let run = |a: Vec<String>| {
+            let a: Vec<&str> = a.iter().map(String::as_str).collect();
+            ptoracle(&a, env, Duration::from_secs(60))
+        };
+        let r = run(args(false));
+        assert_eq!(r.code, 1, "{mode}: {}\n{}", r.stdout, r.stderr);
+        assert!(
+            r.stdout
+                .contains("\nnothing played: every case was skipped"),
+            "{mode}: {}",
+            r.stdout
+        );
+        assert!(
+            last_line(&r.stdout).starts_with("0 passed, 0 failed, 0 errored, "),
+            "{mode}: {}",
+            r.stdout
+        );
+        let md = std::fs::read_to_string(&markdown).unwrap();
+        assert!(
+            md.starts_with("## ❌ ") && md.contains("nothing played"),
+            "{md}"
+        );
+        let r = run(args(true));
+        assert_eq!(r.code, 0, "{mode}: {}\n{}", r.stdout, r.stderr);
+        assert!(!r.stdout.contains("nothing played"), "{mode}: {}", r.stdout);
+    }
+}
+
+/// An engine that errs on every case is not restarted for every case:
+/// once the first N cases played all ended in an error of one kind the
+/// gate stops, says so, writes its reports of what was played and fails.
+/// An engine that errs first and then passes is played to the end.
+#[test]
+fn an_engine_that_errs_alike_on_its_first_cases_is_stopped_early() {
+    let dir = scratch("stop-early");
+    let (report, junit, markdown) = (
+        dir.join("report.json"),
+        dir.join("junit.xml"),
+        dir.join("report.md"),
+    );
+    let gate = |limit: &str, env: &[(&str, &str)]| {
+        ptoracle(
+            &[
+                "gate",
+                "--engine",
+                &misbehave("floats"),
+                "--filter",
+                FILTER,
+                "--jobs",
+                "1",
+                "--stop-after-same-errors",
+                limit,
+                "--json",
+                report.to_str().unwrap(),
+                "--junit",
+                junit.to_str().unwrap(),
+                "--markdown",
+                markdown.to_str().unwrap(),
+            ],
+            env,
+            Duration::from_secs(60),
+        )
+    };
+    let r = gate("3", &[("MISBEHAVE_ON", "all")]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains(
+            "\nstopped: the first 3 cases played all ended in a `non-integer` error, as every case may (the first: `steps[0]."
+        ),
+        "{}",
+        r.stdout
+    );
+    let v = json(&report);
+    let cases = v["cases"].as_array().unwrap();
+    assert!(
+        v["stopped"]
+            .as_str()
+            .unwrap()
+            .starts_with("the first 3 cases"),
+        "{v}"
+    );
+    assert!((3..10).contains(&cases.len()), "{}", cases.len());
+    assert!(cases.iter().all(|c| c["kind"] == "non-integer"), "{v}");
+    assert_eq!(
+        v["summary"]["not_run"].as_u64().unwrap() as usize,
+        10 - cases.len()
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let parsed = quick_junit::Report::deserialize_from_str(&xml).unwrap();
+    assert_eq!(parsed.errors, cases.len());
+    let md = std::fs::read_to_string(&markdown).unwrap();
+    assert!(
+        md.starts_with("## ❌ ") && md.contains("\n**stopped: the first 3 cases"),
+        "{md}"
+    );
+    // The first case errs, the next ones pass: the watch ends there.
+    let r = gate("2", &[("MISBEHAVE_ON", "1")]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(!r.stdout.contains("stopped:"), "{}", r.stdout);
+    assert!(
+        last_line(&r.stdout).ends_with(" passed, 0 failed, 1 errored, 0 skipped"),
+        "{}",
+        r.stdout
+    );
+    assert!(json(&report)["stopped"].is_null());
+    assert_eq!(json(&report)["cases"].as_array().unwrap().len(), 10);
 }
 
 /// An engine that answers one case two ways is flaky, whichever answer
@@ -495,6 +679,13 @@ fn an_engine_that_cannot_shake_hands_errs_every_case_and_exits_3() {
             "version",
             "speaks protocol 2; this ptoracle speaks protocol 1",
         ),
+        // A misspelt feature would skip every case that needs it: the
+        // hello is refused, naming it and the features ptoracle knows.
+        (
+            "unknown-feature",
+            "handshake",
+            "declares feature `countres` that ptoracle",
+        ),
     ] {
         let dir = scratch(mode);
         let report = dir.join("report.json");
@@ -516,6 +707,14 @@ fn an_engine_that_cannot_shake_hands_errs_every_case_and_exits_3() {
         );
         assert_eq!(r.code, 3, "{mode}: {}", r.stdout);
         assert!(r.stdout.contains(words), "{mode}: {}", r.stdout);
+        if mode == "unknown-feature" {
+            assert!(
+                r.stdout
+                    .contains("the features it knows: counters, keyword-counters,"),
+                "{}",
+                r.stdout
+            );
+        }
         let v = json(&report);
         assert!(
             v["cases"]
@@ -849,6 +1048,129 @@ fn expectations_ratchet() {
         Duration::from_secs(60),
     );
     assert_eq!(strict.code, 1, "{}", strict.stdout);
+}
+
+/// `--write-expectations` lists what an author acts on: failures and
+/// errors, ids in natural order (`generated/3/51` before
+/// `generated/3/110`). Skips are counted in a comment, not listed, except
+/// those the previous file lists (their reasons are an author's); a file
+/// that lists skips, as older ones do, is still read.
+#[test]
+fn written_expectations_list_failures_and_errors_in_natural_order() {
+    let dir = scratch("write-expectations");
+    let file = dir.join("failures.yaml");
+    let mutant = format!("{BIN} serve --mutant counters-after-switch");
+    let r = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &mutant,
+            "--generated",
+            "400",
+            "--seed",
+            "3",
+            "--write-expectations",
+            file.to_str().unwrap(),
+        ],
+        &[],
+        Duration::from_secs(300),
+    );
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let ids: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("  ")?.strip_suffix(':'))
+        .filter(|l| !l.starts_with(' '))
+        .collect();
+    assert!(ids.contains(&"613.4d/switch-swaps-counters-too"), "{text}");
+    let digits = |id: &str| id.rsplit('/').next().unwrap().len();
+    let generated: Vec<&str> = ids
+        .iter()
+        .copied()
+        .filter(|i| i.starts_with("generated/"))
+        .collect();
+    assert!(
+        generated.windows(2).any(|w| digits(w[0]) < digits(w[1])),
+        "ids of two lengths, to tell natural from text order: {ids:?}"
+    );
+    let mut natural = ids.clone();
+    natural.sort_by(|a, b| ptoracle::gate::expectations::natural_cmp(a, b));
+    assert_eq!(ids, natural, "{text}");
+
+    // One case skipped ("unsupported"), the others pass.
+    let (skips, kept, previous) = (
+        dir.join("skips.yaml"),
+        dir.join("kept.yaml"),
+        dir.join("previous.yaml"),
+    );
+    let engine = misbehave("unsupported");
+    let gate = |extra: &[&str]| {
+        let mut args = vec![
+            "gate",
+            "--engine",
+            engine.as_str(),
+            "--filter",
+            FILTER,
+            "--jobs",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        ptoracle(&args, &[], Duration::from_secs(60))
+    };
+    let r = gate(&["--write-expectations", skips.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    let text = std::fs::read_to_string(&skips).unwrap();
+    assert!(text.contains("\n# Not listed: 1 skipped case. "), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("#      1  ") && l.ends_with("no switch effects yet")),
+        "{text}"
+    );
+    assert!(text.ends_with("cases: {}\n"), "{text}");
+    // A previous file that lists the skip, with an author's reason, and a
+    // case that passes now.
+    let report = scratch("write-expectations-report").join("report.json");
+    let r = gate(&["--json", report.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    let skipped = json(&report)["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["verdict"] == "skip")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    std::fs::write(
+        &previous,
+        format!(
+            "cases:\n  {skipped}:\n    verdict: skip\n    reason: switch effects come in 2.0\n    issue: https://example.org/1\n  613.4d/switch-outlasts-the-pump:\n    verdict: fail\n    reason: fixed since\n"
+        ),
+    )
+    .unwrap();
+    let r = gate(&[
+        "--expectations",
+        previous.to_str().unwrap(),
+        "--write-expectations",
+        kept.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("FIXED 613.4d/switch-outlasts-the-pump"),
+        "{}",
+        r.stdout
+    );
+    let text = std::fs::read_to_string(&kept).unwrap();
+    assert!(
+        text.contains(&format!(
+            "cases:\n  {skipped}:\n    verdict: skip\n    reason: switch effects come in 2.0\n    issue: https://example.org/1\n"
+        )),
+        "{text}"
+    );
+    assert!(
+        !text.contains("switch-outlasts-the-pump") && !text.contains("Not listed"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -241,3 +241,275 @@ fn serve_declares_pipelining_only_when_offered() {
     );
     assert!(decode_engine_hello(zero.trim().as_bytes()).is_err());
 }
+
+/// rulings/README.md and the schema say the same of every key: the keys of
+/// each action (`{ key, key?, key = V }`: required, optional, optional with
+/// the default V), of players, objects and effects (their tables: a default
+/// cell `required`, a meaning that starts with `required`), and the
+/// defaults the schema states (`(default V)` in a key's description). An
+/// adapter written from the README must read every case the schema allows.
+#[test]
+fn the_rulings_readme_agrees_with_the_schema() {
+    let readme = std::fs::read_to_string(root().join("rulings/README.md")).unwrap();
+    let schema: serde_json::Value =
+        serde_json::from_str(&ptoracle::schema::ruling_schema()).unwrap();
+    let defs = &schema["definitions"];
+    let mut problems = Vec::new();
+
+    // Actions: one row each, its keys marked as the schema has them.
+    let mut actions = std::collections::BTreeMap::new();
+    for v in defs["Action"]["oneOf"].as_array().unwrap() {
+        match (v["const"].as_str(), v["properties"].as_object()) {
+            (Some(name), _) => actions.insert(name.to_string(), None),
+            (None, Some(p)) if p.len() == 1 => {
+                let (name, body) = p.iter().next().unwrap();
+                actions.insert(name.clone(), Some(body.clone()))
+            }
+            _ => panic!("an action of an unexpected shape: {v}"),
+        };
+    }
+    let rows = table_rows(&readme, "## Actions (`do:`)");
+    let mut documented = std::collections::BTreeSet::new();
+    for row in &rows {
+        let Some(code) = row[0].strip_prefix('`').and_then(|c| c.strip_suffix('`')) else {
+            continue;
+        };
+        let (name, shape) = code.split_once(": ").unwrap_or((code, ""));
+        documented.insert(name.to_string());
+        let Some(body) = actions.get(name) else {
+            problems.push(format!("README action `{name}` is not in the schema"));
+            continue;
+        };
+        let shape = shape.trim();
+        let inner = shape
+            .strip_prefix("[{")
+            .and_then(|s| s.strip_suffix("}, ...]"))
+            .or_else(|| shape.strip_prefix('{').and_then(|s| s.strip_suffix('}')));
+        let Some(inner) = inner else {
+            // `h`, `p`, `<effect>`: no keys of its own here.
+            continue;
+        };
+        let Some(body) = body else {
+            problems.push(format!(
+                "README action `{name}` has keys; the schema's has none"
+            ));
+            continue;
+        };
+        let object = resolve(defs, body);
+        let object = if object["type"] == "array" {
+            resolve(defs, &object["items"])
+        } else {
+            object
+        };
+        let keys = marked_keys(inner);
+        check_keys(&format!("action `{name}`"), &keys, object, &mut problems);
+    }
+    for name in actions.keys() {
+        if !documented.contains(name) {
+            problems.push(format!("schema action `{name}` has no row in the README"));
+        }
+    }
+
+    // Players and objects: a default column.
+    for (title, def) in [("### Players", "PlayerSpec"), ("### Objects", "ObjectSpec")] {
+        let mut keys = Vec::new();
+        for row in table_rows(&readme, title) {
+            let default = row.last().unwrap().trim_matches('`').to_string();
+            for key in code_words(&row[0]) {
+                let mark = if default == "required" {
+                    Mark::Required
+                } else {
+                    Mark::Default(default.clone())
+                };
+                keys.push((key, mark));
+            }
+        }
+        check_keys(title, &keys, &defs[def], &mut problems);
+    }
+
+    // Effects: required where the meaning says so first.
+    let mut keys = Vec::new();
+    for row in table_rows(&readme, "## Effects") {
+        let required = row.last().unwrap().starts_with("required");
+        for key in code_words(&row[0]) {
+            keys.push((
+                key,
+                if required {
+                    Mark::Required
+                } else {
+                    Mark::Optional
+                },
+            ));
+        }
+    }
+    check_keys("effect", &keys, &defs["EffectSpec"], &mut problems);
+
+    assert!(
+        problems.is_empty(),
+        "rulings/README.md and rulings/schema.json disagree:\n{}",
+        problems.join("\n")
+    );
+}
+
+/// How a README shows a key.
+#[derive(Debug)]
+enum Mark {
+    Required,
+    Optional,
+    /// Optional, taking this value when left out (a table's default cell,
+    /// or `= V` in an action's keys).
+    Default(String),
+}
+
+/// The rows of the first table after the line `heading`, as cells.
+fn table_rows(text: &str, heading: &str) -> Vec<Vec<String>> {
+    let after = text
+        .split_once(&format!("\n{heading}\n"))
+        .unwrap_or_else(|| panic!("rulings/README.md has no `{heading}`"))
+        .1;
+    after
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .skip(2)
+        .map(|l| {
+            // A `|` inside a cell is written `\|`.
+            let l = l.trim().trim_matches('|').replace("\\|", "\u{1}");
+            l.split('|')
+                .map(|c| c.trim().replace('\u{1}', "|"))
+                .collect()
+        })
+        .collect()
+}
+
+/// The `code` words of a cell, each a key: `` `damage`, `tapped` ``.
+fn code_words(cell: &str) -> Vec<String> {
+    cell.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(String::from)
+        .collect()
+}
+
+/// The keys of `key, key?, key = V, key: example`, split at the commas
+/// outside brackets and quotes.
+fn marked_keys(inner: &str) -> Vec<(String, Mark)> {
+    let mut items = vec![String::new()];
+    let (mut depth, mut quoted) = (0i32, false);
+    for c in inner.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            '[' | '{' if !quoted => depth += 1,
+            ']' | '}' if !quoted => depth -= 1,
+            ',' if depth == 0 && !quoted => {
+                items.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        items.last_mut().unwrap().push(c);
+    }
+    items
+        .iter()
+        .map(|item| {
+            let item = item.trim();
+            let key: String = item
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                .collect();
+            let rest = item[key.len()..].trim();
+            let mark = if rest.starts_with('?') {
+                Mark::Optional
+            } else if let Some(v) = rest.strip_prefix('=') {
+                Mark::Default(v.trim().to_string())
+            } else {
+                Mark::Required
+            };
+            (key, mark)
+        })
+        .collect()
+}
+
+/// A schema with its `$ref`s (and a lone `allOf`) followed.
+fn resolve<'a>(defs: &'a serde_json::Value, s: &'a serde_json::Value) -> &'a serde_json::Value {
+    if let Some(r) = s["$ref"].as_str() {
+        return resolve(defs, &defs[r.rsplit('/').next().unwrap()]);
+    }
+    match s["allOf"].as_array() {
+        Some(all) if all.len() == 1 => resolve(defs, &all[0]),
+        _ => s,
+    }
+}
+
+/// The default a key's description states: `(default 1)`, `(default: the
+/// first player; ...)`, up to the first `)` or `;`.
+fn stated_default(description: &str) -> Option<String> {
+    let at = description.find("(default")? + "(default".len();
+    let rest = description[at..].trim_start_matches(':').trim_start();
+    let end = rest.find([')', ';']).unwrap_or(rest.len());
+    Some(rest[..end].trim().replace('\n', " "))
+}
+
+/// Holds `keys`, as a README shows them, against the object schema
+/// `object`: the same keys, the same required ones, the same defaults
+/// where the schema states one (for an action's key: a number).
+fn check_keys(
+    what: &str,
+    keys: &[(String, Mark)],
+    object: &serde_json::Value,
+    problems: &mut Vec<String>,
+) {
+    let props = object["properties"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
+    let required: Vec<&str> = object["required"]
+        .as_array()
+        .map(|r| r.iter().filter_map(|k| k.as_str()).collect())
+        .unwrap_or_default();
+    for (key, mark) in keys {
+        let Some(p) = props.get(key) else {
+            problems.push(format!("{what}: README key `{key}` is not in the schema"));
+            continue;
+        };
+        let is_required = required.contains(&key.as_str());
+        let stated = p["description"].as_str().and_then(stated_default);
+        match mark {
+            Mark::Required if !is_required => problems.push(format!(
+                "{what}: README shows `{key}` as required; the schema does not require it{}",
+                stated
+                    .as_ref()
+                    .map_or(String::new(), |d| format!(" (default {d})"))
+            )),
+            Mark::Optional | Mark::Default(_) if is_required => problems.push(format!(
+                "{what}: the schema requires `{key}`; the README shows it as optional"
+            )),
+            _ => {}
+        }
+        let numeric = stated
+            .as_deref()
+            .and_then(|d| d.split([' ', ':']).next())
+            .filter(|d| d.parse::<i64>().is_ok());
+        match (mark, &stated) {
+            (Mark::Default(shown), Some(d)) if shown != d && numeric.is_none_or(|n| n != shown) => {
+                problems.push(format!(
+                    "{what}: README gives `{key}` the default `{shown}`, the schema `{d}`"
+                ))
+            }
+            (Mark::Default(shown), None) if what.starts_with("action") => problems.push(format!(
+                "{what}: README gives `{key}` the default `{shown}`; the schema states none"
+            )),
+            (Mark::Optional, Some(_)) if numeric.is_some() => problems.push(format!(
+                "{what}: `{key}` defaults to {} in the schema: write `{key} = {}`",
+                numeric.unwrap_or_default(),
+                numeric.unwrap_or_default()
+            )),
+            _ => {}
+        }
+    }
+    for key in props.keys() {
+        if !keys.iter().any(|(k, _)| k == key) {
+            problems.push(format!("{what}: schema key `{key}` is not in the README"));
+        }
+    }
+}

@@ -102,10 +102,7 @@ pub(crate) fn check_text(line: &[u8]) -> Result<(), ProtocolError> {
         (Err(e), None) if e.to_string().starts_with("number out of range") => Err(
             ProtocolError::new(ErrorKind::NonInteger, too_large(&path, "a number")),
         ),
-        (Err(e), None) => Err(ProtocolError::new(
-            ErrorKind::Garbage,
-            format!("not a JSON line ({e}): {}", super::excerpt(line)),
-        )),
+        (Err(e), None) => Err(super::not_json(e, line)),
     }
 }
 

@@ -417,8 +417,6 @@ pub struct Capabilities {
     pub info: EngineInfo,
     /// The features it implements.
     pub features: BTreeSet<Feature>,
-    /// Feature names it declared that this ptoracle does not know.
-    pub unknown_features: Vec<String>,
     /// The editions it implements, by id.
     pub editions: Vec<String>,
     /// The observation fields it does not report.
@@ -434,7 +432,6 @@ impl Capabilities {
         Capabilities {
             info,
             features: Feature::ALL.iter().copied().collect(),
-            unknown_features: Vec::new(),
             editions: Edition::all().map(|e| e.id().to_string()).collect(),
             unobserved: BTreeSet::new(),
             pipeline: 0,
@@ -442,7 +439,8 @@ impl Capabilities {
     }
 
     /// What [`EngineHello`] declares, checked: the protocol version must
-    /// be [`VERSION`] and every unobserved name a known field.
+    /// be [`VERSION`], every feature a known one and every unobserved name
+    /// a known field.
     pub fn from_hello(h: EngineHello) -> Result<Capabilities, ProtocolError> {
         if h.protocol != VERSION {
             return Err(ProtocolError::new(
@@ -460,14 +458,30 @@ impl Capabilities {
             ));
         }
         let mut features = BTreeSet::new();
-        let mut unknown_features = Vec::new();
+        let mut unknown = Vec::new();
         for f in &h.features {
             match f.parse::<Feature>() {
                 Ok(f) => {
                     features.insert(f);
                 }
-                Err(_) => unknown_features.push(f.clone()),
+                Err(_) => unknown.push(format!("`{f}`")),
             }
+        }
+        // A misspelt feature would leave every case that needs it skipped,
+        // and a gate that skips everything passes: a hello ptoracle does
+        // not understand is refused, as an unknown unobserved field is.
+        if !unknown.is_empty() {
+            let known: Vec<&str> = Feature::ALL.iter().map(|f| f.name()).collect();
+            return Err(ProtocolError::new(
+                ErrorKind::Protocol,
+                format!(
+                    "the handshake declares feature{} {} that ptoracle {} does not know; the features it knows: {} (an engine newer than this ptoracle declares only these)",
+                    if unknown.len() == 1 { "" } else { "s" },
+                    unknown.join(", "),
+                    env!("CARGO_PKG_VERSION"),
+                    known.join(", ")
+                ),
+            ));
         }
         let mut unobserved = BTreeSet::new();
         // Added after the protocol's first engines: an engine that does not
@@ -501,7 +515,6 @@ impl Capabilities {
         Ok(Capabilities {
             info: h.engine,
             features,
-            unknown_features,
             editions: h.editions,
             unobserved,
             pipeline: h.pipeline.unwrap_or(0),
@@ -579,16 +592,31 @@ pub fn excerpt(line: &[u8]) -> String {
     format!("{:?}{more}", text)
 }
 
+/// The error of a line from an engine that is not JSON (`e` says why),
+/// showing its start escaped; a line that does not even start like a JSON
+/// object is most likely a print meant for a log, and the message says
+/// where those go.
+pub(crate) fn not_json(e: impl fmt::Display, line: &[u8]) -> ProtocolError {
+    let stray = line.trim_ascii_start().first() != Some(&b'{');
+    ProtocolError::new(
+        ErrorKind::Garbage,
+        format!(
+            "not a JSON line ({e}): {}{}",
+            excerpt(line),
+            if stray {
+                "; an engine's stdout carries protocol messages only: logs and prints go to stderr"
+            } else {
+                ""
+            }
+        ),
+    )
+}
+
 /// Reads one line from an engine as JSON whose numbers are all signed
 /// 64-bit integers (107.1a) and whose objects give every key once.
 fn parse_engine_line(line: &[u8]) -> Result<serde_json::Value, ProtocolError> {
     json::check_text(line)?;
-    serde_json::from_slice(line).map_err(|e| {
-        ProtocolError::new(
-            ErrorKind::Garbage,
-            format!("not a JSON line ({e}): {}", excerpt(line)),
-        )
-    })
+    serde_json::from_slice(line).map_err(|e| not_json(e, line))
 }
 
 /// Reads one line as JSON whose numbers are all integers (107.1a).
@@ -1075,15 +1103,18 @@ mod tests {
         assert!(e.message.contains("protocol 2"), "{e}");
     }
 
+    /// The capabilities of an engine hello that declares `features`
+    /// (JSON strings, comma-separated).
+    fn hello_declaring(features: &str) -> Result<Capabilities, ProtocolError> {
+        decode_engine_hello(
+            format!(r#"{{"type":"hello","protocol":1,"engine":{{"name":"e","version":"1"}},"features":[{features}],"editions":[]}}"#)
+                .as_bytes(),
+        )
+    }
+
     #[test]
     fn summoning_sick_is_asked_only_of_engines_with_the_feature() {
-        let hello = |features: &str| {
-            decode_engine_hello(
-                format!(r#"{{"type":"hello","protocol":1,"engine":{{"name":"e","version":"1"}},"features":[{features}],"editions":[]}}"#)
-                    .as_bytes(),
-            )
-            .unwrap()
-        };
+        let hello = |features: &str| hello_declaring(features).unwrap();
         let old = hello("");
         assert!(old.unobserved.contains(&Observable::SummoningSick));
         let new = hello(r#""summoning-sickness""#);
@@ -1169,5 +1200,45 @@ mod tests {
         let e = decode_reply(b"hello world", &BTreeSet::new()).unwrap_err();
         assert_eq!(e.kind, ErrorKind::Garbage);
         assert!(e.message.contains("hello world"), "{e}");
+    }
+
+    /// A print on stdout is shown escaped (no control character of it
+    /// reaches a terminal) with a hint of where logs go; a line that is
+    /// broken JSON gets no such hint.
+    #[test]
+    fn a_stray_print_is_shown_escaped_with_a_hint() {
+        for line in [
+            &b"Loading engine \x1b[31mv2\x00\xe2\x80\xae..."[..],
+            b"  [INFO] ready",
+        ] {
+            let e = decode_reply(line, &BTreeSet::new()).unwrap_err();
+            assert_eq!(e.kind, ErrorKind::Garbage, "{e}");
+            assert!(e.message.ends_with("logs and prints go to stderr"), "{e}");
+            assert!(
+                !e.message.chars().any(|c| c.is_control() || c == '\u{202e}'),
+                "{e:?}"
+            );
+        }
+        assert!(e_of(b"Loading engine \x1b[31mv2").contains(r#""Loading engine \u{1b}[31mv2""#));
+        let e = e_of(br#"{"type":"result","seq":1,"#);
+        assert!(!e.contains("stderr"), "{e}");
+    }
+
+    fn e_of(line: &[u8]) -> String {
+        decode_reply(line, &BTreeSet::new()).unwrap_err().message
+    }
+
+    #[test]
+    fn unknown_features_are_a_handshake_error_naming_them() {
+        let hello = hello_declaring;
+        assert!(hello(r#""counters","set""#).is_ok());
+        let e = hello(r#""counters","countres","stes""#).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Protocol);
+        assert!(
+            e.message
+                .contains("features `countres`, `stes` that ptoracle"),
+            "{e}"
+        );
+        assert!(e.message.contains("counters, keyword-counters,"), "{e}");
     }
 }

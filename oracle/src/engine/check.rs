@@ -118,13 +118,14 @@ pub fn skipped(case: &Case, edition: Edition, caps: &Capabilities) -> Option<Str
     let missing = caps.missing(case);
     if !missing.is_empty() {
         let names: Vec<&str> = missing.iter().map(|f| f.name()).collect();
-        return Some(format!(
-            "the engine does not implement {}",
-            names.join(", ")
-        ));
+        return Some(format!("{MISSING_FEATURES}{}", names.join(", ")));
     }
     None
 }
+
+/// How the reason of a case skipped for the features it needs starts; the
+/// features' names follow, separated by `, `.
+pub(crate) const MISSING_FEATURES: &str = "the engine does not implement ";
 
 /// Gives the fields an engine does not report the reference's values, so
 /// that no comparison sees them.

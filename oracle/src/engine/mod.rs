@@ -18,6 +18,7 @@ use crate::resolver::{self, Mutant, Options, Run, StepOutcome};
 use crate::scenario::Case;
 
 pub use crate::fault::{EngineFault, FaultKind};
+pub(crate) use check::MISSING_FEATURES;
 pub use check::{EngineCheck, check_engine, skipped};
 pub use process::{DEFAULT_PIPELINE, Health, ProcessConfig, ProcessEngine, split_command};
 pub use served::Served;

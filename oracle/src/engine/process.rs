@@ -188,6 +188,10 @@ struct Sent {
     edition: Edition,
     /// Where the engine's stderr stood when it was sent.
     mark: u64,
+    /// How many bytes the engine's stdin has carried up to the end of this
+    /// request: a reply to it is read only once the engine has read that
+    /// far (see [`Pipes::read_by_engine`]).
+    end: u64,
 }
 
 impl Sent {
@@ -617,16 +621,16 @@ impl ProcessEngine {
         if running.inflight.is_empty() {
             running.progress = Instant::now();
         }
+        let line = protocol::encode(&request);
         running.inflight.push_back(Sent {
             seq,
             case: case.clone(),
             edition,
             mark: running.stderr.lock().map(|t| t.total).unwrap_or(0),
+            end: running.pipes.written.saturating_add(line.len() as u64),
         });
         let deadline = Instant::now() + self.config.timeout;
-        let sent = running
-            .pipes
-            .send(&protocol::encode(&request), deadline, &self.config.stop);
+        let sent = running.pipes.send(&line, deadline, &self.config.stop);
         if let Err(w) = sent {
             if let Some(mut running) = self.running.take() {
                 let f = self.fault(&mut running, w, "the case");
@@ -714,6 +718,39 @@ impl ProcessEngine {
             let Some(sent) = running.inflight.remove(at) else {
                 break;
             };
+            // A reply comes after its request is read: one read while the
+            // engine has not yet read all of its request was written ahead
+            // (before the request was sent, at a guess of its `seq`). The
+            // engine is stopped, and the request sent again to a new one.
+            if let Some(read) = running.pipes.read_by_engine().filter(|&r| r < sent.end) {
+                let unread = sent.end - read;
+                let what = format!(
+                    "a reply to request {}, of which it had not read the last {unread} bytes",
+                    sent.seq
+                );
+                match running.answered {
+                    // One request at a time: more output after the last
+                    // answer, that answer's fault, as a reply written
+                    // before its request is found before it is sent.
+                    Some(last) if running.depth == 1 => {
+                        self.blame_answered(last, stray(last, &what));
+                        self.lost.push_back(sent);
+                        self.lost.extend(running.inflight.drain(..));
+                        stop(running, false);
+                        return;
+                    }
+                    _ => {
+                        running.inflight.push_front(sent);
+                        let f = EngineFault::new(
+                            FaultKind::Protocol,
+                            format!(
+                                "the engine wrote {what}: a reply comes after its request is read (written ahead, before the request was sent?)"
+                            ),
+                        );
+                        return self.charge(running, f);
+                    }
+                }
+            }
             running.answered = Some(sent.seq);
             let steps = sent.case.steps.len();
             let mut answer = super::answer_from_reply(reply, sent.seq, steps);
@@ -963,6 +1000,8 @@ struct Pipes {
     /// The engine's pid: its exit ends a wait even while a descendant
     /// holds its stdout open.
     pid: u32,
+    /// How many bytes have been written to the engine's stdin.
+    written: u64,
 }
 
 impl Pipes {
@@ -976,11 +1015,32 @@ impl Pipes {
             scanned: 0,
             max,
             pid,
+            written: 0,
         })
     }
 
     fn close_input(&mut self) {
         self.stdin = None;
+    }
+
+    /// How many of the bytes written to the engine's stdin it has read:
+    /// those written less those still in the pipe (`FIONREAD`, which Linux
+    /// answers on a pipe's writing end too). `None` where that cannot be
+    /// known.
+    fn read_by_engine(&self) -> Option<u64> {
+        let stdin = self.stdin.as_ref()?;
+        let mut unread: libc::c_int = 0;
+        // SAFETY: ioctl(2) FIONREAD on a pipe end this process owns, which
+        // writes one int, borrowed for the call.
+        let r = unsafe {
+            libc::ioctl(
+                stdin.as_raw_fd(),
+                libc::FIONREAD,
+                &mut unread as *mut libc::c_int,
+            )
+        };
+        let unread = u64::try_from(unread).ok().filter(|_| r == 0)?;
+        Some(self.written.saturating_sub(unread))
     }
 
     /// Writes all of `bytes`. A closed pipe is not an error here: the
@@ -995,7 +1055,10 @@ impl Pipes {
         let mut done = 0;
         while done < bytes.len() {
             match stdin.write(&bytes[done..]) {
-                Ok(n) => done += n,
+                Ok(n) => {
+                    done += n;
+                    self.written = self.written.saturating_add(n as u64);
+                }
                 Err(e) if e.kind() == ErrorKind::WouldBlock => {
                     let out = (self.buf.len() <= self.max).then(|| self.stdout.as_raw_fd());
                     wait_for_either(stdin.as_raw_fd(), out, self.pid, deadline, stop)?;

@@ -1,8 +1,16 @@
-//! An engine's expectations file: the cases it is known to fail, err on or
-//! skip, each with a reason and optionally an issue URL, so that it can
-//! adopt the gate on day one and only improve. A listed case that starts
-//! passing is reported as fixed; one whose verdict changes is reported as
-//! changed.
+//! An engine's expectations file: the cases it is known to fail or err on
+//! (and, in files written by hand or by older versions, to skip), each with
+//! a reason and optionally an issue URL, so that it can adopt the gate on
+//! day one and only improve. A listed case that starts passing is reported
+//! as fixed; one whose verdict changes is reported as changed.
+//!
+//! The file `--write-expectations` writes lists what an author acts on:
+//! every failure, flaky case and error. A skip fails no gate, and one that
+//! starts failing or erring is not listed and so fails it: listing skips
+//! would add nothing to the ratchet, only lines nobody annotates. They are
+//! counted by reason in a comment instead, except those the previous file
+//! listed (their reasons are an author's). Ids are in natural order
+//! (`1/72` before `1/719`, `613.4d` before `613.10`).
 //!
 //! ```yaml
 //! engine: my-engine
@@ -13,12 +21,13 @@
 //!     issue: https://example.org/my-engine/issues/12
 //! ```
 
+use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::report::{Expectation, Kind, Record, Report};
+use super::report::{Expectation, Kind, Reasons, Record, Report, reason_lines};
 use crate::error::LoadError;
 
 /// An expectations file.
@@ -28,9 +37,17 @@ pub struct Expectations {
     /// The engine it is for (informative).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<String>,
-    /// The listed cases, by id.
-    #[serde(default)]
+    /// The listed cases, by id (written in natural order, see
+    /// [`natural_cmp`]).
+    #[serde(default, serialize_with = "in_natural_order")]
     pub cases: BTreeMap<String, Entry>,
+    /// How many skips of the run it was written from it does not list,
+    /// and their reasons, the most frequent first, each with how many cases
+    /// gave it (see [`Expectations::from_report`]; a case skipped for
+    /// several features it needs counts under each): a comment of the
+    /// file, not read back.
+    #[serde(skip)]
+    pub unlisted_skips: (usize, Vec<(String, usize)>),
 }
 
 /// One listed case.
@@ -47,9 +64,9 @@ pub struct Entry {
 }
 
 const HEADER: &str = "\
-# ptoracle gate expectations: the cases this engine is known to fail, err on
-# or skip. The gate passes while every failure and error is listed here; a
-# listed case that passes is reported as fixed (remove it). Written by
+# ptoracle gate expectations: the cases this engine is known to fail or err
+# on. The gate passes while every failure and error is listed here; a listed
+# case that passes is reported as fixed (remove it). Written by
 # `ptoracle gate --write-expectations`; edit the reasons and issue URLs.
 ";
 
@@ -135,16 +152,20 @@ impl Expectations {
             .collect()
     }
 
-    /// The expectations file that lists every case of `report` that did not
-    /// pass, keeping the reasons and issues of `previous` where the verdict
-    /// is the same. It holds one entry per case that did not pass (an id and
-    /// a reason of at most 200 characters): the file is sorted by id, and
-    /// no larger than [`MAX_BYTES`] can be read back.
+    /// The expectations file of `report`: every case that failed, was
+    /// flaky or erred, keeping the reasons and issues of `previous` where
+    /// the verdict is the same. A skip is listed only where `previous`
+    /// lists it as one; the others are counted by reason in
+    /// [`Expectations::unlisted_skips`]. One entry per case listed (an id
+    /// and a reason of at most 200 characters): the file is no larger than
+    /// [`MAX_BYTES`] can read back.
     pub fn from_report(
         report: &Report,
         previous: Option<&Expectations>,
     ) -> std::io::Result<Expectations> {
         let mut cases = BTreeMap::new();
+        let mut skips = Reasons::default();
+        let mut skipped = 0;
         report.for_each(&mut |c| {
             let verdict = c.outcome.kind();
             if verdict == Kind::Pass {
@@ -153,6 +174,11 @@ impl Expectations {
             let old = previous
                 .and_then(|p| p.cases.get(&c.id))
                 .filter(|e| e.verdict == verdict);
+            if verdict == Kind::Skip && old.is_none() {
+                skipped += 1;
+                skips.add_skip_by_feature(c);
+                return Ok(());
+            }
             let mut reason = c.outcome.summary();
             if reason.chars().count() > 200 {
                 reason = reason.chars().take(199).collect::<String>() + "…";
@@ -170,11 +196,82 @@ impl Expectations {
         Ok(Expectations {
             engine: report.engine.as_ref().map(|e| e.name.clone()),
             cases,
+            unlisted_skips: (skipped, skips.by_count()),
         })
     }
 
-    /// The file's text.
+    /// The file's text: the header, the skips not listed, the entries.
     pub fn to_text(&self) -> String {
-        format!("{HEADER}{}", crate::yaml::to_string(self))
+        let mut skips = String::new();
+        let (n, reasons) = &self.unlisted_skips;
+        if *n > 0 {
+            skips = format!(
+                "#\n# Not listed: {n} skipped case{}. A skip fails no gate; a skipped case\n# that starts failing or erring is not listed, so it does. By the\n# features they need (a case may need several) or the engine's reasons:\n{}",
+                if *n == 1 { "" } else { "s" },
+                reason_lines(reasons, "#", "")
+            );
+        }
+        format!("{HEADER}{skips}{}", crate::yaml::to_string(self))
     }
+}
+
+/// Orders case ids as a person reads them: runs of digits by their value
+/// (`1/72` before `1/719`, `613.4d` before `613.10`, `generated/3/9` before
+/// `generated/3/10`), everything else as text; ids that differ only in
+/// leading zeros by their text.
+///
+/// ```
+/// use ptoracle::gate::expectations::natural_cmp;
+/// let mut ids = vec!["1/719", "613.10/a", "1/72", "613.4d/b", "1/072"];
+/// ids.sort_by(|a, b| natural_cmp(a, b));
+/// assert_eq!(ids, ["1/072", "1/72", "1/719", "613.4d/b", "613.10/a"]);
+/// ```
+pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+    let (mut x, mut y) = (a.as_bytes(), b.as_bytes());
+    loop {
+        match (x.first(), y.first()) {
+            (None, None) => return a.cmp(b),
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
+                let (m, rest_x) = split_digits(x);
+                let (n, rest_y) = split_digits(y);
+                // Compared by value without parsing (any length): fewer
+                // significant digits is smaller, then digit by digit.
+                let (m, n) = (trim_zeros(m), trim_zeros(n));
+                let by_value = m.len().cmp(&n.len()).then_with(|| m.cmp(n));
+                if by_value != Ordering::Equal {
+                    return by_value;
+                }
+                (x, y) = (rest_x, rest_y);
+            }
+            (Some(c), Some(d)) if c != d => return c.cmp(d),
+            _ => (x, y) = (&x[1..], &y[1..]),
+        }
+    }
+}
+
+/// The leading digits of `s`, and the rest.
+fn split_digits(s: &[u8]) -> (&[u8], &[u8]) {
+    s.split_at(s.iter().take_while(|b| b.is_ascii_digit()).count())
+}
+
+fn trim_zeros(digits: &[u8]) -> &[u8] {
+    let zeros = digits.iter().take_while(|&&b| b == b'0').count();
+    &digits[zeros..]
+}
+
+/// Serializes the listed cases in [`natural_cmp`] order.
+fn in_natural_order<S: serde::Serializer>(
+    cases: &BTreeMap<String, Entry>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut ids: Vec<&String> = cases.keys().collect();
+    ids.sort_by(|a, b| natural_cmp(a, b));
+    let mut map = s.serialize_map(Some(ids.len()))?;
+    for id in ids {
+        map.serialize_entry(id, &cases[id])?;
+    }
+    map.end()
 }

@@ -58,6 +58,11 @@ pub struct Plan {
     /// The engine's known failures: each record is marked with what they
     /// say of it as it is made.
     pub expectations: Option<expectations::Expectations>,
+    /// When the first this many cases played all end in an error of the
+    /// same kind (none listed in the expectations), the run stops there
+    /// ([`Report::stopped`]): an engine broken for every case would be
+    /// restarted for every case. 0: never.
+    pub stop_after_same_errors: usize,
 }
 
 /// Live counters, for a progress bar.
@@ -122,6 +127,9 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
     let shrunk_kept = AtomicUsize::new(0);
     let shapes: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
     let kinds: Mutex<BTreeMap<String, usize>> = Mutex::new(BTreeMap::new());
+    let first_errors = Mutex::new(FirstErrors::default());
+    // Set when the first cases all erred alike: no worker starts another.
+    let halted = AtomicBool::new(false);
     let jobs = plan.jobs.clamp(1, total.max(1));
     std::thread::scope(|scope| {
         for _ in 0..jobs {
@@ -163,10 +171,15 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
                     if let Ok(mut s) = summary.lock() {
                         s.add(&record);
                     }
+                    let mut first = first_errors.lock().unwrap_or_else(|p| p.into_inner());
+                    if first.add(&record, plan.stop_after_same_errors) {
+                        halted.store(true, Ordering::Relaxed);
+                    }
+                    drop(first);
                     part.push(record.order, &record);
                 };
                 loop {
-                    if stop.load(Ordering::Relaxed) {
+                    if stop.load(Ordering::Relaxed) || halted.load(Ordering::Relaxed) {
                         break;
                     }
                     if worker.caps.is_none() {
@@ -221,6 +234,10 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
     let discarded = discarded.into_inner();
     let engines = engines.into_inner().unwrap_or_default();
     let interrupted = stop.load(Ordering::Relaxed);
+    let stopped = first_errors
+        .into_inner()
+        .unwrap_or_else(|p| p.into_inner())
+        .stopped;
     let mut summary = summary.into_inner().unwrap_or_else(|p| p.into_inner());
     summary.discarded = discarded;
     summary.not_run = total.saturating_sub(summary.records() + discarded);
@@ -235,11 +252,74 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
         started.elapsed(),
     )
     .spilled(spill, summary);
+    report.stopped = stopped;
     if let Some(e) = &plan.expectations {
         let seen = listed_seen.into_inner().unwrap_or_else(|p| p.into_inner());
         report.unplayed_expectations = e.unplayed(&seen);
     }
     report
+}
+
+/// The first records of a run, while they are all errors of one kind:
+/// what [`Plan::stop_after_same_errors`] watches. Skips are not played and
+/// do not count; the first record of any other kind (a pass, a failure, an
+/// error of another kind, one the expectations list) ends the watch for
+/// the rest of the run, so an engine that errs on some cases and passes
+/// others is never stopped.
+#[derive(Default)]
+struct FirstErrors {
+    /// The kind of the errors so far, how many, and the first one's words.
+    kind: Option<(String, usize, String)>,
+    /// No longer watched: a record broke the run of errors, or it stopped.
+    done: bool,
+    /// Why the run stopped, once it did.
+    stopped: Option<String>,
+}
+
+impl FirstErrors {
+    /// Counts `record`; true when it makes the `limit`-th error of the
+    /// kind (0: never), the run to stop.
+    fn add(&mut self, record: &Record, limit: usize) -> bool {
+        if self.done || limit == 0 {
+            return false;
+        }
+        let kind = match &record.outcome {
+            Outcome::Skip { .. } => return false,
+            Outcome::Error {
+                kind,
+                not_sent: false,
+                ..
+            } if record.expectation != Some(report::Expectation::Known) => kind,
+            _ => {
+                self.done = true;
+                return false;
+            }
+        };
+        let (first_kind, n, words) = self.kind.get_or_insert_with(|| {
+            let message = match &record.outcome {
+                Outcome::Error { message, .. } => message.as_str(),
+                _ => "",
+            };
+            let mut words: String = message.chars().take(120).collect();
+            if words.len() < message.len() {
+                words.push('…');
+            }
+            (kind.clone(), 0, words)
+        });
+        if first_kind != kind {
+            self.done = true;
+            return false;
+        }
+        *n += 1;
+        if *n < limit {
+            return false;
+        }
+        self.done = true;
+        self.stopped = Some(format!(
+            "the first {n} cases played all ended in a `{kind}` error, as every case may (the first: {words})"
+        ));
+        true
+    }
 }
 
 /// Gives the answers found wrong after they were given (see
@@ -409,7 +489,7 @@ impl Worker<'_> {
                 self.shrink_failure(&case, seed, index, &scope, engine, &mut record);
             }
         }
-        if generated.is_some() && record.outcome.kind() == Kind::Fail {
+        if generated.is_some() && matches!(record.outcome.kind(), Kind::Fail | Kind::Flaky) {
             // A generated case cites no rules of its own: name those the
             // reference applies at the step that differs.
             record.rules = rules_at(&case, plan.edition, record.first_step());

@@ -112,6 +112,7 @@ pub fn compare(export_dir: &Path, replies: &Path) -> Result<Report, String> {
         shrink_budget: 0,
         keep_shrunk: 0,
         expectations: None,
+        stop_after_same_errors: 0,
     };
     Ok(Report::new(
         Some(caps),

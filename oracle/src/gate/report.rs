@@ -38,9 +38,6 @@ pub struct Report {
     /// The features it declared.
     #[serde(default)]
     pub features: Vec<String>,
-    /// Feature names it declared that this ptoracle does not know.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub unknown_features: Vec<String>,
     /// The observation fields it does not report.
     #[serde(default)]
     pub unobserved: Vec<String>,
@@ -55,6 +52,12 @@ pub struct Report {
     pub elapsed_ms: u64,
     /// Whether it was stopped (Ctrl-C) before the end.
     pub interrupted: bool,
+    /// Why the run stopped before the end when nothing interrupted it: its
+    /// first cases all ended in the same kind of error (see
+    /// [`Plan::stop_after_same_errors`](super::Plan::stop_after_same_errors)).
+    /// Such a run fails the gate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
     /// The counts.
     pub summary: Summary,
     /// Every case played, in plan order (for a gate run: in `spill`, and
@@ -66,6 +69,10 @@ pub struct Report {
     /// The ids the expectations file lists that the run did not play.
     #[serde(skip)]
     pub unplayed_expectations: Vec<String>,
+    /// Whether a run that played no case passes (`gate
+    /// --allow-none-played`); by default it fails: see [`Summary::played`].
+    #[serde(skip)]
+    pub none_played_allowed: bool,
 }
 
 /// The generated part of a run.
@@ -93,7 +100,7 @@ pub struct Summary {
     pub skipped: usize,
     /// Generated indices that gave no playable case.
     pub discarded: usize,
-    /// Cases not played because the run was interrupted.
+    /// Cases not played because the run was interrupted or stopped early.
     pub not_run: usize,
     /// Failures and errors the expectations file lists.
     pub known: usize,
@@ -133,6 +140,12 @@ impl Summary {
             None if c.outcome.kind().bad() => count(&mut self.unexpected),
             None => {}
         }
+    }
+
+    /// Cases played: sent to the engine and answered, or ended in an error
+    /// (every record but the skips). A run that plays none checked nothing.
+    pub fn played(&self) -> usize {
+        self.passed + self.failed + self.flaky + self.errored
     }
 
     /// Cases played or skipped: one record each.
@@ -463,13 +476,22 @@ impl Record {
         }
     }
 
+    /// The rules its verdict is about: those it cites when the engine's
+    /// observations disagree (a failure, a flaky case); none for an error,
+    /// which is the engine's or the protocol's, or for a pass or a skip.
+    pub fn verdict_rules(&self) -> &[String] {
+        match self.outcome.kind() {
+            Kind::Fail | Kind::Flaky => &self.rules,
+            _ => &[],
+        }
+    }
+
     /// Its lines in the human summary, under `label`.
     fn human(&self, label: &str, out: &mut String) {
         let c = self;
-        let rules = if c.rules.is_empty() {
-            String::new()
-        } else {
-            format!(" [{}]", c.rules.join(", "))
+        let rules = match c.verdict_rules() {
+            [] => String::new(),
+            rules => format!(" [{}]", rules.join(", ")),
         };
         let what = match c.expectation {
             Some(Expectation::Fixed) if c.outcome.kind() == Kind::Pass => {
@@ -516,10 +538,12 @@ impl Record {
         matches!(&self.outcome, Outcome::Error { kind, .. } if kind == FaultKind::Interrupted.name())
     }
 
-    /// The step of the first mismatch, if it failed.
+    /// The step of the first mismatch, if it failed or was flaky.
     pub fn first_step(&self) -> Option<usize> {
         match &self.outcome {
-            Outcome::Fail { mismatches } => mismatches.first().map(|m| m.step),
+            Outcome::Fail { mismatches } | Outcome::Flaky { mismatches } => {
+                mismatches.first().map(|m| m.step)
+            }
             _ => None,
         }
     }
@@ -536,14 +560,13 @@ impl Report {
         interrupted: bool,
         elapsed: Duration,
     ) -> Report {
-        let (engine, features, unknown_features, unobserved) = match caps {
+        let (engine, features, unobserved) = match caps {
             Some(c) => (
                 Some(c.info),
                 c.features.iter().map(|f| f.name().to_string()).collect(),
-                c.unknown_features,
                 c.unobserved.iter().map(|o| o.name().to_string()).collect(),
             ),
-            None => (None, Vec::new(), Vec::new(), Vec::new()),
+            None => (None, Vec::new(), Vec::new()),
         };
         let mut r = Report {
             report_version: REPORT_VERSION,
@@ -551,7 +574,6 @@ impl Report {
             protocol: crate::protocol::VERSION,
             engine,
             features,
-            unknown_features,
             unobserved,
             edition: plan.edition.id().into(),
             generated: plan
@@ -560,10 +582,12 @@ impl Report {
             jobs: plan.jobs,
             elapsed_ms: elapsed.as_millis() as u64,
             interrupted,
+            stopped: None,
             summary: Summary::default(),
             cases: records,
             spill: None,
             unplayed_expectations: Vec::new(),
+            none_played_allowed: false,
         };
         r.summary.discarded = discarded;
         r.summary.not_run = not_run;
@@ -631,17 +655,18 @@ impl Report {
             protocol: self.protocol,
             engine: self.engine.clone(),
             features: self.features.clone(),
-            unknown_features: self.unknown_features.clone(),
             unobserved: self.unobserved.clone(),
             edition: self.edition.clone(),
             generated: self.generated,
             jobs: self.jobs,
             elapsed_ms: self.elapsed_ms,
             interrupted: self.interrupted,
+            stopped: self.stopped.clone(),
             summary: self.summary,
             cases: Vec::new(),
             spill: None,
             unplayed_expectations: Vec::new(),
+            none_played_allowed: self.none_played_allowed,
         }
     }
 
@@ -660,10 +685,39 @@ impl Report {
 
     /// Whether the gate fails: a failure or error the expectations do not
     /// list (or a listed case whose verdict changed to fail or error);
-    /// under `strict`, also a listed case that passes or changed.
+    /// under `strict`, also a listed case that passes or changed; a run
+    /// stopped early ([`Report::stopped`]); a run that played no case,
+    /// unless that was allowed.
     pub fn gate_fails(&self, strict: bool) -> bool {
         let s = &self.summary;
-        s.unexpected > 0 || s.changed_bad > 0 || (strict && s.fixed + s.changed > 0)
+        s.unexpected > 0
+            || s.changed_bad > 0
+            || (strict && s.fixed + s.changed > 0)
+            || self.stopped.is_some()
+            || self.none_played()
+    }
+
+    /// What fails the run as a whole, whatever its cases: stopped early,
+    /// or nothing played; a line each, for every report a person reads.
+    fn run_notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if let Some(why) = &self.stopped {
+            notes.push(format!(
+                "stopped: {why}; {} cases not played (--stop-after-same-errors 0 plays every case)",
+                self.summary.not_run
+            ));
+        }
+        if self.none_played() {
+            notes.push(NONE_PLAYED.to_string());
+        }
+        notes
+    }
+
+    /// Whether the run played no case (every one skipped) and that fails
+    /// it: a broken adapter (one that declares no feature a case needs, or
+    /// answers every case `unsupported`) must not pass.
+    pub fn none_played(&self) -> bool {
+        self.summary.played() == 0 && !self.none_played_allowed && !self.interrupted
     }
 
     /// The final line: `N passed, N failed, N errored, N skipped`, with
@@ -701,13 +755,7 @@ impl Report {
         // Known failures are counted on the expectations line, not listed
         // (nor do they use up the budget of generated lines).
         let read = self.for_each(&mut |c| {
-            if let Outcome::Skip { reason } = &c.outcome {
-                let reason = step_free(reason);
-                reasons.add(match c.generated {
-                    Some(_) => handle_free(&reason),
-                    None => reason,
-                });
-            }
+            reasons.add_skip(c);
             if matches!(&c.outcome, Outcome::Error { not_sent: true, .. }) {
                 unsent += 1;
                 first_unsent.get_or_insert_with(|| c.outcome.summary());
@@ -744,20 +792,10 @@ impl Report {
                 "... and {generated_hidden} more generated failures and errors (see --json)"
             );
         }
-        if !reasons.counts.is_empty() {
-            let mut by_count: Vec<(String, usize)> = reasons.counts.into_iter().collect();
-            by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let by_count = reasons.by_count();
+        if !by_count.is_empty() {
             let _ = writeln!(out, "skipped {}:", self.summary.skipped);
-            for (reason, n) in by_count.iter().take(10) {
-                let _ = writeln!(out, "  {n:>5}  {}", printable(reason));
-            }
-            if by_count.len() > 10 {
-                let _ = writeln!(
-                    out,
-                    "  ... and {} other reasons (see --json)",
-                    by_count.len() - 10
-                );
-            }
+            out.push_str(&reason_lines(&by_count, "", " (see --json)"));
         }
         let s = &self.summary;
         if s.known + s.fixed + s.changed > 0 {
@@ -777,6 +815,9 @@ impl Report {
         if self.interrupted {
             let _ = writeln!(out, "interrupted: {} cases not run", s.not_run);
         }
+        for note in self.run_notes() {
+            let _ = writeln!(out, "{}", printable(&note));
+        }
         if strict && s.fixed + s.changed > 0 {
             let _ = writeln!(
                 out,
@@ -784,7 +825,7 @@ impl Report {
                 s.fixed, s.changed
             );
         }
-        let played = s.passed + s.failed + s.flaky + s.errored;
+        let played = s.played();
         let secs = self.elapsed_ms as f64 / 1000.0;
         let _ = writeln!(
             out,
@@ -821,7 +862,7 @@ impl Report {
                         printable(&c.id),
                         c.outcome.kind().name(),
                         cell(&c.outcome.summary()),
-                        c.rules.join(", ")
+                        c.verdict_rules().join(", ")
                     );
                 }
                 if let (true, Some(text)) = (bad < RULINGS, &c.ruling_text) {
@@ -870,6 +911,9 @@ impl Report {
                 "Expectations: {} known, **{} fixed**, {} changed, **{} unexpected**.\n",
                 s.known, s.fixed, s.changed, s.unexpected
             );
+        }
+        for note in self.run_notes() {
+            let _ = writeln!(out, "**{}**\n", cell(&note));
         }
         if bad > 0 {
             let _ = writeln!(out, "### Failures and errors\n");
@@ -959,13 +1003,50 @@ impl Report {
 /// different ones (an engine could give every case its own), the others
 /// counted as one.
 #[derive(Default)]
-struct Reasons {
+pub(crate) struct Reasons {
     counts: std::collections::BTreeMap<String, usize>,
 }
 
 impl Reasons {
     /// Different reasons kept.
     const KEPT: usize = 1000;
+
+    /// Counts the reason of `c`, if it is a skip: one reason whatever step
+    /// it names (`step N`), and for a generated case whatever object
+    /// (`oN`).
+    pub(crate) fn add_skip(&mut self, c: &Record) {
+        if let Outcome::Skip { reason } = &c.outcome {
+            let reason = step_free(reason);
+            self.add(match c.generated {
+                Some(_) => handle_free(&reason),
+                None => reason,
+            });
+        }
+    }
+
+    /// Counts `c`, if it is a skip, under each feature it needs that the
+    /// engine lacks (`needs spells`), or else under its reason as
+    /// [`Reasons::add_skip`] does.
+    pub(crate) fn add_skip_by_feature(&mut self, c: &Record) {
+        let Outcome::Skip { reason } = &c.outcome else {
+            return;
+        };
+        match reason.strip_prefix(crate::engine::MISSING_FEATURES) {
+            Some(names) => {
+                for name in names.split(", ") {
+                    self.add(format!("needs {name}"));
+                }
+            }
+            None => self.add_skip(c),
+        }
+    }
+
+    /// The reasons, the most frequent first, each with its count.
+    pub(crate) fn by_count(self) -> Vec<(String, usize)> {
+        let mut by_count: Vec<(String, usize)> = self.counts.into_iter().collect();
+        by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        by_count
+    }
 
     fn add(&mut self, reason: String) {
         let key = if self.counts.len() < Self::KEPT || self.counts.contains_key(&reason) {
@@ -975,6 +1056,24 @@ impl Reasons {
         };
         *self.counts.entry(key).or_default() += 1;
     }
+}
+
+/// Skip reasons as [`Reasons::by_count`] gives them, one line each (the
+/// ten most frequent), every line starting with `prefix`; `more` follows
+/// the count of the reasons left out.
+pub(crate) fn reason_lines(by_count: &[(String, usize)], prefix: &str, more: &str) -> String {
+    let mut out = String::new();
+    for (reason, n) in by_count.iter().take(10) {
+        let _ = writeln!(out, "{prefix}  {n:>5}  {}", printable(reason));
+    }
+    if by_count.len() > 10 {
+        let _ = writeln!(
+            out,
+            "{prefix}  ... and {} other reasons{more}",
+            by_count.len() - 10
+        );
+    }
+    out
 }
 
 /// A record as a JUnit test case.
@@ -1045,6 +1144,9 @@ fn junit_case_xml(t: quick_junit::TestCase) -> io::Result<String> {
         _ => Err(io::Error::other("quick-junit wrote an unexpected layout")),
     }
 }
+
+/// What the reports say of a run that played no case.
+const NONE_PLAYED: &str = "nothing played: every case was skipped, so the engine was checked on nothing and the gate fails (check the features its hello declares; `gate --allow-none-played` accepts such a run)";
 
 /// A list that may be long, for one line: the first `n` items, then how
 /// many more (`a, b, c and 926 more`).

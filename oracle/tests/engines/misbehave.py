@@ -3,7 +3,8 @@
 `ptoracle serve` (the binary named by $PTORACLE_BIN) and misbehaves on the
 request with sequence number 3, the first for the second case (the gate
 asks every passing corpus case twice: request 2 is the first case again),
-in the way MODE says:
+or on the one whose number $MISBEHAVE_ON gives, or on every request if it
+is `all`, in the way MODE says:
 
   crash          exits with status 3 before answering
   last-words     closes stdout, writes to stderr a moment later, exits 3
@@ -23,6 +24,9 @@ in the way MODE says:
   beyond-64-bits answers with a damage of 2**63 (an integer, too large)
   reply-twice    answers twice
   reply-early    answers, then answers request 3 before it is sent
+  reply-unread   answers, waits until the next request is there to read,
+                 answers it without reading it (its reply is right: the
+                 request is the same case asked again), then stops reading
   reply-twice-always answers every request twice (not only request 2)
   hostile-text   is named, answers an error and writes to stderr with ANSI
                  escapes, NULs and newlines that fake a line of the report
@@ -39,6 +43,8 @@ in the way MODE says:
   handshake-flaky exits on its first hello only (the file $FLAKY_MARK
                   remembers it), then behaves
   version        answers the hello with protocol version 2
+  unknown-feature declares a feature ptoracle does not know (`countres`)
+  no-features    declares no feature
   ok             behaves
 
 With $MISBEHAVE_PIPELINE set it declares the pipeline `serve` declares
@@ -53,6 +59,7 @@ $MISBEHAVE_NAMES (if set) before it misbehaves, and has three more modes:
 """
 import json
 import os
+import select
 import stat
 import subprocess
 import sys
@@ -71,6 +78,7 @@ time.sleep(3600)
 
 mode = sys.argv[1]
 pipelined = bool(os.environ.get("MISBEHAVE_PIPELINE"))
+on = os.environ.get("MISBEHAVE_ON", "3")
 held = None
 serve = subprocess.Popen(
     [os.environ["PTORACLE_BIN"], "serve"],
@@ -134,6 +142,10 @@ for line in sys.stdin:
             reply["engine"]["name"] += "\x1b[2J\x00\nPASS everything"
         if mode == "version":
             reply["protocol"] = 2
+        if mode == "unknown-feature":
+            reply["features"].append("countres")
+        if mode == "no-features":
+            reply["features"] = []
         if not pipelined:
             reply.pop("pipeline", None)
         say(json.dumps(reply) + "\n")
@@ -164,7 +176,7 @@ for line in sys.stdin:
         say(answer + held)
         held = None
         continue
-    if message.get("seq") != 3:
+    if on != "all" and message.get("seq") != int(on):
         say(answer)
         continue
     if pipelined:
@@ -247,6 +259,13 @@ for line in sys.stdin:
         early = json.loads(answer)
         early["seq"] = message["seq"] + 1
         say(answer + json.dumps(early) + "\n")
+    elif mode == "reply-unread":
+        say(answer)
+        select.select([sys.stdin], [], [])
+        ahead = json.loads(answer)
+        ahead["seq"] = message["seq"] + 1
+        say(json.dumps(ahead) + "\n")
+        time.sleep(3600)
     elif mode == "hostile-text":
         sys.stderr.write("\x1b[31mred\x00 <&]]>\x07\n")
         sys.stderr.flush()
