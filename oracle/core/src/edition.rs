@@ -82,6 +82,13 @@ pub struct Rules {
     /// by copy effects and face-down status) and no choice (DECISIONS.md
     /// D46).
     pub entry_choice_copiable: bool,
+    /// 707.9d since the text of 2011-02-04 (706.8d then): a copy effect
+    /// that doesn't copy, keeps or modifies a characteristic copies no
+    /// characteristic-defining ability defining it. Before, the original's
+    /// ability was copied like any other and, a characteristic-defining
+    /// ability of the copy (604.3a), applied in 7a over the exception
+    /// (612.3a of 2009-07-11; DECISIONS.md D70).
+    pub copy_exception_drops_cda: bool,
 }
 
 impl Rules {
@@ -181,6 +188,10 @@ impl Rules {
             (
                 "707.2",
                 self.entry_choice_copiable != other.entry_choice_copiable,
+            ),
+            (
+                "707.9d",
+                self.copy_exception_drops_cda != other.copy_exception_drops_cda,
             ),
         ];
         switches
@@ -395,6 +406,7 @@ const CURRENT: Rules = Rules {
     damage_assignment_order: false,
     deathtouch_assigns_one_as_lethal: true,
     entry_choice_copiable: true,
+    copy_exception_drops_cda: true,
 };
 
 /// 2020-01-22 (Theros Beyond Death), the last edition before the counter
@@ -425,10 +437,20 @@ const CARDS_COUNT_COUNTERS: Rules = Rules {
     ..ORIGINS
 };
 
-/// 2009-09-04: the counter-cap state-based action (704.5s then, 704.5r now).
-const COUNTER_CAPS: Rules = Rules {
+/// 2011-02-04 (Mirrodin Besieged): a copy effect with an exception copies
+/// no characteristic-defining ability for that characteristic (706.8d);
+/// counters count only on the battlefield (121.1a).
+const BESIEGED: Rules = Rules {
     pt_counters_off_battlefield: false,
     ..CARDS_COUNT_COUNTERS
+};
+
+/// 2009-09-04: the counter-cap state-based action (704.5s then, 704.5r now);
+/// a copied characteristic-defining ability applies over a copy effect's
+/// exception (DECISIONS.md D70).
+const COUNTER_CAPS: Rules = Rules {
+    copy_exception_drops_cda: false,
+    ..BESIEGED
 };
 
 /// 2009-07 (Magic 2010): layer 7 with 7a–7e, no counter caps yet.
@@ -520,6 +542,13 @@ static EDITIONS: &[Entry] = &[
         since: "2010-07-16",
         name: "Magic 2011: any nonzero combat damage from a deathtouch source is lethal damage when it is assigned (702.2b)",
         rules: COUNTER_CAPS,
+    },
+    Entry {
+        id: "2011-02-04",
+        alias: "mbs",
+        since: "2011-02-04",
+        name: "Mirrodin Besieged: a copy effect that doesn't copy, keeps or modifies a characteristic copies no characteristic-defining ability that defines it (706.8d)",
+        rules: BESIEGED,
     },
     Entry {
         id: "2011-06-17",
@@ -1114,6 +1143,23 @@ mod tests {
                 assert_eq!(n, 1, "{e}: {class:?}");
             }
         }
+    }
+
+    #[test]
+    fn each_switch_of_2009_to_2011_is_dated_by_its_text() {
+        let id = |s: &str| Edition::parse(s).unwrap().id();
+        // 706.8d is in the text of 2011-02-04, not in that of 2010-10-01.
+        assert_eq!(id("2011-02-03"), "2010-07-16");
+        assert_eq!(id("2011-02-04"), "2011-02-04");
+        assert_eq!(id("MBS"), "2011-02-04");
+        let rules = |s: &str| Edition::parse(s).unwrap().rules();
+        assert!(!rules("2010-07-16").copy_exception_drops_cda);
+        assert!(rules("2011-02-04").copy_exception_drops_cda);
+        assert!(!rules("2011-02-04").pt_counters_off_battlefield);
+        assert_eq!(
+            rules("2010-07-16").changed_rules(rules("2011-02-04")),
+            ["707.9d"]
+        );
     }
 
     #[test]

@@ -884,6 +884,11 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                 self.line(c, 0, || {
                     format!("a copy \"except it's {pt}\": {pt}, its copiable P/T [707.9b, 613.2a]")
                 });
+                if cp.spec.cda.is_some() && !self.exception_drops_cda() {
+                    self.line(c, 0, || {
+                        "the ability that defines the original's P/T is copied with the rest: 706.8d (707.9d now) leaves it out only from the text of 2011-02-04 [604.3a, 613.4a]".into()
+                    });
+                }
                 return Wide::of(pt);
             }
             // 707.2: a copy of a face-down permanent copies 708.2a's values.
@@ -944,6 +949,14 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
         start
     }
 
+    /// Whether a copy effect whose exception sets P/T leaves out the
+    /// original's ability that defines P/T: 707.9d (706.8d of 2011-02-04).
+    /// Before that text the ability was copied like any other, and applied
+    /// in 7a over the exception (612.3a of 2009-07-11, DECISIONS.md D70).
+    fn exception_drops_cda(&self) -> bool {
+        self.g.rules.copy_exception_drops_cda && !self.g.bug(Mutant::CopyKeepsCda)
+    }
+
     /// Everything that may change creature `c`'s P/T in layer 7, each with
     /// its class (which sublayer holds it) and its timestamp: its CDA,
     /// the effects that may affect it, hone counters on its Equipment and
@@ -957,9 +970,9 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
         // 707.9d: a copy whose exception sets P/T does not copy an ability
         // that defines them; a copy of a face-down one has none (707.2).
         let cda_here = card.face().cda.is_some()
-            && card
-                .copy()
-                .is_none_or(|cp| cp.except_pt.is_none() && !cp.face_down)
+            && card.copy().is_none_or(|cp| {
+                (cp.except_pt.is_none() || !self.exception_drops_cda()) && !cp.face_down
+            })
             && card.back().is_none()
             && self.early[c].abilities
             && (on_bf || rules.cda_in_every_zone && !g.bug(Mutant::CdaOnlyOnBattlefield));

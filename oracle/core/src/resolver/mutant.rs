@@ -97,6 +97,7 @@ mutants! {
     CopyKeepsCountersAndPumps => "copy-keeps-counters-and-pumps", "a copy takes the original's power and toughness as they are, with its counters and the effects on it, instead of its copiable values: its printed P/T as modified by copy effects, face-down status and the choice made as it entered (707.2)";
     FaceDownKeepsPrinted => "face-down-keeps-printed", "a face-down permanent keeps its printed power and toughness instead of being a 2/2 (708.2a)";
     FaceUpKeepsTimestamp => "face-up-keeps-timestamp", "a permanent turned face up keeps the timestamp it entered with, so its static abilities apply before the effects created while it was face down (613.7f)";
+    CopyKeepsCda => "copy-keeps-cda", "a copy effect whose exception sets P/T (\"except it's 7/7\") copies the original's characteristic-defining ability too, which then overrides the exception in 7a, as before the text of 2011-02-04 (707.9d)";
     SiegeToGraveyard => "siege-to-graveyard", "a battle with defense 0 is put into its owner's graveyard even while the Siege ability that its last defense counter triggered waits to resolve, instead of being exiled by it (704.5v, 310.11b)";
 }
 
