@@ -1266,7 +1266,7 @@ fn phase_matches_its_expectations() {
         "phase",
         "phase-python",
         "PTORACLE_REQUIRE_PHASE",
-        " passed, 79 failed, 0 errored, ",
+        " passed, 80 failed, 0 errored, ",
     );
 }
 
@@ -1325,7 +1325,7 @@ fn manabrew_matches_its_expectations() {
     );
     assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
     assert!(
-        last_line(&r.stdout).contains(" passed, 12 failed, 0 errored, "),
+        last_line(&r.stdout).contains(" passed, 13 failed, 0 errored, "),
         "{}",
         r.stdout
     );

@@ -55,8 +55,16 @@ pub struct Rules {
     pub counter_caps: bool,
     /// 702.15 since Magic 2010: lifelink is static, the life is gained with
     /// the damage. Before, a trigger (2007-05-01 502.68a) gained it after
-    /// the state-based actions.
+    /// the state-based actions, and only for a source on the battlefield
+    /// as it dealt the damage (402.8 of 2007-05-01).
     pub lifelink_static: bool,
+    /// 702.2 since Magic 2010 (702.2a of 2009-07-11): deathtouch is static,
+    /// and a creature dealt damage by a deathtouch source is destroyed by
+    /// the state-based action of 704.5h, together with any other. Before,
+    /// a trigger (2007-05-01 502.63a, "destroy that creature") that
+    /// resolves after the state-based actions, and only for a source on
+    /// the battlefield as it dealt the damage (402.8 of 2007-05-01).
+    pub deathtouch_static: bool,
     /// 613.7f and 613.7g since 2015-07-17 (613.6e and 613.6f then): a
     /// permanent gets a new timestamp each time it turns face up or face
     /// down, and a double-faced one each time it transforms. Before, an
@@ -169,6 +177,7 @@ impl Rules {
             ),
             ("704.5r", self.counter_caps != other.counter_caps),
             ("702.15", self.lifelink_static != other.lifelink_static),
+            ("702.2", self.deathtouch_static != other.deathtouch_static),
             (
                 "613.7f",
                 self.turning_over_takes_timestamp != other.turning_over_takes_timestamp,
@@ -406,6 +415,7 @@ const CURRENT: Rules = Rules {
     damage_assignment_order: false,
     deathtouch_assigns_one_as_lethal: true,
     entry_choice_copiable: true,
+    deathtouch_static: true,
     copy_exception_drops_cda: true,
 };
 
@@ -476,10 +486,12 @@ const TIME_SPIRAL: Rules = Rules {
     ..FUTURE_SIGHT
 };
 
-/// 2007-05: sublayers 6a–6e, lifelink a triggered ability (502.68a).
+/// 2007-05: sublayers 6a–6e, lifelink and deathtouch triggered abilities
+/// (502.68a, 502.63a).
 const FUTURE_SIGHT: Rules = Rules {
     layer7: LAYER_2007,
     lifelink_static: false,
+    deathtouch_static: false,
     damage_assignment_order: false,
     ..M10
 };
@@ -519,14 +531,14 @@ static EDITIONS: &[Entry] = &[
         id: "2007-05",
         alias: "future-sight",
         since: "2007-05-01",
-        name: "Future Sight: integers and negative values (104.1b); characteristic-defining abilities work in every zone",
+        name: "Future Sight: integers and negative values (104.1b); characteristic-defining abilities work in every zone; deathtouch and lifelink are keywords, triggered abilities (502.63a, 502.68a)",
         rules: FUTURE_SIGHT,
     },
     Entry {
         id: "2009-07",
         alias: "m10",
         since: "2009-07-11",
-        name: "Magic 2010: layer 7 with sublayers 7a–7e (7d counters, 7e switch)",
+        name: "Magic 2010: layer 7 with sublayers 7a–7e (7d counters, 7e switch); deathtouch and lifelink static abilities (702.2a, 702.13a)",
         rules: M10,
     },
     Entry {
@@ -1160,6 +1172,9 @@ mod tests {
             rules("2010-07-16").changed_rules(rules("2011-02-04")),
             ["707.9d"]
         );
+        // Deathtouch and lifelink became static together (2009-07-11).
+        assert!(!rules("2007-05").deathtouch_static && !rules("2007-05").lifelink_static);
+        assert!(rules("2009-07").deathtouch_static && rules("2009-07").lifelink_static);
     }
 
     #[test]

@@ -98,6 +98,8 @@ mutants! {
     FaceDownKeepsPrinted => "face-down-keeps-printed", "a face-down permanent keeps its printed power and toughness instead of being a 2/2 (708.2a)";
     FaceUpKeepsTimestamp => "face-up-keeps-timestamp", "a permanent turned face up keeps the timestamp it entered with, so its static abilities apply before the effects created while it was face down (613.7f)";
     CopyKeepsCda => "copy-keeps-cda", "a copy effect whose exception sets P/T (\"except it's 7/7\") copies the original's characteristic-defining ability too, which then overrides the exception in 7a, as before the text of 2011-02-04 (707.9d)";
+    DamageKeywordsFromCard => "damage-keywords-from-card", "a source that left the battlefield before dealing damage has the keywords of the card where it is now, not those it last had on the battlefield, so its deathtouch and lifelink are lost (702.2e, 702.15c)";
+    StateBasedDestroysSeparately => "state-based-destroys-separately", "lethal damage and deathtouch damage destroy a creature as two events, so one regeneration shield does not save it from both, as when deathtouch was a trigger (704.7, 704.5g, 704.5h)";
     SiegeToGraveyard => "siege-to-graveyard", "a battle with defense 0 is put into its owner's graveyard even while the Siege ability that its last defense counter triggered waits to resolve, instead of being exiled by it (704.5v, 310.11b)";
 }
 
