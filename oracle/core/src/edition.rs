@@ -136,6 +136,24 @@ impl Rules {
         self.damage_assignment_order && (self.deathtouch_assigns_one_as_lethal || !deathtouch)
     }
 
+    /// Whether an effect that also changes types applies whole where
+    /// type-changing effects apply, its other parts included, before the
+    /// effects that change no types (418.5e of 2003-03-15, 418.5b of
+    /// 2003-12-01 to 2005-08-01; DECISIONS.md D72): the plans whose layer 7
+    /// has a step for [`PtClass::WithTypes`]. Since 2005-10-01 each part
+    /// applies in its own layer (613.6).
+    ///
+    /// ```
+    /// use ptoracle_core::Edition;
+    /// let whole = |e: &str| Edition::parse(e).unwrap().rules().type_changes_whole();
+    /// assert!(whole("1999-04") && !whole("2005-10-01") && !whole("2026-09-25"));
+    /// ```
+    pub fn type_changes_whole(&self) -> bool {
+        self.layer7
+            .iter()
+            .any(|sub| sub.holds.contains(&PtClass::WithTypes))
+    }
+
     /// The rules (by number) on which two editions differ, one per switch
     /// that differs: what a rules update changed.
     ///
@@ -151,6 +169,10 @@ impl Rules {
         };
         let switches = [
             ("613.4", plan(self) != plan(other)),
+            (
+                "613.6",
+                self.type_changes_whole() != other.type_changes_whole(),
+            ),
             (
                 "107.1b",
                 self.clamp_negative_modification != other.clamp_negative_modification
@@ -237,6 +259,11 @@ pub enum PtClass {
     Counters,
     /// Switching power and toughness.
     Switch,
+    /// Any P/T part (setting, modifying, switching) of an effect that also
+    /// changes card types or subtypes, in the plans that apply such an
+    /// effect whole with its types (the 1999 one, [`Rules::type_changes_whole`]);
+    /// the other plans have no step for it, and class each part as above.
+    WithTypes,
 }
 
 struct Entry {
@@ -281,14 +308,22 @@ const KEYWORD_COUNTERS_2023: &[Keyword] = KEYWORD_COUNTERS_2026.split_at(13).0;
 /// 122.1b as it came in 2020-04-17.
 const KEYWORD_COUNTERS_2020: &[Keyword] = KEYWORD_COUNTERS_2026.split_at(12).0;
 
-/// K.10 (1999–2002): the `*` text first (K.10.7), then counters before every
-/// other effect (K.10.2), then setting effects, pumps and switches alike in
-/// timestamp order (K.10.Ruling.1).
+/// K.10 (1999–2002): the `*` text first (K.10.7), then the effects that
+/// also change types, whole (418.5e of 2003-03-15, 418.5b of 2003-12-01 to
+/// 2005-08-01: "the ordering rules for continuous effects" K.10.Ruling.1
+/// defers to), then counters before every other effect (K.10.2), then
+/// setting effects, pumps and switches alike in timestamp order
+/// (K.10.Ruling.1).
 const LAYER_1999: &[Sublayer] = &[
     Sublayer {
         label: "*",
         rule: "K.10.7",
         holds: &[PtClass::Cda],
+    },
+    Sublayer {
+        label: "types",
+        rule: "K.10.Ruling.1, 418.5e of 2003",
+        holds: &[PtClass::WithTypes],
     },
     Sublayer {
         label: "counters",
@@ -502,7 +537,7 @@ static EDITIONS: &[Entry] = &[
         id: "1999-04",
         alias: "classic-sixth",
         since: "1999-04-01",
-        name: "the 1999–2002 rulings summary (K.10), in force until 2005-08-01: counters before every other effect, setting and pump effects in one timestamp order, a negative value counts as 0 except to change P/T, every * is 0 out of play",
+        name: "the 1999–2002 rulings summary (K.10), in force until 2005-08-01: counters before every other effect, setting and pump effects in one timestamp order, an effect that also changes types applies whole before them, a negative value counts as 0 except to change P/T, every * is 0 out of play",
         rules: Rules {
             layer7: LAYER_1999,
             counter_annihilation: false,
@@ -1145,15 +1180,21 @@ mod tests {
     fn every_plan_places_each_class_once() {
         use PtClass::*;
         for e in Edition::all() {
-            for class in [Cda, Set, ModifyResolved, ModifyStatic, Counters, Switch] {
-                let n = e
-                    .rules()
+            let rules = e.rules();
+            let places = |class| {
+                rules
                     .layer7
                     .iter()
                     .filter(|s| s.holds.contains(&class))
-                    .count();
-                assert_eq!(n, 1, "{e}: {class:?}");
+                    .count()
+            };
+            for class in [Cda, Set, ModifyResolved, ModifyStatic, Counters, Switch] {
+                assert_eq!(places(class), 1, "{e}: {class:?}");
             }
+            // The step for effects that also change types, only where they
+            // apply whole (the 1999 plan).
+            let whole = usize::from(rules.type_changes_whole());
+            assert_eq!(places(WithTypes), whole, "{e}");
         }
     }
 
