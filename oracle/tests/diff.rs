@@ -110,15 +110,16 @@ fn diff_command_reports_in_three_formats() {
 
 /// Regression (issue 14): annihilation was dated to Magic 2010 from the
 /// digest, so `diff --from 2007-05 --to 2009-07` listed counter changes that
-/// the texts put in 2006-10-01; Magic 2010 changed the layer plan and made
-/// lifelink static.
+/// the texts put in 2006-10-01; Magic 2010 changed the layer plan, made
+/// lifelink and deathtouch static (D71) and bound the damage assignment
+/// order.
 #[test]
-fn magic_2010_changed_only_the_layer_plan_lifelink_and_the_damage_assignment_order() {
+fn magic_2010_changed_only_the_layer_plan_lifelink_deathtouch_and_the_damage_assignment_order() {
     let (a, b) = (Edition::parse("2007-05"), Edition::parse("2009-07"));
     let (a, b) = (a.unwrap(), b.unwrap());
     assert_eq!(
         a.rules().changed_rules(b.rules()),
-        ["613.4", "702.15", "510.1c"]
+        ["613.4", "702.15", "702.2", "510.1c"]
     );
     let changed = edition_diff_rulings(&corpus(), a, b);
     assert!(

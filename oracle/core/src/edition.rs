@@ -55,8 +55,16 @@ pub struct Rules {
     pub counter_caps: bool,
     /// 702.15 since Magic 2010: lifelink is static, the life is gained with
     /// the damage. Before, a trigger (2007-05-01 502.68a) gained it after
-    /// the state-based actions.
+    /// the state-based actions, and only for a source on the battlefield
+    /// as it dealt the damage (402.8 of 2007-05-01).
     pub lifelink_static: bool,
+    /// 702.2 since Magic 2010 (702.2a of 2009-07-11): deathtouch is static,
+    /// and a creature dealt damage by a deathtouch source is destroyed by
+    /// the state-based action of 704.5h, together with any other. Before,
+    /// a trigger (2007-05-01 502.63a, "destroy that creature") that
+    /// resolves after the state-based actions, and only for a source on
+    /// the battlefield as it dealt the damage (402.8 of 2007-05-01).
+    pub deathtouch_static: bool,
     /// 613.7f and 613.7g since 2015-07-17 (613.6e and 613.6f then): a
     /// permanent gets a new timestamp each time it turns face up or face
     /// down, and a double-faced one each time it transforms. Before, an
@@ -88,6 +96,13 @@ pub struct Rules {
     /// every static ability's effect had the timestamp of its object
     /// (418.5f of 2005-08-01, 418.5c of 2003-03-15; DECISIONS.md D61).
     pub copied_ability_takes_copy_timestamp: bool,
+    /// 707.9d since the text of 2011-02-04 (706.8d then): a copy effect
+    /// that doesn't copy, keeps or modifies a characteristic copies no
+    /// characteristic-defining ability defining it. Before, the original's
+    /// ability was copied like any other and, a characteristic-defining
+    /// ability of the copy (604.3a), applied in 7a over the exception
+    /// (612.3a of 2009-07-11; DECISIONS.md D70).
+    pub copy_exception_drops_cda: bool,
 }
 
 impl Rules {
@@ -127,6 +142,24 @@ impl Rules {
         self.damage_assignment_order && (self.deathtouch_assigns_one_as_lethal || !deathtouch)
     }
 
+    /// Whether an effect that also changes types applies whole where
+    /// type-changing effects apply, its other parts included, before the
+    /// effects that change no types (418.5e of 2003-03-15, 418.5b of
+    /// 2003-12-01 to 2005-08-01; DECISIONS.md D72): the plans whose layer 7
+    /// has a step for [`PtClass::WithTypes`]. Since 2005-10-01 each part
+    /// applies in its own layer (613.6).
+    ///
+    /// ```
+    /// use ptoracle_core::Edition;
+    /// let whole = |e: &str| Edition::parse(e).unwrap().rules().type_changes_whole();
+    /// assert!(whole("1999-04") && !whole("2005-10-01") && !whole("2026-09-25"));
+    /// ```
+    pub fn type_changes_whole(&self) -> bool {
+        self.layer7
+            .iter()
+            .any(|sub| sub.holds.contains(&PtClass::WithTypes))
+    }
+
     /// The rules (by number) on which two editions differ, one per switch
     /// that differs: what a rules update changed.
     ///
@@ -142,6 +175,10 @@ impl Rules {
         };
         let switches = [
             ("613.4", plan(self) != plan(other)),
+            (
+                "613.6",
+                self.type_changes_whole() != other.type_changes_whole(),
+            ),
             (
                 "107.1b",
                 self.clamp_negative_modification != other.clamp_negative_modification
@@ -168,6 +205,7 @@ impl Rules {
             ),
             ("704.5r", self.counter_caps != other.counter_caps),
             ("702.15", self.lifelink_static != other.lifelink_static),
+            ("702.2", self.deathtouch_static != other.deathtouch_static),
             (
                 "613.7f",
                 self.turning_over_takes_timestamp != other.turning_over_takes_timestamp,
@@ -192,6 +230,10 @@ impl Rules {
                 "613.7a",
                 self.copied_ability_takes_copy_timestamp
                     != other.copied_ability_takes_copy_timestamp,
+            ),
+            (
+                "707.9d",
+                self.copy_exception_drops_cda != other.copy_exception_drops_cda,
             ),
         ];
         switches
@@ -228,6 +270,11 @@ pub enum PtClass {
     Counters,
     /// Switching power and toughness.
     Switch,
+    /// Any P/T part (setting, modifying, switching) of an effect that also
+    /// changes card types or subtypes, in the plans that apply such an
+    /// effect whole with its types (the 1999 one, [`Rules::type_changes_whole`]);
+    /// the other plans have no step for it, and class each part as above.
+    WithTypes,
 }
 
 struct Entry {
@@ -272,14 +319,22 @@ const KEYWORD_COUNTERS_2023: &[Keyword] = KEYWORD_COUNTERS_2026.split_at(13).0;
 /// 122.1b as it came in 2020-04-17.
 const KEYWORD_COUNTERS_2020: &[Keyword] = KEYWORD_COUNTERS_2026.split_at(12).0;
 
-/// K.10 (1999–2002): the `*` text first (K.10.7), then counters before every
-/// other effect (K.10.2), then setting effects, pumps and switches alike in
-/// timestamp order (K.10.Ruling.1).
+/// K.10 (1999–2002): the `*` text first (K.10.7), then the effects that
+/// also change types, whole (418.5e of 2003-03-15, 418.5b of 2003-12-01 to
+/// 2005-08-01: "the ordering rules for continuous effects" K.10.Ruling.1
+/// defers to), then counters before every other effect (K.10.2), then
+/// setting effects, pumps and switches alike in timestamp order
+/// (K.10.Ruling.1).
 const LAYER_1999: &[Sublayer] = &[
     Sublayer {
         label: "*",
         rule: "K.10.7",
         holds: &[PtClass::Cda],
+    },
+    Sublayer {
+        label: "types",
+        rule: "K.10.Ruling.1, 418.5e of 2003",
+        holds: &[PtClass::WithTypes],
     },
     Sublayer {
         label: "counters",
@@ -407,6 +462,8 @@ const CURRENT: Rules = Rules {
     deathtouch_assigns_one_as_lethal: true,
     entry_choice_copiable: true,
     copied_ability_takes_copy_timestamp: true,
+    deathtouch_static: true,
+    copy_exception_drops_cda: true,
 };
 
 /// 2020-01-22 (Theros Beyond Death), the last edition before the counter
@@ -437,10 +494,20 @@ const CARDS_COUNT_COUNTERS: Rules = Rules {
     ..ORIGINS
 };
 
-/// 2009-09-04: the counter-cap state-based action (704.5s then, 704.5r now).
-const COUNTER_CAPS: Rules = Rules {
+/// 2011-02-04 (Mirrodin Besieged): a copy effect with an exception copies
+/// no characteristic-defining ability for that characteristic (706.8d);
+/// counters count only on the battlefield (121.1a).
+const BESIEGED: Rules = Rules {
     pt_counters_off_battlefield: false,
     ..CARDS_COUNT_COUNTERS
+};
+
+/// 2009-09-04: the counter-cap state-based action (704.5s then, 704.5r now);
+/// a copied characteristic-defining ability applies over a copy effect's
+/// exception (DECISIONS.md D70).
+const COUNTER_CAPS: Rules = Rules {
+    copy_exception_drops_cda: false,
+    ..BESIEGED
 };
 
 /// 2009-07 (Magic 2010): layer 7 with 7a–7e, no counter caps yet.
@@ -466,10 +533,12 @@ const TIME_SPIRAL: Rules = Rules {
     ..FUTURE_SIGHT
 };
 
-/// 2007-05: sublayers 6a–6e, lifelink a triggered ability (502.68a).
+/// 2007-05: sublayers 6a–6e, lifelink and deathtouch triggered abilities
+/// (502.68a, 502.63a).
 const FUTURE_SIGHT: Rules = Rules {
     layer7: LAYER_2007,
     lifelink_static: false,
+    deathtouch_static: false,
     damage_assignment_order: false,
     ..M10
 };
@@ -480,7 +549,7 @@ static EDITIONS: &[Entry] = &[
         id: "1999-04",
         alias: "classic-sixth",
         since: "1999-04-01",
-        name: "the 1999–2002 rulings summary (K.10), in force until 2005-08-01: counters before every other effect, setting and pump effects in one timestamp order, a negative value counts as 0 except to change P/T, every * is 0 out of play",
+        name: "the 1999–2002 rulings summary (K.10), in force until 2005-08-01: counters before every other effect, setting and pump effects in one timestamp order, an effect that also changes types applies whole before them, a negative value counts as 0 except to change P/T, every * is 0 out of play",
         rules: Rules {
             layer7: LAYER_1999,
             counter_annihilation: false,
@@ -510,14 +579,14 @@ static EDITIONS: &[Entry] = &[
         id: "2007-05",
         alias: "future-sight",
         since: "2007-05-01",
-        name: "Future Sight: integers and negative values (104.1b); characteristic-defining abilities work in every zone",
+        name: "Future Sight: integers and negative values (104.1b); characteristic-defining abilities work in every zone; deathtouch and lifelink are keywords, triggered abilities (502.63a, 502.68a)",
         rules: FUTURE_SIGHT,
     },
     Entry {
         id: "2009-07",
         alias: "m10",
         since: "2009-07-11",
-        name: "Magic 2010: layer 7 with sublayers 7a–7e (7d counters, 7e switch)",
+        name: "Magic 2010: layer 7 with sublayers 7a–7e (7d counters, 7e switch); deathtouch and lifelink static abilities (702.2a, 702.13a)",
         rules: M10,
     },
     Entry {
@@ -533,6 +602,13 @@ static EDITIONS: &[Entry] = &[
         since: "2010-07-16",
         name: "Magic 2011: any nonzero combat damage from a deathtouch source is lethal damage when it is assigned (702.2b)",
         rules: COUNTER_CAPS,
+    },
+    Entry {
+        id: "2011-02-04",
+        alias: "mbs",
+        since: "2011-02-04",
+        name: "Mirrodin Besieged: a copy effect that doesn't copy, keeps or modifies a characteristic copies no characteristic-defining ability that defines it (706.8d)",
+        rules: BESIEGED,
     },
     Entry {
         id: "2011-06-17",
@@ -1127,16 +1203,42 @@ mod tests {
     fn every_plan_places_each_class_once() {
         use PtClass::*;
         for e in Edition::all() {
-            for class in [Cda, Set, ModifyResolved, ModifyStatic, Counters, Switch] {
-                let n = e
-                    .rules()
+            let rules = e.rules();
+            let places = |class| {
+                rules
                     .layer7
                     .iter()
                     .filter(|s| s.holds.contains(&class))
-                    .count();
-                assert_eq!(n, 1, "{e}: {class:?}");
+                    .count()
+            };
+            for class in [Cda, Set, ModifyResolved, ModifyStatic, Counters, Switch] {
+                assert_eq!(places(class), 1, "{e}: {class:?}");
             }
+            // The step for effects that also change types, only where they
+            // apply whole (the 1999 plan).
+            let whole = usize::from(rules.type_changes_whole());
+            assert_eq!(places(WithTypes), whole, "{e}");
         }
+    }
+
+    #[test]
+    fn each_switch_of_2009_to_2011_is_dated_by_its_text() {
+        let id = |s: &str| Edition::parse(s).unwrap().id();
+        // 706.8d is in the text of 2011-02-04, not in that of 2010-10-01.
+        assert_eq!(id("2011-02-03"), "2010-07-16");
+        assert_eq!(id("2011-02-04"), "2011-02-04");
+        assert_eq!(id("MBS"), "2011-02-04");
+        let rules = |s: &str| Edition::parse(s).unwrap().rules();
+        assert!(!rules("2010-07-16").copy_exception_drops_cda);
+        assert!(rules("2011-02-04").copy_exception_drops_cda);
+        assert!(!rules("2011-02-04").pt_counters_off_battlefield);
+        assert_eq!(
+            rules("2010-07-16").changed_rules(rules("2011-02-04")),
+            ["707.9d"]
+        );
+        // Deathtouch and lifelink became static together (2009-07-11).
+        assert!(!rules("2007-05").deathtouch_static && !rules("2007-05").lifelink_static);
+        assert!(rules("2009-07").deathtouch_static && rules("2009-07").lifelink_static);
     }
 
     #[test]

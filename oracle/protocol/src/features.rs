@@ -112,6 +112,7 @@ features! {
     FaceDown => "face-down", "face-down permanents: objects set up `face_down` (a 2/2 with no name, text, subtypes or mana cost) and the turn_face_up and turn_face_down steps, with the new timestamp of 613.7f (708, 613.7f)";
     Transform => "transform", "double-faced permanents: `back_face` on objects and the transform step, with the new timestamp of 613.7g (701.27, 712.8)";
     InertKeywords => "inert-keywords", "keywords other than those ptoracle models (flanking, shroud, changeling…), carried, gained, lost and observed without effect (702)";
+    AllCreatureTypes => "all-creature-types", "effects that give every creature type, `add_all_creature_types` (Mirror Entity, Mutavault; 205.3m, 613.1d): type-changing effects, which the 1999 rules apply whole with their types";
 }
 
 impl fmt::Display for Feature {
@@ -382,6 +383,9 @@ fn effect(e: &EffectSpec, f: &mut BTreeSet<Feature>) {
     if !e.add_types.is_empty() || !e.remove_types.is_empty() {
         f.insert(Feature::TypeChanges);
         card_types(&e.add_types, f);
+    }
+    if e.add_all_creature_types {
+        f.insert(Feature::AllCreatureTypes);
     }
     if e.set_colors.is_some() {
         f.insert(Feature::ColorChanges);

@@ -2025,6 +2025,12 @@ fn dealt(before: &Observation, from: &Handle, amount: &Quantity) -> Option<i64> 
 }
 
 fn deathtouch_destroys(s: &Subject<'_>) -> Option<Found> {
+    // Before Magic 2010 deathtouch is a trigger of a permanent on the
+    // battlefield (502.63a, 402.8 of 2007; D71): a mark left by an earlier
+    // step says nothing of whether a trigger waits, a source off the
+    // battlefield triggers nothing, and a trigger whose controller lost
+    // does nothing (800.4a).
+    let triggered = !s.edition.rules().deathtouch_static;
     for (k, step) in s.steps() {
         if !s.checked(k) {
             continue;
@@ -2033,7 +2039,7 @@ fn deathtouch_destroys(s: &Subject<'_>) -> Option<Found> {
         let mut touched: Vec<Handle> = before
             .objects
             .iter()
-            .filter(|(_, o)| on_bf(o) && o.deathtouch_damage)
+            .filter(|(_, o)| !triggered && on_bf(o) && o.deathtouch_damage)
             .map(|(h, _)| h.clone())
             .collect();
         let hits: Vec<(Handle, Handle, Option<i64>)> = match &step.action {
@@ -2060,6 +2066,7 @@ fn deathtouch_destroys(s: &Subject<'_>) -> Option<Found> {
                 && source_keywords(before, &from).contains(&Keyword::Deathtouch)
                 && !shielded(before, &to)
                 && !s.prevented(k, &to)
+                && (!triggered || before.objects.get(&from).is_some_and(on_bf))
             {
                 touched.push(to);
             }
@@ -2079,7 +2086,8 @@ fn deathtouch_destroys(s: &Subject<'_>) -> Option<Found> {
                     .any(|kw| b.keywords.contains(kw) || a.keywords.contains(kw))
                 || !is_creature(b)
                 || !is_creature(a)
-                || b.pt.is_some_and(|p| p.toughness <= 0);
+                || b.pt.is_some_and(|p| p.toughness <= 0)
+                || triggered && after.players.values().any(|p| p.lost);
             if on_bf(b) && on_bf(a) && !spared {
                 return Some(found(k, format!("{h} was dealt deathtouch damage and is still on the battlefield after state-based actions")).expect(&h, Expect { zone: Some(Zone::Graveyard), ..Expect::default() }));
             }
@@ -2981,12 +2989,15 @@ fn lki_before_event(s: &Subject<'_>) -> Option<Found> {
                 continue;
             }
             let indestructible = b.keywords.contains(&Keyword::Indestructible);
+            // Before Magic 2010 deathtouch destroys by a trigger, after the
+            // first event (502.63a of 2007; D71).
+            let deathtouch = b.deathtouch_damage && s.edition.rules().deathtouch_static;
             let first_batch = match b.pt {
                 Some(p) if p.toughness <= 0 => true,
                 Some(p) => {
                     !indestructible
                         && b.regeneration_shields == 0
-                        && (b.damage >= p.toughness || b.deathtouch_damage)
+                        && (b.damage >= p.toughness || deathtouch)
                 }
                 None => {
                     b.types.contains(&CardType::Planeswalker)

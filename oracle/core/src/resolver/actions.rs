@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use super::{
-    Bugs, Effect, Eval, Fault, Game, Log, Mutant, ObjRef, Pending, PreventionShield, Res,
-    Resolution, Shielded, Stack, Trigger, Who, add,
+    Bugs, DamageTrigger, Effect, Eval, Fault, Game, Log, Mutant, ObjRef, Pending, PreventionShield,
+    Res, Resolution, Shielded, Stack, Trigger, Who, add,
 };
 use crate::cost::{ManaCost, ManaKind, PAYMENT_LIMIT, Payment, Pool, Symbol};
 use crate::error::{NodePath, ScenarioError};
@@ -36,6 +36,11 @@ pub(super) struct Arrival<'a> {
 pub(super) struct Source {
     pub name: String,
     pub controller: usize,
+    /// Whether it is a permanent on the battlefield as it deals the damage:
+    /// the triggered deathtouch and lifelink of the editions before Magic
+    /// 2010 are abilities of "this permanent" and function only there
+    /// (502.63a, 502.68a, 402.8 of 2007-05-01).
+    pub on_battlefield: bool,
     pub deathtouch: bool,
     pub wither: bool,
     pub infect: bool,
@@ -174,23 +179,7 @@ impl<'c, B: Bugs> Game<'c, B> {
     ) -> Res<()> {
         let c = self.card_index(h);
         self.require_battlefield(c, path, "be destroyed")?;
-        let eval = Eval::new(self, false);
-        let indestructible = eval.has_keyword(c, Keyword::Indestructible);
-        let lki = eval.object_state(c)?;
-        drop(eval);
-        // 122.1c: "if this permanent would be destroyed as the result of
-        // an effect, instead remove a shield counter from it". Not by a
-        // state-based action (704.5g, 704.5h). An indestructible permanent
-        // would not be destroyed, so its counter stays; before a
-        // regeneration shield, its controller uses the counter (D39).
-        let shield = CounterKind::named("shield");
-        if !indestructible && self.cards[c].count(&shield) > 0 {
-            self.take_counters(c, &shield, 1);
-            let name = self.cards[c].name().to_string();
-            log.line(1, || format!("{name} would be destroyed [701.8]; instead a shield counter is removed from it [122.1c, 614.1a]"));
-            return Ok(());
-        }
-        self.destroy(c, indestructible, lki, "is destroyed [701.8]", log)
+        self.destroy_by_effect(c, "is destroyed [701.8]", log)
     }
 
     /// An object moves to another zone and becomes a new object (400.7); an instant or sorcery can't enter the battlefield (304.4, 307.4).
@@ -1329,10 +1318,14 @@ impl<'c, B: Bugs> Game<'c, B> {
         let card = &self.cards[c];
         // 702.2e, 702.15c, 702.80b, 702.90d: keywords of a source that has left the
         // battlefield are read from its last known information.
+        let lki = card
+            .lki
+            .as_ref()
+            .filter(|_| !self.bug(Mutant::DamageKeywordsFromCard));
         let has = |k: Keyword| -> bool {
             if card.on_battlefield() {
                 eval.has_keyword(c, k)
-            } else if let Some(lki) = &card.lki {
+            } else if let Some(lki) = lki {
                 lki.keywords.contains(&k)
             } else {
                 eval.has_keyword(c, k)
@@ -1341,6 +1334,7 @@ impl<'c, B: Bugs> Game<'c, B> {
         Source {
             name: card.name().to_string(),
             controller: card.controller,
+            on_battlefield: card.on_battlefield(),
             deathtouch: has(Keyword::Deathtouch),
             wither: has(Keyword::Wither),
             infect: has(Keyword::Infect),
@@ -1642,11 +1636,7 @@ impl<'c, B: Bugs> Game<'c, B> {
                     }
                     if src.deathtouch {
                         self.cards[card].deathtouch = true;
-                        log.line(1, || {
-                            format!(
-                                "{tn} has been dealt damage by a source with deathtouch [702.2b]"
-                            )
-                        });
+                        self.deathtouch_dealt(src, card, log);
                     }
                     dealt = true;
                 }
@@ -1657,11 +1647,22 @@ impl<'c, B: Bugs> Game<'c, B> {
         }
         if dealt && src.lifelink && !self.rules.lifelink_static {
             // 502.68a (2007-05-01): "whenever this permanent deals damage,
-            // you gain that much life", after the state-based actions.
-            self.lifelink_gains.push((src.controller, amount));
-            log.line(1, || {
-                format!("lifelink triggers: {amount} life once state-based actions are done [702.15, 502.68a of 2007]")
-            });
+            // you gain that much life", after the state-based actions;
+            // 402.8: an ability of a permanent functions only on the
+            // battlefield.
+            if src.on_battlefield {
+                self.damage_triggers.push(DamageTrigger::Lifelink {
+                    player: src.controller,
+                    amount,
+                });
+                log.line(1, || {
+                    format!("lifelink triggers: {amount} life once state-based actions are done [702.15, 502.68a of 2007]")
+                });
+            } else {
+                log.line(1, || {
+                    format!("{name} is not on the battlefield: its lifelink, a triggered ability of a permanent in this edition, does not trigger [502.68a, 402.8 of 2007]")
+                });
+            }
         } else if dealt && src.lifelink {
             let pl = &mut self.players[src.controller];
             let who = pl.handle.clone();
@@ -1671,6 +1672,55 @@ impl<'c, B: Bugs> Game<'c, B> {
             });
         }
         Ok(())
+    }
+
+    /// Damage from a deathtouch source was dealt to creature `card`: since
+    /// Magic 2010 a fact for the next check of state-based actions (704.5h);
+    /// before, a trigger of the source, if it is a permanent on the
+    /// battlefield (502.63a, 402.8 of 2007-05-01; D71).
+    fn deathtouch_dealt(&mut self, src: &Source, card: usize, log: &mut Log) {
+        let (name, tn) = (&src.name, self.cards[card].name().to_string());
+        if self.rules.deathtouch_static {
+            log.line(1, || {
+                format!("{tn} has been dealt damage by a source with deathtouch [702.2b]")
+            });
+        } else if !src.on_battlefield {
+            log.line(1, || {
+                format!("{name} is not on the battlefield: its deathtouch, a triggered ability of a permanent in this edition, does not trigger [502.63a, 402.8 of 2007]")
+            });
+        } else if !self.bug(Mutant::DeathtouchIgnored) {
+            self.damage_triggers.push(DamageTrigger::Deathtouch {
+                source: src.name.clone(),
+                controller: src.controller,
+                card,
+                object: self.cards[card].object,
+            });
+            log.line(1, || {
+                format!("deathtouch triggers: {name} will destroy {tn} once state-based actions are done [702.2, 502.63a of 2007]")
+            });
+        }
+    }
+
+    /// Destroys a permanent as the result of an effect (701.8): a shield
+    /// counter is removed instead (122.1c), else as [`Game::destroy`].
+    pub(super) fn destroy_by_effect(&mut self, c: usize, why: &str, log: &mut Log) -> Res<()> {
+        let eval = Eval::new(self, false);
+        let indestructible = eval.has_keyword(c, Keyword::Indestructible);
+        let lki = eval.object_state(c)?;
+        drop(eval);
+        // 122.1c: "if this permanent would be destroyed as the result of
+        // an effect, instead remove a shield counter from it". Not by a
+        // state-based action (704.5g, 704.5h). An indestructible permanent
+        // would not be destroyed, so its counter stays; before a
+        // regeneration shield, its controller uses the counter (D39).
+        let shield = CounterKind::named("shield");
+        if !indestructible && self.cards[c].count(&shield) > 0 {
+            self.take_counters(c, &shield, 1);
+            let name = self.cards[c].name().to_string();
+            log.line(1, || format!("{name} would be destroyed [701.8]; instead a shield counter is removed from it [122.1c, 614.1a]"));
+            return Ok(());
+        }
+        self.destroy(c, indestructible, lki, why, log)
     }
 
     /// Destroys a permanent: indestructible ignores it (702.12b); a

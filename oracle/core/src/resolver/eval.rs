@@ -572,11 +572,27 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
 
     // ---- layers 4–6 ----------------------------------------------------
 
+    /// The layers whose parts of `spec` apply in `layer`: its own part,
+    /// or, where the edition applies an effect that changes types whole
+    /// (the 1999 rules: 418.5e of 2003-03-15, 418.5b of 2003-12-01 to
+    /// 2005-08-01), every part of such an effect in layer 4 and none later.
+    fn parts_in(&self, layer: u8, spec: &EffectSpec) -> &'static [u8] {
+        if self.g.rules.type_changes_whole() && spec.changes_types() {
+            return if layer == 4 { &[4, 5, 6] } else { &[] };
+        }
+        match layer {
+            4 if has_part_in(spec, 4) => &[4],
+            5 if has_part_in(spec, 5) => &[5],
+            6 if has_part_in(spec, 6) => &[6],
+            _ => &[],
+        }
+    }
+
     fn early_layers(&mut self) {
         for layer in [4u8, 5, 6] {
             let mut pending: Vec<EarlyEntry> = Vec::new();
             for (a, act) in self.actives.iter().enumerate() {
-                if has_part_in(act.spec, layer) {
+                if !self.parts_in(layer, act.spec).is_empty() {
                     pending.push(EarlyEntry::Effect(a));
                 }
             }
@@ -656,9 +672,17 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
     /// ability exists, by an effect that removes all abilities (see
     /// [`Eval::exists`]).
     fn may_depend_on(&self, layer: u8, a: usize, b: usize) -> bool {
+        let by = self.actives[b].spec;
+        self.parts_in(layer, by)
+            .iter()
+            .any(|&part| self.may_depend_on_part(part, a, b))
+    }
+
+    /// [`Eval::may_depend_on`] for the part of `b` in layer `part`.
+    fn may_depend_on_part(&self, part: u8, a: usize, b: usize) -> bool {
         let (act, by) = (&self.actives[a], self.actives[b].spec);
         let open = self.determined[a].is_none();
-        match layer {
+        match part {
             4 => {
                 open && matches!(act.target, Target::Filter(f) if by.add_types.iter().chain(&by.remove_types).any(|t| f.types.contains(t) || f.not_types.contains(t)))
             }
@@ -701,8 +725,11 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                     Some(d) => d.clone(),
                     None => self.affected_now(a, early),
                 };
+                let spec = self.actives[a].spec;
                 for c in targets {
-                    apply_part(layer, self.actives[a].spec, &mut early[c]);
+                    for &part in self.parts_in(layer, spec) {
+                        apply_part(part, spec, &mut early[c]);
+                    }
                 }
             }
             EarlyEntry::KeywordCounter { card, keyword, .. } => {
@@ -731,24 +758,33 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                     Some(d) => d,
                     None => self.affected_now(a, &self.early),
                 };
+                let spec = self.actives[a].spec;
+                let parts = self.parts_in(layer, spec);
                 for &c in &targets {
-                    apply_part(layer, self.actives[a].spec, &mut self.early[c]);
-                    if self.tracing {
-                        let act = &self.actives[a];
-                        let mut text = format!(
-                            "layer {layer}: {} by {} (t={}) [{}]",
-                            part_summary(layer, act.spec),
-                            self.label(a),
-                            act.ts,
-                            layer_rule(layer)
-                        );
-                        if jumped {
-                            text.push_str(", ahead of earlier effects that depend on it [613.8]");
+                    for &part in parts.iter().filter(|&&p| has_part_in(spec, p)) {
+                        apply_part(part, spec, &mut self.early[c]);
+                        if self.tracing {
+                            let act = &self.actives[a];
+                            let mut text = format!(
+                                "layer {layer}: {} by {} (t={}) [{}]",
+                                part_summary(part, act.spec),
+                                self.label(a),
+                                act.ts,
+                                layer_rule(part)
+                            );
+                            if part != layer {
+                                text.push_str(", with its types: this edition applies an effect that changes types whole [418.5b of 2003]");
+                            }
+                            if jumped {
+                                text.push_str(
+                                    ", ahead of earlier effects that depend on it [613.8]",
+                                );
+                            }
+                            self.early_lines[c].push(Line { depth: 0, text });
                         }
-                        self.early_lines[c].push(Line { depth: 0, text });
                     }
                 }
-                if layer == 6 {
+                if parts.contains(&6) {
                     // 613.1f, 613.7: abilities are gained and lost in the
                     // order of layer 6; an ability granted before an
                     // object loses all abilities is gone, one granted
@@ -895,6 +931,11 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                 self.line(c, 0, || {
                     format!("a copy \"except it's {pt}\": {pt}, its copiable P/T [707.9b, 613.2a]")
                 });
+                if cp.spec.cda.is_some() && !self.exception_drops_cda() {
+                    self.line(c, 0, || {
+                        "the ability that defines the original's P/T is copied with the rest: 706.8d (707.9d now) leaves it out only from the text of 2011-02-04 [604.3a, 613.4a]".into()
+                    });
+                }
                 return Wide::of(pt);
             }
             // 707.2: a copy of a face-down permanent copies 708.2a's values.
@@ -962,6 +1003,14 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
         start
     }
 
+    /// Whether a copy effect whose exception sets P/T leaves out the
+    /// original's ability that defines P/T: 707.9d (706.8d of 2011-02-04).
+    /// Before that text the ability was copied like any other, and applied
+    /// in 7a over the exception (612.3a of 2009-07-11, DECISIONS.md D70).
+    fn exception_drops_cda(&self) -> bool {
+        self.g.rules.copy_exception_drops_cda && !self.g.bug(Mutant::CopyKeepsCda)
+    }
+
     /// Everything that may change creature `c`'s P/T in layer 7, each with
     /// its class (which sublayer holds it) and its timestamp: its CDA,
     /// the effects that may affect it, hone counters on its Equipment and
@@ -975,9 +1024,9 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
         // 707.9d: a copy whose exception sets P/T does not copy an ability
         // that defines them; a copy of a face-down one has none (707.2).
         let cda_here = card.face().cda.is_some()
-            && card
-                .copy()
-                .is_none_or(|cp| cp.except_pt.is_none() && !cp.face_down)
+            && card.copy().is_none_or(|cp| {
+                (cp.except_pt.is_none() || !self.exception_drops_cda()) && !cp.face_down
+            })
             && card.back().is_none()
             && self.early[c].abilities
             && (on_bf || rules.cda_in_every_zone && !g.bug(Mutant::CdaOnlyOnBattlefield));
@@ -987,18 +1036,34 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
         if on_bf {
             for a in self.may_affect(c) {
                 let act = &self.actives[a];
-                let modify_class = if act.is_static() {
+                // The 1999 rules apply an effect that changes types whole,
+                // with its types: its P/T parts in a step of their own
+                // (418.5e of 2003-03-15, 418.5b of 2003-12-01; D72).
+                let whole = rules.type_changes_whole() && act.spec.changes_types();
+                let modify_class = if whole {
+                    PtClass::WithTypes
+                } else if act.is_static() {
                     PtClass::ModifyStatic
                 } else {
                     PtClass::ModifyResolved
                 };
                 if act.spec.sets_numbers() {
-                    let class = if g.bug(Mutant::SetSharesTimestamps) {
+                    let class = if whole {
+                        PtClass::WithTypes
+                    } else if g.bug(Mutant::SetSharesTimestamps) {
                         modify_class
                     } else {
                         PtClass::Set
                     };
-                    entries.push((class, PtEntry::Set(a), act.ts, act.seq));
+                    // 613.4b, 613.6: since 2005-10-01 the setting part of an
+                    // effect that also changes types applies in 7b in
+                    // timestamp order like any other.
+                    let ts = if g.bug(Mutant::SetsWithItsTypes) && act.spec.changes_types() {
+                        i64::MIN
+                    } else {
+                        act.ts
+                    };
+                    entries.push((class, PtEntry::Set(a), ts, act.seq));
                 }
                 if act.spec.modify.is_some() {
                     entries.push((modify_class, PtEntry::Modify(a), act.ts, act.seq));
@@ -1018,7 +1083,12 @@ impl<'g, 'c, B: Bugs> Eval<'g, 'c, B> {
                     entries.push((class, PtEntry::Granted(a), ts, seq));
                 }
                 if act.spec.switch {
-                    entries.push((PtClass::Switch, PtEntry::Switch(a), act.ts, act.seq));
+                    let class = if whole {
+                        PtClass::WithTypes
+                    } else {
+                        PtClass::Switch
+                    };
+                    entries.push((class, PtEntry::Switch(a), act.ts, act.seq));
                 }
             }
             if rules.hone_counters {
@@ -1917,7 +1987,7 @@ fn effect_of(e: PtEntry) -> Option<usize> {
 
 fn has_part_in(spec: &EffectSpec, layer: u8) -> bool {
     match layer {
-        4 => !spec.add_types.is_empty() || !spec.remove_types.is_empty(),
+        4 => spec.changes_types(),
         5 => spec.set_colors.is_some(),
         6 => {
             spec.remove_all_abilities
@@ -1972,6 +2042,7 @@ fn part_summary(layer: u8, spec: &EffectSpec) -> String {
         } else {
             Vec::new()
         },
+        add_all_creature_types: layer == 4 && spec.add_all_creature_types,
         set_colors: if layer == 5 {
             spec.set_colors.clone()
         } else {

@@ -530,6 +530,23 @@ pub(crate) struct Trigger {
     pub rule: &'static str,
 }
 
+/// The deathtouch or lifelink trigger of a source that dealt damage, in the
+/// editions before Magic 2010 (502.63a and 502.68a of 2007-05-01): it
+/// waits for the state-based actions (704.3), then resolves (D37, D71).
+#[derive(Clone)]
+pub(crate) enum DamageTrigger {
+    /// "You gain that much life": the source's controller, the amount.
+    Lifelink { player: usize, amount: i64 },
+    /// "Destroy that creature": the source's name and controller, and the
+    /// object it dealt damage to.
+    Deathtouch {
+        source: String,
+        controller: usize,
+        card: usize,
+        object: u64,
+    },
+}
+
 /// A triggered ability of an object waiting to resolve: a Saga's chapter
 /// ability (714.2, 107.15a) or a "when the Nth counter" ability (122.7).
 #[derive(Clone)]
@@ -595,9 +612,10 @@ pub(crate) struct Game<'c, B: Bugs> {
     pub handles: BTreeMap<&'c str, Who>,
     pub triggers: Vec<Trigger>,
     pub pending: Vec<Pending<'c>>,
-    /// Life that lifelink triggers will gain (player, amount), where
-    /// lifelink is a trigger (before Magic 2010, DECISIONS.md D37).
-    pub lifelink_gains: Vec<(usize, i64)>,
+    /// The deathtouch and lifelink triggers waiting to resolve, in the
+    /// order of the damage, where those are triggered abilities (before
+    /// Magic 2010, DECISIONS.md D37, D71).
+    pub damage_triggers: Vec<DamageTrigger>,
     /// The prevention shields of this turn (615.7), in the order they were
     /// made.
     pub prevention: Vec<PreventionShield>,
@@ -624,7 +642,7 @@ impl<'c, B: Bugs> Game<'c, B> {
             handles: BTreeMap::new(),
             triggers: Vec::new(),
             pending: Vec::new(),
-            lifelink_gains: Vec::new(),
+            damage_triggers: Vec::new(),
             prevention: Vec::new(),
             combat: None,
             counter_rules: case

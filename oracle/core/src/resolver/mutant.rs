@@ -100,6 +100,10 @@ mutants! {
     FaceDownInstantTurnsUp => "face-down-instant-turns-up", "a manifested or cloaked instant or sorcery card turns face up when told to, an instant or sorcery on the battlefield with no power or toughness, instead of being revealed and staying a face-down 2/2 creature (701.40g, 701.58g)";
     CopiedAbilityKeepsObjectTimestamp => "copied-ability-keeps-object-timestamp", "the static abilities a permanent has through a copy effect apply with the permanent's own timestamp even when the copy effect's is later, so effects created between the two override them (613.7a)";
     CopyTakesTheOriginalChoice => "copy-takes-the-original-choice", "a permanent entering as a copy of one whose power and toughness were chosen as it entered keeps the original's choice instead of making its own (707.5, 707.6)";
+    CopyKeepsCda => "copy-keeps-cda", "a copy effect whose exception sets P/T (\"except it's 7/7\") copies the original's characteristic-defining ability too, which then overrides the exception in 7a, as before the text of 2011-02-04 (707.9d)";
+    DamageKeywordsFromCard => "damage-keywords-from-card", "a source that left the battlefield before dealing damage has the keywords of the card where it is now, not those it last had on the battlefield, so its deathtouch and lifelink are lost (702.2e, 702.15c)";
+    StateBasedDestroysSeparately => "state-based-destroys-separately", "lethal damage and deathtouch damage destroy a creature as two events, so one regeneration shield does not save it from both, as when deathtouch was a trigger (704.7, 704.5g, 704.5h)";
+    SetsWithItsTypes => "sets-with-its-types", "an effect that also changes types (\"becomes a 3/3 creature\") sets P/T with its types, before every setting effect that changes none whatever their timestamps, as the rules of 2003 to 2005 did (613.6, 613.4b)";
     SiegeToGraveyard => "siege-to-graveyard", "a battle with defense 0 is put into its owner's graveyard even while the Siege ability that its last defense counter triggered waits to resolve, instead of being exiled by it (704.5v, 310.11b)";
 }
 

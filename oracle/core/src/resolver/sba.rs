@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use super::actions::Arrival;
-use super::{Bugs, Eval, Fault, Game, Log, Mutant, Res, Resolution};
+use super::{Bugs, DamageTrigger, Eval, Fault, Game, Log, Mutant, Res, Resolution};
 use crate::terms::{CardType, CounterKind, Keyword, Zone};
 
 /// More rounds than any real scenario needs; past this, SBAs and triggers
@@ -39,9 +39,10 @@ impl<'c, B: Bugs> Game<'c, B> {
                 any = true;
                 continue;
             }
-            if !self.lifelink_gains.is_empty() {
+            if !self.damage_triggers.is_empty() {
                 any = true;
-                self.resolve_lifelink(log)?;
+                let t = self.damage_triggers.remove(0);
+                self.resolve_damage_trigger(t, log)?;
                 continue;
             }
             if !self.triggers.is_empty() || !self.pending.is_empty() {
@@ -58,23 +59,52 @@ impl<'c, B: Bugs> Game<'c, B> {
         Err(Fault::NoFixpoint)
     }
 
-    /// Resolves the lifelink triggers of the editions before Magic 2010
-    /// (502.68a of 2007): a player who has lost meanwhile has left the game
-    /// with their permanents, and their trigger with them (800.4a).
-    fn resolve_lifelink(&mut self, log: &mut Log) -> Res<()> {
-        for (p, amount) in std::mem::take(&mut self.lifelink_gains) {
-            let pl = &mut self.players[p];
-            let who = pl.handle.clone();
-            if pl.lost {
-                log.line(1, || {
-                    format!("{who} has lost the game: their lifelink trigger does nothing [800.4a]")
-                });
-                continue;
-            }
-            pl.life = super::add(pl.life, amount, || format!("the life total of {who}"))?;
+    /// Resolves a deathtouch or lifelink trigger of the editions before
+    /// Magic 2010 (502.63a, 502.68a of 2007), one at a time, with the
+    /// state-based actions checked before the next (704.3): a player who
+    /// has lost meanwhile has left the game with their permanents, and
+    /// their trigger with them (800.4a).
+    fn resolve_damage_trigger(&mut self, t: DamageTrigger, log: &mut Log) -> Res<()> {
+        let p = match t {
+            DamageTrigger::Lifelink { player, .. } => player,
+            DamageTrigger::Deathtouch { controller, .. } => controller,
+        };
+        let who = self.players[p].handle.clone();
+        if self.players[p].lost {
             log.line(1, || {
-                format!("lifelink trigger: {who} gains {amount} life [502.68a of 2007]")
+                format!("{who} has lost the game: their trigger does nothing [800.4a]")
             });
+            return Ok(());
+        }
+        match t {
+            DamageTrigger::Lifelink { amount, .. } => {
+                let pl = &mut self.players[p];
+                pl.life = super::add(pl.life, amount, || format!("the life total of {who}"))?;
+                log.line(1, || {
+                    format!("lifelink trigger: {who} gains {amount} life [502.68a of 2007]")
+                });
+            }
+            DamageTrigger::Deathtouch {
+                source,
+                card,
+                object,
+                ..
+            } => {
+                let c = &self.cards[card];
+                let name = c.name().to_string();
+                // 202.2a of 2007: "that creature" is that object, even if
+                // it is no longer a creature; a new object is not it (400.7).
+                if c.object != object || !c.on_battlefield() {
+                    log.line(1, || {
+                        format!("{source}'s deathtouch trigger does nothing: {name} has left the battlefield [400.7]")
+                    });
+                    return Ok(());
+                }
+                log.line(1, || {
+                    format!("{source}'s deathtouch trigger resolves: destroy {name} [502.63a of 2007, 202.2a]")
+                });
+                self.destroy_by_effect(card, "is destroyed [701.8]", log)?;
+            }
         }
         Ok(())
     }
@@ -84,11 +114,21 @@ impl<'c, B: Bugs> Game<'c, B> {
         let eval = Eval::new(self, false);
         let mut leaving: Vec<(usize, Leave)> = Vec::new();
         let mut removals: Vec<Removal> = Vec::new();
+        // Under the mutant: creatures destroyed for lethal damage that were
+        // also dealt deathtouch damage, destroyed again by 704.5h.
+        let mut twice: Vec<usize> = Vec::new();
         for (c, card) in self.cards.iter().enumerate() {
             if !card.on_battlefield() {
                 continue;
             }
             if let Some(l) = self.leaves_battlefield(&eval, c, log)? {
+                if self.bug(Mutant::StateBasedDestroysSeparately)
+                    && card.deathtouch
+                    && matches!(l, Leave::Destroy(_))
+                    && eval.pt(c)?.is_some_and(|i| card.damage >= i.pt.toughness)
+                {
+                    twice.push(c);
+                }
                 leaving.push((c, l));
             }
             for (kind, (n, why)) in self.counter_removals(c) {
@@ -111,6 +151,14 @@ impl<'c, B: Bugs> Game<'c, B> {
         // 704.5h looks at damage dealt since the last check: this was a check.
         for card in &mut self.cards {
             card.deathtouch = false;
+        }
+        for c in twice {
+            // 704.7: one event; the mutant makes 704.5h a second one, for a
+            // creature that regenerated (its damage removed).
+            let card = &mut self.cards[c];
+            if card.on_battlefield() && card.damage == 0 {
+                card.deathtouch = true;
+            }
         }
         Ok(changed)
     }
@@ -140,7 +188,10 @@ impl<'c, B: Bugs> Game<'c, B> {
                     "{name} has {} damage marked and toughness {t}: lethal damage, it is destroyed [704.5g, 120.6]",
                     card.damage
                 ))));
-            } else if card.deathtouch && !self.bug(Mutant::DeathtouchIgnored) {
+            } else if card.deathtouch
+                && self.rules.deathtouch_static
+                && !self.bug(Mutant::DeathtouchIgnored)
+            {
                 return Ok(Some(Leave::Destroy(format!(
                     "{name} was dealt damage by a source with deathtouch since the last check: it is destroyed [704.5h, 702.2b]"
                 ))));

@@ -282,6 +282,13 @@ pub struct EffectSpec {
     /// Layer 4: card types it removes ("is no longer a creature").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub remove_types: Vec<CardType>,
+    /// Layer 4: it gives every creature type (205.3m; Mirror Entity's
+    /// "gain all creature types", Mutavault's "with all creature types"):
+    /// a type-changing effect (613.1d), which the 1999 rules apply whole
+    /// with its types. The model tracks no subtypes an effect gives, so a
+    /// case with it can't look objects up by subtype (DECISIONS.md D73).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub add_all_creature_types: bool,
     /// Layer 5: the colors it becomes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub set_colors: Option<Vec<Color>>,
@@ -327,10 +334,14 @@ fn is_false(b: &bool) -> bool {
 }
 
 impl EffectSpec {
+    /// Whether it changes card types or subtypes (layer 4, 613.1d).
+    pub fn changes_types(&self) -> bool {
+        !self.add_types.is_empty() || !self.remove_types.is_empty() || self.add_all_creature_types
+    }
+
     /// Whether it has a part in a layer before 7.
     pub fn has_early_parts(&self) -> bool {
-        !self.add_types.is_empty()
-            || !self.remove_types.is_empty()
+        self.changes_types()
             || self.set_colors.is_some()
             || !self.add_keywords.is_empty()
             || !self.remove_keywords.is_empty()
@@ -368,6 +379,9 @@ impl EffectSpec {
         }
         if !self.remove_types.is_empty() {
             parts.push(format!("stops being {}", join(&self.remove_types, " ")));
+        }
+        if self.add_all_creature_types {
+            parts.push("gains all creature types".into());
         }
         if let Some(c) = &self.set_colors {
             parts.push(if c.is_empty() {

@@ -208,6 +208,10 @@ struct Validator<'a> {
     names: BTreeMap<&'a str, Kind>,
     objects: BTreeMap<&'a str, &'a ObjectSpec>,
     errors: Vec<ScenarioError>,
+    /// The first filter that names subtypes, and the first effect that
+    /// gives all creature types: the model can't have both (D73).
+    subtype_filter: Option<NodePath>,
+    all_creature_types: Option<NodePath>,
 }
 
 /// Checks a case for everything its types cannot say. Returns every problem
@@ -230,6 +234,8 @@ pub fn validate(case: &Case) -> Vec<ScenarioError> {
         names: BTreeMap::new(),
         objects: BTreeMap::new(),
         errors: Vec::new(),
+        subtype_filter: None,
+        all_creature_types: None,
     };
     // An oversized case is refused before anything else is looked at, with
     // the same located error on every way in (files, `serve`, the gate).
@@ -238,6 +244,12 @@ pub fn validate(case: &Case) -> Vec<ScenarioError> {
         return oversized;
     }
     v.case(case);
+    if let (Some(at), Some(filter)) = (v.all_creature_types.take(), &v.subtype_filter) {
+        let message = format!(
+            "the model does not track the subtypes effects give, so a case that gives all creature types can't also look objects up by subtype (`subtypes` at {filter}); DECISIONS.md D73"
+        );
+        v.err(at, message);
+    }
     v.errors
 }
 
@@ -785,6 +797,9 @@ impl<'a> Validator<'a> {
     }
 
     fn effect_parts(&mut self, e: &EffectSpec, path: &NodePath) {
+        if e.add_all_creature_types && self.all_creature_types.is_none() {
+            self.all_creature_types = Some(path.key("add_all_creature_types"));
+        }
         if let Some(g) = &e.grant_pt_ability {
             let at = path.key("grant_pt_ability");
             if g.power.is_none() && g.toughness.is_none() {
@@ -828,6 +843,9 @@ impl<'a> Validator<'a> {
     fn filter(&mut self, f: &Filter, path: &NodePath) {
         if let Some(c) = &f.controller {
             self.player_ref(c, &path.key("controller"));
+        }
+        if !f.subtypes.is_empty() && self.subtype_filter.is_none() {
+            self.subtype_filter = Some(path.key("subtypes"));
         }
     }
 
