@@ -1588,7 +1588,7 @@ fn phase_matches_its_expectations() {
         "phase",
         "phase-python",
         "PTORACLE_REQUIRE_PHASE",
-        " passed, 80 failed, 0 errored, ",
+        " passed, 81 failed, 0 errored, ",
     );
 }
 
