@@ -1425,6 +1425,10 @@ fn adapter_matches_its_expectations(
             // (phase.rs walks whole turns); a timeout is not its verdict.
             "--timeout",
             "120s",
+            // Nor is its handshake's: python-mtg builds its first game
+            // then, two seconds idle, over 30 on a machine loaded twentyfold.
+            "--handshake-timeout",
+            "120s",
             "rulings",
             &findings,
         ],
