@@ -59,8 +59,10 @@ class Setup:
 
     def decks(self, case):
         """The libraries: each player's objects, the adapter's instants and
-        effect source, a card of a spell's face per damage it deals, eight
-        Forests. With the spells and the damage they deal."""
+        effect source, a card of a spell's face per damage it deals, and
+        `LIBRARY_FORESTS` Forests. Also the spell dealing each damage step
+        a spell deals (handles, in step order), and the case's instants and
+        sorceries by handle."""
         decks = [[], []]
         decks[0] += [DESTROY] * self.destroys
         decks[0] += [f"{PREVENT} {n}" for n in self.preventions]
