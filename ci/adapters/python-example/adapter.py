@@ -2,33 +2,30 @@
 """An example adapter: ptoracle's engine protocol (version 1) on stdin and
 stdout, in front of `tiny_engine.py`. No dependencies beyond Python 3.8.
 
-Copy this file, keep `serve()` and `hello()`, and replace `check()` and
-`tiny_engine.run()` with calls into your own engine. The protocol is in
-docs/protocol.md; in short:
-
-  ptoracle -> {"type":"hello","protocol":1,"ptoracle":"0.1.0"}
-  adapter  <- {"type":"hello","protocol":1,"engine":{...},"features":[...],"editions":[...]}
-  ptoracle -> {"type":"run","seq":7,"edition":"2026-09-25","case":{...}}
-  adapter  <- {"type":"result","seq":7,"steps":[observation, ...]}
-           or {"type":"unsupported","seq":7,"reason":"..."}
-           or {"type":"error","seq":7,"message":"..."}
-  ptoracle -> {"type":"bye"}
-
-Write only protocol messages on stdout, one per line, and flush each;
-anything else (logs, warnings) goes to stderr.
+The protocol itself (the loop over requests, the handshake's reply, the
+answer to a `run`) is `ptoracle_adapter.py`, which the Python adapters of
+this repository share (ci/adapters/ptoracle_adapter.py). To wrap your
+engine, copy this file and `ptoracle_adapter.py` into one directory (this
+file looks beside itself first), keep `hello()`, `play()` and `main()`,
+and replace `refuse()` and `tiny_engine.run()` with calls into your own
+engine. The protocol is in docs/protocol.md, each message in short in
+`ptoracle_adapter.py`. Write only protocol messages on stdout (the loop
+does); anything else (logs, warnings) goes to stderr.
 """
 
-import json
 import sys
-import traceback
+from pathlib import Path
 
-import tiny_engine
+# ptoracle_adapter.py: beside this file when copied, else in ci/adapters/.
+sys.path.append(str(Path(__file__).resolve().parent.parent))
 
-PROTOCOL = 1
+import tiny_engine  # noqa: E402
+from ptoracle_adapter import Unsupported, answer, hello_reply, serve  # noqa: E402
+
 EDITIONS = ["2026-09-25"]
 
 # What tiny_engine implements. The gate sends only the cases that need no
-# other feature; check() below still refuses anything else, with a reason.
+# other feature; refuse() below still refuses anything else, with a reason.
 FEATURES = [
     "counters",
     "set",
@@ -47,30 +44,19 @@ KNOWN_KEYWORDS = {"deathtouch", "indestructible"}
 RULES_KEYWORDS = {"wither", "infect", "lifelink", "undying", "persist"}
 
 
-class Unsupported(Exception):
-    """The case uses something this engine does not implement."""
-
-
 def hello(offer):
-    reply = {
-        "type": "hello",
-        "protocol": PROTOCOL,
-        "engine": {
-            "name": "tiny-engine",
-            "version": "1.0",
-            "issues": "https://example.org/tiny-engine/issues",
-        },
-        "features": FEATURES,
-        "editions": EDITIONS,
+    """The handshake's reply. `main()` answers each request in turn, so any
+    number of requests may wait in stdin: the pipelining ptoracle offers is
+    accepted (only then)."""
+    engine = {
+        "name": "tiny-engine",
+        "version": "1.0",
+        "issues": "https://example.org/tiny-engine/issues",
     }
-    # serve() answers each request in turn, so any number of requests may
-    # wait in stdin: accept the pipelining ptoracle offers (only then).
-    if "pipeline" in offer:
-        reply["pipeline"] = 64
-    return reply
+    return hello_reply(engine, FEATURES, EDITIONS, offer=offer, pipeline=64)
 
 
-def check(case):
+def refuse(case):
     """Raises Unsupported, naming the first thing the engine can't do."""
     setup = case.get("setup", {})
     for p in setup.get("players", []):
@@ -118,45 +104,17 @@ def check(case):
             raise Unsupported(f"{where}: the step `{name}`")
 
 
-def answer(message):
-    kind = message.get("type")
-    seq = message.get("seq")
-    if kind == "hello":
-        return hello(message)
-    if kind != "run":
-        return {"type": "error", "seq": seq, "message": f"unknown message type {kind!r}"}
-    if message.get("edition") not in EDITIONS:
-        return {"type": "unsupported", "seq": seq,
-                "reason": f"edition {message.get('edition')} (this engine implements {EDITIONS})"}
-    case = message["case"]
-    try:
-        check(case)
-    except Unsupported as e:
-        return {"type": "unsupported", "seq": seq, "reason": str(e)}
-    steps, error = tiny_engine.run(case)
-    reply = {"type": "result", "seq": seq, "steps": steps}
-    if error is not None:
-        reply["error"] = error
-    return reply
+def play(case):
+    """The observations of every step, and an error or None; `Unsupported`
+    for a case the engine can't play."""
+    refuse(case)
+    return tiny_engine.run(case)
 
 
-def serve(stdin, stdout):
-    for line in stdin:
-        if not line.strip():
-            continue
-        seq = None
-        try:
-            message = json.loads(line)
-            seq = message.get("seq")
-            if message.get("type") == "bye":
-                return
-            reply = answer(message)
-        except Exception as e:  # The engine failed: say so, stay up.
-            traceback.print_exc(file=sys.stderr)
-            reply = {"type": "error", "seq": seq, "message": f"{type(e).__name__}: {e}"}
-        stdout.write(json.dumps(reply) + "\n")
-        stdout.flush()
+def main():
+    serve(lambda message: answer(message, hello, play, EDITIONS,
+                                 f"this engine implements {EDITIONS}"))
 
 
 if __name__ == "__main__":
-    serve(sys.stdin, sys.stdout)
+    main()

@@ -32,16 +32,15 @@ import contextlib
 import io
 import json
 import os
-import re
 import sys
-import traceback
+from pathlib import Path
 
-try:
-    from importlib.metadata import version as _dist_version
-except ImportError:  # pragma: no cover
-    _dist_version = None
+# The protocol loop the Python adapters share, ci/adapters/ptoracle_adapter.py.
+sys.path.append(str(Path(__file__).resolve().parent.parent))
 
-PROTOCOL = 1
+from ptoracle_adapter import (Unsupported, answer, distribution_version,  # noqa: E402
+                              hello_reply, serve)
+
 EDITIONS = ["2026-09-25"]
 FEATURES = [
     "counters",
@@ -87,31 +86,13 @@ ZONES = [("on_battlefield", "battlefield"), ("graveyard", "graveyard"), ("exile"
          ("in_hand", "hand"), ("in_library", "library")]
 
 
-class Unsupported(Exception):
-    """Something in the case the adapter cannot map onto python-mtg."""
-
-
-def engine_version():
-    try:
-        return _dist_version("python-mtg") if _dist_version else "unknown"
-    except Exception:  # noqa: BLE001 - metadata missing: say so
-        return "unknown"
-
-
 def hello(offer):
-    reply = {
-        "type": "hello",
-        "protocol": PROTOCOL,
-        "engine": {
-            "name": "python-mtg",
-            "version": engine_version(),
-            "issues": "https://github.com/yevbar/witchcraft/issues",
-        },
-        "features": FEATURES,
-        "editions": EDITIONS,
-        "unobserved": UNOBSERVED,
-    }
-    return reply
+    """The handshake's reply; the engine's first game takes seconds, so it is
+    built now, before the first case (pipelining is not accepted)."""
+    engine()
+    return hello_reply({"name": "python-mtg", "version": distribution_version("python-mtg"),
+                        "issues": "https://github.com/yevbar/witchcraft/issues"},
+                       FEATURES, EDITIONS, UNOBSERVED)
 
 
 # ---- what the adapter can map -----------------------------------------------
@@ -145,7 +126,9 @@ def parse_pt(text, where, x=None, signed=False):
     return out
 
 
-def check(case):
+def refuse(case):
+    """Raises Unsupported, naming the first thing of the case the adapter does
+    not map onto python-mtg."""
     setup = case.get("setup", {})
     players = setup.get("players") or []
     if len(players) > 2:
@@ -518,7 +501,7 @@ def one(rows, h, what):
 
 
 def run(case):
-    check(case)
+    refuse(case)
     game = Game(case)
     observations = []
     for k, step in enumerate(case["steps"]):
@@ -531,47 +514,10 @@ def run(case):
     return observations, None
 
 
-# ---- the protocol -----------------------------------------------------------
-
-
-def answer(message):
-    kind = message.get("type")
-    seq = message.get("seq")
-    if kind == "hello":
-        engine()  # the engine's first game takes seconds: build it before the first case
-        return hello(message)
-    if kind != "run":
-        return {"type": "error", "seq": seq, "message": f"unknown message type {kind!r}"}
-    if message.get("edition") not in EDITIONS:
-        return {"type": "unsupported", "seq": seq,
-                "reason": f"edition {message.get('edition')} (python-mtg implements today's rules, {EDITIONS[0]})"}
-    try:
-        steps, error = run(message["case"])
-    except Unsupported as e:
-        return {"type": "unsupported", "seq": seq, "reason": str(e)}
-    reply = {"type": "result", "seq": seq, "steps": steps}
-    if error is not None:
-        reply["error"] = error
-    return reply
-
-
-def serve(stdin, stdout):
-    for line in stdin:
-        if not line.strip():
-            continue
-        seq = None
-        try:
-            message = json.loads(line)
-            seq = message.get("seq")
-            if message.get("type") == "bye":
-                return
-            reply = answer(message)
-        except Exception as e:  # noqa: BLE001 - the engine failed: say so, stay up
-            traceback.print_exc(file=sys.stderr)
-            reply = {"type": "error", "seq": seq, "message": f"{type(e).__name__}: {e}"}
-        stdout.write(json.dumps(reply) + "\n")
-        stdout.flush()
+def main():
+    serve(lambda message: answer(message, hello, run, EDITIONS,
+                                 f"python-mtg implements today's rules, {EDITIONS[0]}"))
 
 
 if __name__ == "__main__":
-    serve(sys.stdin, sys.stdout)
+    main()

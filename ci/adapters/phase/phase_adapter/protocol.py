@@ -1,0 +1,96 @@
+"""The adapter's side of ptoracle's engine protocol (docs/protocol.md): the
+handshake's reply (what the adapter maps, the features), and each case
+refused or played. The loop itself is ci/adapters/ptoracle_adapter.py."""
+
+from ptoracle_adapter import answer, distribution_version, hello_reply, serve
+
+from .game import run
+from .refusals import refuse
+
+EDITIONS = ["2026-09-25"]
+FEATURES = [
+    "counters",
+    "set",
+    "modify",
+    "switch",
+    "timestamps",
+    "damage",
+    "deathtouch",
+    "wither",
+    "infect",
+    "lifelink",
+    "indestructible",
+    "deferred-sba",
+    "spells",
+    "zones",
+    "combat-damage",
+    "static-abilities",
+    "ability-changes",
+    "type-changes",
+    "color-changes",
+    "keyword-counters",
+    "cleanup",
+    "locked-sets",
+    "battles",
+    "planeswalkers",
+    "attachments",
+    "vehicles",
+    "sagas",
+    "copy",
+    "face-down",
+    "inert-keywords",
+    "mana",
+    "costs",
+    "quantities",
+    "cda",
+    "double",
+    "triple",
+    "double-counters",
+    "level-up",
+    "exchange",
+    "counters-put-by",
+    "combat",
+    "summoning-sickness",
+    "destroy",
+    "regeneration",
+    "undying",
+    "persist",
+    "prevention",
+    "shield-counters",
+    "cant-have-counters",
+    "control-changes",
+    "other-counters",
+    "move-counters",
+    "choose-pt",
+    "counter-triggers",
+]
+# Observation fields phase.rs does not expose (704.8 last known
+# information; how many distinct payments a cost has: the engine pays a
+# cost, it does not count the ways to).
+UNOBSERVED = ["lki", "payments"]
+
+
+def hello(offer):
+    """The handshake's reply (pipelining is not accepted: one case at a
+    time)."""
+    return hello_reply({"name": "phase.rs (phase-python)",
+                        "version": distribution_version("phase-python"),
+                        "issues": "https://github.com/phase-rs/phase/issues"},
+                       FEATURES, EDITIONS, UNOBSERVED)
+
+
+def play(case):
+    """A case refused with the reason (`refusals.py`), or played (`game.py`)."""
+    refuse(case)
+    return run(case)
+
+
+def respond(message):
+    """The reply to one request."""
+    return answer(message, hello, play, EDITIONS,
+                  f"phase.rs implements today's rules, {EDITIONS[0]}")
+
+
+def main():
+    """Serves ptoracle's requests on stdin and stdout until `bye`."""
+    serve(respond)
