@@ -66,6 +66,21 @@ enum Command {
         /// List the deliberately broken resolvers, one name per line, and exit.
         #[arg(long)]
         list_mutants: bool,
+        /// Instead of running the cases, tell an adapter author what an
+        /// engine declaring `--declared` plays of them: how many, and for
+        /// each protocol feature it does not declare, how many cases that
+        /// feature alone would add and how many need it.
+        #[arg(long, conflicts_with_all = ["rules", "mutant"])]
+        features: bool,
+        /// The features the engine declares, comma-separated (default:
+        /// none, the core alone); see docs/protocol.md.
+        #[arg(
+            long,
+            value_name = "LIST",
+            value_delimiter = ',',
+            requires = "features"
+        )]
+        declared: Vec<String>,
     },
     /// Explain a case step by step: each layer applied, each
     /// state-based action and why.
@@ -386,12 +401,15 @@ fn main() -> ExitCode {
             rules,
             mutant,
             list_mutants,
+            features,
+            declared,
         } => {
             let mutant = match cli::mutant_arg(list_mutants, mutant, false) {
                 Ok(m) => m,
                 Err(code) => return code,
             };
             match corpus.chosen() {
+                Ok(rulings) if features => print_reach(rulings, edition, &declared),
                 Ok(rulings) => run_check(rulings, edition, rules, mutant),
                 Err(code) => code,
             }
@@ -641,6 +659,99 @@ fn run_diff(from: &str, to: &str, rulings: &cli::Rulings, json: bool, markdown: 
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// `check --features`: what an engine declaring `declared` plays of the
+/// corpus, and which single feature would add the most.
+fn print_reach(
+    rulings: cli::Rulings,
+    edition_name: Option<String>,
+    declared: &[String],
+) -> ExitCode {
+    use ptoracle::protocol::{Feature, Reach, required_features};
+    let edition = match cli::edition(edition_name) {
+        Ok(e) => e,
+        Err(code) => return code,
+    };
+    let mut features = std::collections::BTreeSet::new();
+    for name in declared.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
+        match name.parse::<Feature>() {
+            Ok(f) => {
+                features.insert(f);
+            }
+            Err(e) => {
+                eprintln!("error: --declared: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let loaded = cli::load_rulings(&rulings);
+    let mut out = std::io::stdout().lock();
+    if let Some(line) = rulings.chosen_line(loaded.cases.len()) {
+        let _ = writeln!(out, "{line}");
+    }
+    let (held, other): (Vec<&Loaded>, Vec<&Loaded>) = loaded
+        .cases
+        .iter()
+        .partition(|c| c.case.editions.as_ref().is_none_or(|r| r.contains(edition)));
+    let reach = Reach::of(held.iter().map(|c| required_features(&c.case)), &features);
+    let names: Vec<&str> = features.iter().map(|f| f.name()).collect();
+    let _ = writeln!(
+        out,
+        "declared: {} ({} feature{})",
+        if names.is_empty() {
+            "nothing beyond the core".to_string()
+        } else {
+            names.join(", ")
+        },
+        names.len(),
+        if names.len() == 1 { "" } else { "s" }
+    );
+    let _ = writeln!(
+        out,
+        "plays {} of {} cases{}",
+        reach.playable,
+        loaded.cases.len(),
+        if other.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} hold in other editions than {edition})", other.len())
+        }
+    );
+    if let Some(best) = reach.best() {
+        let _ = writeln!(
+            out,
+            "the feature that unlocks the most: {} ({})",
+            best.feature,
+            best.more_cases()
+        );
+    } else if !reach.unlocks.is_empty() {
+        let _ = writeln!(
+            out,
+            "no single feature unlocks a case: each needs two or more"
+        );
+    }
+    if !reach.unlocks.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n{:<22} {:>7} {:>10}",
+            "feature", "unlocks", "needed by"
+        );
+        for u in &reach.unlocks {
+            let _ = writeln!(
+                out,
+                "{:<22} {:>7} {:>10}",
+                u.feature.name(),
+                u.alone,
+                u.needed_by
+            );
+        }
+    }
+    if loaded.errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
     }
 }
 

@@ -43,7 +43,7 @@ use crate::observation::{ObjectState, Observation, PlayerState};
 use crate::scenario::{Case, Handle, ManaPool};
 use crate::terms::{CardType, Color, CounterKind, Keyword, Mana, Zone};
 
-pub use features::{Feature, UnknownFeature, required_features};
+pub use features::{Feature, Reach, UnknownFeature, Unlock, required_features};
 pub use json::{canonical, integers_only};
 
 /// The protocol version this ptoracle speaks.

@@ -233,6 +233,7 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
     });
     let discarded = discarded.into_inner();
     let engines = engines.into_inner().unwrap_or_default();
+    let caps = engines.first().cloned();
     let interrupted = stop.load(Ordering::Relaxed);
     let stopped = first_errors
         .into_inner()
@@ -257,6 +258,7 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
         let seen = listed_seen.into_inner().unwrap_or_else(|p| p.into_inner());
         report.unplayed_expectations = e.unplayed(&seen);
     }
+    report.reach = caps.map(|c| corpus_reach(plan, &c.features));
     report
 }
 
@@ -320,6 +322,24 @@ impl FirstErrors {
         ));
         true
     }
+}
+
+/// What an engine declaring `features` plays of the plan's corpus cases
+/// that hold in its edition.
+fn corpus_reach(
+    plan: &Plan,
+    features: &BTreeSet<crate::protocol::Feature>,
+) -> crate::protocol::Reach {
+    let held = plan.corpus.iter().filter(|c| {
+        c.case
+            .editions
+            .as_ref()
+            .is_none_or(|r| r.contains(plan.edition))
+    });
+    crate::protocol::Reach::of(
+        held.map(|c| crate::protocol::required_features(&c.case)),
+        features,
+    )
 }
 
 /// Gives the answers found wrong after they were given (see

@@ -70,6 +70,7 @@ pub fn compare(export_dir: &Path, replies: &Path) -> Result<Report, String> {
         reply: None,
     };
     let mut records = Vec::new();
+    let mut needs = Vec::new();
     let mut edition = Edition::current();
     for (n, line) in requests.split(|&b| b == b'\n').enumerate() {
         if line.is_empty() || protocol::request_seq(line).is_none() {
@@ -95,6 +96,9 @@ pub fn compare(export_dir: &Path, replies: &Path) -> Result<Report, String> {
                 ));
             }
         };
+        if case.editions.as_ref().is_none_or(|r| r.contains(edition)) {
+            needs.push(protocol::required_features(&case));
+        }
         engine.reply = lines.next().map(|l| (seq, l.to_vec()));
         let checked = check_engine(&case, edition, &mut engine, &caps, None);
         let source = match files.get(&case.id.0) {
@@ -114,15 +118,10 @@ pub fn compare(export_dir: &Path, replies: &Path) -> Result<Report, String> {
         expectations: None,
         stop_after_same_errors: 0,
     };
-    Ok(Report::new(
-        Some(caps),
-        &plan,
-        records,
-        0,
-        0,
-        false,
-        started.elapsed(),
-    ))
+    let reach = protocol::Reach::of(needs, &caps.features);
+    let mut report = Report::new(Some(caps), &plan, records, 0, 0, false, started.elapsed());
+    report.reach = Some(reach);
+    Ok(report)
 }
 
 /// The ruling file of each case id, from the export's `index.json` (none

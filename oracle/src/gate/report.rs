@@ -73,6 +73,11 @@ pub struct Report {
     /// --allow-none-played`); by default it fails: see [`Summary::played`].
     #[serde(skip)]
     pub none_played_allowed: bool,
+    /// What the engine's features play of the corpus cases that hold in
+    /// the edition, and what each other feature would add: the summary
+    /// names the one that unlocks the most.
+    #[serde(skip)]
+    pub reach: Option<crate::protocol::Reach>,
 }
 
 /// The generated part of a run.
@@ -588,6 +593,7 @@ impl Report {
             spill: None,
             unplayed_expectations: Vec::new(),
             none_played_allowed: false,
+            reach: None,
         };
         r.summary.discarded = discarded;
         r.summary.not_run = not_run;
@@ -667,6 +673,7 @@ impl Report {
             spill: None,
             unplayed_expectations: Vec::new(),
             none_played_allowed: self.none_played_allowed,
+            reach: None,
         }
     }
 
@@ -796,6 +803,14 @@ impl Report {
         if !by_count.is_empty() {
             let _ = writeln!(out, "skipped {}:", self.summary.skipped);
             out.push_str(&reason_lines(&by_count, "", " (see --json)"));
+            if let Some(best) = self.reach.as_ref().and_then(|r| r.best()) {
+                let _ = writeln!(
+                    out,
+                    "  declaring `{}` would unlock {} of the corpus (`ptoracle check --features --declared ...` lists every feature)",
+                    best.feature,
+                    best.more_cases(),
+                );
+            }
         }
         let s = &self.summary;
         if s.known + s.fixed + s.changed > 0 {
