@@ -52,6 +52,8 @@ FEATURES = [
     "destroy",
     "regeneration",
     "deferred-sba",
+    "zones",
+    "cleanup",
 ]
 # Not exposed by the engine: base P/T (no output relation), deathtouch
 # damage and last known information are not derived outputs of its
@@ -84,6 +86,11 @@ CARD_RELATIONS = [
 ]
 ZONES = [("on_battlefield", "battlefield"), ("graveyard", "graveyard"), ("exile", "exile"),
          ("in_hand", "hand"), ("in_library", "library")]
+# The zones a setup object may be in: the engine's own relations for them.
+SETUP_ZONES = {"battlefield", "graveyard", "exile", "hand", "library"}
+# Moves the engine's spells make: "exile target creature" and "return target
+# creature to its owner's hand" (its `exile` and `return_to_hand` verbs).
+MOVES = {"exile": "exile", "hand": "return_to_hand"}
 
 
 def hello(offer):
@@ -130,7 +137,15 @@ def refuse(case):
     """Raises Unsupported, naming the first thing of the case the adapter does
     not map onto python-mtg."""
     setup = case.get("setup", {})
-    players = setup.get("players") or []
+    handles = refuse_players(setup.get("players") or [])
+    for o in setup.get("objects", []):
+        refuse_object(o)
+    refuse_steps(case, handles)
+
+
+def refuse_players(players):
+    """Refuses what the engine's two players cannot start with; returns the
+    players' handles."""
     if len(players) > 2:
         raise Unsupported("more than two players")
     for p in players:
@@ -141,39 +156,59 @@ def refuse(case):
         if p.get("hand"):
             raise Unsupported(f"player {p['id']}: a hand size")
         fixed(p.get("life", 20), f"player {p['id']}: life")
-    handles = {p["id"] for p in players} or {"you", "opponent"}
-    for o in setup.get("objects", []):
-        where = f"setup object {o['id']}"
-        if o.get("zone", "battlefield") != "battlefield":
-            raise Unsupported(f"{where}: objects outside the battlefield")
-        for key in ("cda", "abilities", "level_up", "crew", "attached_to", "max_counters",
-                    "loyalty", "timestamp", "sick", "enters_with",
-                    "chapters", "counter_triggers", "mana_cost", "x", "x_is", "on_resolve",
-                    "choose", "enters_as", "cant_have_counters_put", "counters_put_by", "snow"):
-            if o.get(key) not in (None, False, [], {}):
-                raise Unsupported(f"{where}: `{key}`")
-        for t in o.get("types", []):
-            if t not in TYPES:
-                raise Unsupported(f"{where}: the card type {t}")
-        if "pt" in o:
-            parse_pt(o["pt"], where)
-        for kind, n in o.get("counters", {}).items():
-            if kind not in COUNTERS:
-                raise Unsupported(f"{where}: {kind} counters (the engine counts +1/+1 and -1/-1)")
-            fixed(n, where)
-        for k in o.get("keywords", []):
-            if k not in KEYWORDS:
-                raise Unsupported(f"{where}: the keyword {k}")
-        fixed(o.get("damage", 0), where)
-        if fixed(o.get("regeneration_shields", 0), where) > 1:
-            raise Unsupported(f"{where}: more than one regeneration shield (the engine keeps "
-                              "one per creature at most: a set of creatures)")
-        if o.get("deathtouch_damage"):
-            raise Unsupported(f"{where}: deathtouch damage in the setup")
+    return {p["id"] for p in players} or {"you", "opponent"}
+
+
+def refuse_object(o):
+    """Refuses a setup object the engine's cards cannot be."""
+    where = f"setup object {o['id']}"
+    if o.get("zone") == "stack":
+        raise Unsupported(f"{where}: a card on the stack that no step casts (the engine's stack "
+                          "holds the spells its driver casts)")
+    if o.get("zone", "battlefield") not in SETUP_ZONES:
+        raise Unsupported(f"{where}: a card in the {o['zone']} zone")
+    for key in ("cda", "abilities", "level_up", "crew", "attached_to", "max_counters",
+                "loyalty", "timestamp", "sick", "enters_with",
+                "chapters", "counter_triggers", "x", "x_is", "on_resolve",
+                "choose", "enters_as", "cant_have_counters_put", "counters_put_by", "snow"):
+        if o.get(key) not in (None, False, [], {}):
+            raise Unsupported(f"{where}: `{key}`")
+    for t in o.get("types", []):
+        if t not in TYPES:
+            raise Unsupported(f"{where}: the card type {t}")
+    if "pt" in o:
+        parse_pt(o["pt"], where)
+    for kind, n in o.get("counters", {}).items():
+        if kind not in COUNTERS:
+            raise Unsupported(f"{where}: {kind} counters (the engine counts +1/+1 and -1/-1)")
+        fixed(n, where)
+    for k in o.get("keywords", []):
+        if k not in KEYWORDS:
+            raise Unsupported(f"{where}: the keyword {k}")
+    fixed(o.get("damage", 0), where)
+    if fixed(o.get("regeneration_shields", 0), where) > 1:
+        raise Unsupported(f"{where}: more than one regeneration shield (the engine keeps "
+                          "one per creature at most: a set of creatures)")
+    if o.get("deathtouch_damage"):
+        raise Unsupported(f"{where}: deathtouch damage in the setup")
+
+
+def refuse_steps(case, handles):
+    """Refuses a step the adapter does not map onto the engine's spells."""
+    setup = case.get("setup", {})
+    cleanup = any(step["do"] == "cleanup" for step in case.get("steps", []))
     for i, step in enumerate(case.get("steps", [])):
         action = step["do"]
         where = f"step {i + 1}"
         if action == "state_based_actions":
+            continue
+        if action == "cleanup":
+            # The engine keeps no marked damage of its own outside combat
+            # (bug 3); the setup's is an input its cleanup never removes.
+            for o in setup.get("objects", []):
+                if o.get("damage"):
+                    raise Unsupported(f"{where}: cleanup with damage marked in the setup (the "
+                                      "engine marks no noncombat damage of its own to remove)")
             continue
         if isinstance(action, str):
             raise Unsupported(f"{where}: the step `{action}`")
@@ -195,6 +230,9 @@ def refuse(case):
                 raise Unsupported(f"{where}: effect parts {sorted(extra)}")
             if body.get("until") not in ("end-of-turn", "forever"):
                 raise Unsupported(f"{where}: the duration {body.get('until')}")
+            if body.get("until") == "forever" and cleanup and ("modify" in body or body.get("switch")):
+                raise Unsupported(f"{where}: a lasting pump or switch before a cleanup (the engine's "
+                                  "spells that pump or switch last until end of turn)")
             x = body.get("x")
             if x is not None:
                 fixed(x, where)
@@ -207,6 +245,15 @@ def refuse(case):
         elif name in ("destroy", "regenerate"):
             if body in handles:
                 raise Unsupported(f"{where}: `{name}` on a player")
+        elif name == "move":
+            if body["to"] not in MOVES:
+                raise Unsupported(
+                    f"{where}: a move to the {body['to']} (the engine's spells move a creature from "
+                    "the battlefield to exile or to its owner's hand; it puts one into a graveyard "
+                    "only by destroying or sacrificing it, and onto the battlefield only by "
+                    "reanimation that picks the card itself)")
+            for key in set(body) - {"object", "to"}:
+                raise Unsupported(f"{where}: a move with `{key}`")
         elif name == "damage":
             if fixed(body["amount"], where) < 0:
                 raise Unsupported(f"{where}: negative damage")
@@ -239,8 +286,9 @@ class Engine:
         quiet = io.StringIO()
         with contextlib.redirect_stdout(quiet):
             import mtg
-            from mtg import driver
+            from mtg import bridge_to_engine, driver
             self.driver = driver
+            self.bridge = bridge_to_engine
             self.base = mtg.Game(seed=0).state
         for rel in CARD_RELATIONS:
             self.base[rel] = set()
@@ -309,9 +357,26 @@ class Game:
             s["card_toughness"].add((slug, t))
             s["printed_power"].add((h, p))
             s["printed_toughness"].add((h, t))
-        s["mana_cost"].add((h, 0))
-        s["mana_generic"].add((h, 0))
-        s["on_battlefield"].add((h,))
+        # The printed mana cost, as the engine's game setup writes a card's
+        # (`load` in bridge_to_engine): its mana value, generic part and
+        # colored pips, by the engine's own parsers. No case the adapter
+        # is sent reads it (202.1: a characteristic; casting, paying and
+        # mana values are the `spells` feature it does not declare).
+        cost = o.get("mana_cost")
+        s["mana_cost"].add((h, self.e.bridge._mana_value(cost)))
+        generic, pips = self.e.bridge._parse_cost(cost)
+        s["mana_generic"].add((h, generic))
+        for color, n in pips.items():
+            s["mana_pip"].add((h, color, n))
+        zone = o.get("zone", "battlefield")
+        if zone == "battlefield":
+            s["on_battlefield"].add((h,))
+        elif zone == "hand":
+            s["in_hand"].add((self.controller(o), h))
+        elif zone == "library":
+            s["in_library"].add((self.controller(o), h))
+        else:
+            s[zone].add((h,))
         for kind, n in o.get("counters", {}).items():
             if n:
                 s["counter"].add((h, COUNTERS[kind], n))
@@ -374,6 +439,18 @@ class Game:
             raise Unsupported(f"{where}: {handle} is not a creature (the engine's spells target creatures)")
         return handle
 
+    def cleanup(self):
+        """The cleanup step as the engine's turn loop plays it (514.2): its
+        driver ends the until-end-of-turn effects and the turn's shields
+        (`_end_of_turn`); the state-based actions after it are the step's.
+        The case's next steps happen in the same step of the turn as before
+        (ptoracle's scenarios do not walk a turn)."""
+        d = self.e.driver
+        step = self.s.get("current_step")
+        self.s["current_step"] = {("cleanup",)}
+        self.e.quietly(d._end_of_turn, self.s)
+        self.s["current_step"] = step
+
     def sba(self):
         d = self.e.driver
         out = self.e.run(self.s, d.OUTPUTS)
@@ -386,6 +463,11 @@ class Game:
         action = step["do"]
         if action == "state_based_actions":
             self.sba()
+            return
+        if action == "cleanup":
+            self.cleanup()
+            if step.get("sba", True):
+                self.sba()
             return
         (name, body), = action.items()
         if name == "put_counters":
@@ -417,6 +499,11 @@ class Game:
             self.cast(SEATS[0], tgt, row=("regenerate", "-", "any"))
         elif name == "damage":
             self.damage(body, where)
+        elif name == "move":
+            # "Exile target creature" / "return target creature to its
+            # owner's hand": spells of the engine's (its driver's verbs).
+            tgt = self.creature_target(body["object"], where)
+            self.cast(SEATS[0], tgt, row=(MOVES[body["to"]], "-", "any"))
         if step.get("sba", True):
             self.sba()
 

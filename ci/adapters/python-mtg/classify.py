@@ -18,7 +18,7 @@ import sys
 CLASSES = {
     "two-pts": "613.7: two setting effects, two derived P/Ts (error)",
     "indestructible": "704.5f: an indestructible creature with toughness 0 or less stays",
-    "graveyard": "400.7: counters, effects or tapped status stay on the card in the graveyard",
+    "graveyard": "400.7: counters, effects, tapped status or a regeneration shield stay on a card that left the battlefield",
     "annihilation": "704.5q: +1/+1 and -1/-1 counters are not removed",
     "damage-target": "601.2c: a damage spell damages a creature of the engine's choosing",
     "damage-not-marked": "120.3e: noncombat damage is not marked (and does not add up)",
@@ -44,7 +44,11 @@ def classify(case):
         return "draw"
     objs = objects(case)
     steps = case["scenario"].get("steps", [])
-    if any(f.endswith(".regeneration_shields") for f in fields):
+    # Fewer shields than the reference counts: two shields were one. (One
+    # shield where the reference counts none is a card that kept it as it
+    # left the battlefield, or a creature that should have died: below.)
+    if any(f.endswith(".regeneration_shields") and int(m["expected"]) > int(m["got"])
+           for f, m in fields.items()):
         return "shields"
     action = steps[step - 1]["do"] if step <= len(steps) else None
     if isinstance(action, dict) and "damage" in action:
@@ -70,6 +74,8 @@ def classify(case):
         if what in ("pt", "counters") and (m["expected"] == o.get("pt") or m["expected"] == "{}"):
             return "graveyard"
         if what == "tapped" and m["expected"] == "false":
+            return "graveyard"
+        if what == "regeneration_shields" and m["expected"] == "0":
             return "graveyard"
     return "other"
 
