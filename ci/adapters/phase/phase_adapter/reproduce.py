@@ -13,7 +13,7 @@ recording wraps the objects `engine.start` returns; the program's text is
 
 import json
 
-from ptoracle_adapter import Unsupported, checks
+from ptoracle_adapter import Unsupported, checks, first_sentence
 
 from . import engine as phase_engine
 from . import game_setup
@@ -31,7 +31,7 @@ def caller_reason():
             obj = frame.frame.f_locals.get("self")
             method = getattr(type(obj), frame.function, None) if obj is not None \
                 else frame.frame.f_globals.get(frame.function)
-            doc = (getattr(method, "__doc__", None) or "").strip().split("\n")[0]
+            doc = first_sentence(getattr(method, "__doc__", None))
             return f"{frame.function}: {doc}" if doc else frame.function
     return "the adapter"
 
