@@ -125,6 +125,7 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
     let listed_seen: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
     let engines: Mutex<Vec<Capabilities>> = Mutex::new(Vec::new());
     let shrunk_kept = AtomicUsize::new(0);
+    let unwritable = AtomicBool::new(false);
     let shapes: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
     let kinds: Mutex<BTreeMap<String, usize>> = Mutex::new(BTreeMap::new());
     let first_errors = Mutex::new(FirstErrors::default());
@@ -140,6 +141,7 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
                     caps: None,
                     stop,
                     shrunk_kept: &shrunk_kept,
+                    unwritable: &unwritable,
                     shapes: &shapes,
                     kinds: &kinds,
                 };
@@ -381,6 +383,9 @@ struct Worker<'a> {
     caps: Option<Capabilities>,
     stop: &'a AtomicBool,
     shrunk_kept: &'a AtomicUsize,
+    /// Set by the first ruling that could not be written (a full disk),
+    /// which alone says so: workers racing past the limit stay quiet.
+    unwritable: &'a AtomicBool,
     shapes: &'a Mutex<BTreeSet<String>>,
     /// Failures shrunk so far, by kind (see [`failure_kind`]).
     kinds: &'a Mutex<BTreeMap<String, usize>>,
@@ -605,10 +610,12 @@ impl Worker<'_> {
                     // A full disk: said once, and no more failures are
                     // shrunk for rulings that cannot be written.
                     self.shrunk_kept.store(plan.keep_shrunk, Ordering::Relaxed);
-                    record.notes.push(format!(
-                        "could not write {}: {e} (no more generated failures are shrunk)",
-                        dir.join(&name).display()
-                    ))
+                    if !self.unwritable.swap(true, Ordering::Relaxed) {
+                        record.notes.push(format!(
+                            "could not write {}: {e} (no more generated failures are shrunk)",
+                            dir.join(&name).display()
+                        ));
+                    }
                 })
                 .ok()
         });
