@@ -58,6 +58,16 @@ ENGINES = {
         "versions": {"0.1.1": "ci/adapters/python-mtg/.venv/bin/python"},
         "setup": lambda version: ["ci/adapters/python-mtg/setup.sh"],
     },
+    # Rust programs, the bins of one Cargo project, built into the adapter's
+    # own target directory (the engine compiled once for both).
+    "manabrew-engine": {
+        "adapter": os.environ.get("PTORACLE_MANABREW_BIN", ""),
+        "findings": "ci/adapters/manabrew/findings",
+        "repro": "ci/adapters/manabrew/repro/src/bin",
+        "versions": {"0.13.1": "rust"},
+        "setup": None,
+        "crate": "ci/adapters/manabrew/repro/Cargo.toml",
+    },
 }
 
 
@@ -143,12 +153,29 @@ def generate(ptoracle, spec, scratch):
     return programs
 
 
-def verdict(python, program, scratch):
+def rust_target(spec):
+    """The manabrew adapter's target directory (its binary is
+    TARGET/release/manabrew-adapter), where the reproductions are built."""
+    return pathlib.Path(spec["adapter"]).resolve().parent.parent
+
+
+def build(spec):
+    """Builds a Rust engine's reproductions (one bin each), once."""
+    env = dict(os.environ, CARGO_TARGET_DIR=str(rust_target(spec)))
+    subprocess.run(["cargo", "build", "--release", "--locked", "--quiet", "--manifest-path",
+                    spec["crate"]], cwd=ROOT, env=env, check=True)
+
+
+def verdict(python, program, scratch, spec=None):
     """`still failing`, `fixed`, or a problem's description."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
+    if python == "rust":
+        command = [str(rust_target(spec) / "release" / pathlib.Path(program).stem)]
+    else:
+        command = [str(ROOT / python), str(ROOT / program)]
     try:
-        ran = subprocess.run([str(ROOT / python), str(ROOT / program)], cwd=scratch, env=env,
+        ran = subprocess.run(command, cwd=scratch, env=env,
                              capture_output=True, text=True, timeout=300)
     except subprocess.TimeoutExpired:
         return "a problem: it ran for more than 300 s"
@@ -181,13 +208,24 @@ def main():
         scratch = pathlib.Path(tmp)
         for engine, spec in ENGINES.items():
             mine = [e for e in entries if e["engine"] == engine]
+            if engine == "manabrew-engine" and not spec["adapter"]:
+                problems.append("manabrew-engine: PTORACLE_MANABREW_BIN is not set "
+                                "(bin=$(ci/adapters/manabrew/setup.sh))")
+                continue
             for version, python in spec["versions"].items():
-                if not (ROOT / python).exists():
+                if spec["setup"] and not (ROOT / python).exists():
                     subprocess.run(spec["setup"](version), cwd=ROOT, check=True,
                                    stdout=subprocess.DEVNULL)
             work = scratch / slug(engine)
             work.mkdir()
             programs = generate(ptoracle, spec, work)
+            if "crate" in spec:
+                if write:
+                    for e in mine:
+                        program = programs.get(case_id(e["ruling"]))
+                        if program is not None and e.get("reproduction") not in (None, "null"):
+                            (ROOT / e["reproduction"]).write_text(program)
+                build(spec)
             for e in mine:
                 path = e.get("reproduction")
                 if not path or path == "null":
@@ -204,7 +242,7 @@ def main():
                 elif not committed.exists() or committed.read_text() != program:
                     problems.append(f"{path}: not what the adapter writes now (regenerate: "
                                     f".ci/reproductions.py PTORACLE --write)")
-                results = {v: verdict(p, path, work) for v, p in spec["versions"].items()}
+                results = {v: verdict(p, path, work, spec) for v, p in spec["versions"].items()}
                 for v, r in results.items():
                     if r.startswith("a problem"):
                         problems.append(f"{path} on {engine} {v}: {r}")

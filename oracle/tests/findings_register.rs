@@ -92,11 +92,6 @@ const SEVERITIES: [&str; 3] = [
     "state nothing reads",
 ];
 
-/// Engines whose adapter writes no reproductions yet: their findings'
-/// `reproduction` is `null` until it does (the manabrew adapter's part of
-/// issue 31 item 2 is pending).
-const NO_REPRODUCTIONS_YET: [&str; 1] = ["manabrew-engine"];
-
 #[test]
 fn every_entry_has_its_reproduction_severity_and_real_cards() {
     let text = std::fs::read_to_string(root().join("ci/findings.yaml")).expect("ci/findings.yaml");
@@ -129,23 +124,16 @@ fn every_entry_has_its_reproduction_severity_and_real_cards() {
             "an empty severity_reason: {entry}"
         );
         let reproduction = value("reproduction").unwrap();
-        if reproduction == "null" {
-            assert!(
-                NO_REPRODUCTIONS_YET.contains(&engine),
-                "a finding of {engine} without a reproduction: {entry}"
-            );
-        } else {
-            assert!(
-                root().join(&reproduction).is_file(),
-                "ci/findings.yaml names a missing reproduction: {reproduction}"
-            );
-            // What CI's .ci/reproductions.py compares with the programs' runs.
-            let reproduced = value("reproduced").unwrap();
-            assert!(
-                reproduced.starts_with("still failing in ") || reproduced.starts_with("fixed in "),
-                "reproduced: {reproduced:?}: {entry}"
-            );
-        }
+        assert!(
+            root().join(&reproduction).is_file(),
+            "ci/findings.yaml names a missing reproduction of a {engine} finding: {reproduction}"
+        );
+        // What CI's .ci/reproductions.py compares with the programs' runs.
+        let reproduced = value("reproduced").unwrap();
+        assert!(
+            reproduced.starts_with("still failing in ") || reproduced.starts_with("fixed in "),
+            "reproduced: {reproduced:?}: {entry}"
+        );
     }
     assert!(entries >= 39, "{entries} entries");
 }
