@@ -33,9 +33,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 REGISTER = ROOT / "ci/findings.yaml"
+# The pinned versions of one program run side by side (the machine has 2 cores).
+POOL = ThreadPoolExecutor(max_workers=int(os.environ.get("PTORACLE_REPRO_JOBS", "2")))
 
 # engine name in the register -> how its adapter runs, its findings, its
 # reproductions, and each pinned version's Python.
@@ -242,7 +245,8 @@ def main():
                 elif not committed.exists() or committed.read_text() != program:
                     problems.append(f"{path}: not what the adapter writes now (regenerate: "
                                     f".ci/reproductions.py PTORACLE --write)")
-                results = {v: verdict(p, path, work, spec) for v, p in spec["versions"].items()}
+                results = dict(zip(spec["versions"], POOL.map(
+                    lambda p: verdict(p, path, work, spec), spec["versions"].values())))
                 for v, r in results.items():
                     if r.startswith("a problem"):
                         problems.append(f"{path} on {engine} {v}: {r}")
