@@ -45,16 +45,16 @@ CARDS = {
         'power': '0',
         'toughness': '1',
     },
-    'test deathtouch viper': {
-        'name': 'Test Deathtouch Viper',
-        'manaCost': '',
-        'colors': [],
-        'colorIdentity': [],
-        'type': 'Creature',
+    'typhoid rats': {
+        'name': 'Typhoid Rats',
+        'manaCost': '{B}',
+        'colors': ['B'],
+        'colorIdentity': ['B'],
+        'type': 'Creature — Rat',
         'types': ['Creature'],
-        'subtypes': [],
+        'subtypes': ['Rat'],
         'supertypes': [],
-        'text': 'Deathtouch\n{0}: Test Deathtouch Viper deals 1 damage to any target.',
+        'text': 'Deathtouch\n{0}: Typhoid Rats deals 1 damage to any target.',
         'layout': 'normal',
         'manaValue': 0,
         'identifiers': {},
@@ -80,7 +80,7 @@ CARDS = {
 DECKS = [
     [
         'Darksteel Myr',
-        'Test Deathtouch Viper',
+        'Typhoid Rats',
         'Forest',
         'Forest',
         'Forest',
@@ -92,7 +92,7 @@ DECKS = [
     ],
     ['Forest', 'Forest', 'Forest', 'Forest', 'Forest', 'Forest', 'Forest', 'Forest'],
 ]
-IDS = {'myr': 2, 'viper': 1}  # the case's objects, by the engine's ids
+IDS = {'myr': 2, 'rats': 1}  # the case's objects, by the engine's ids
 CHECKS = [  # (after step, object or player, field, the rules' value)
     (1, 'myr', 'deathtouch_damage', False),
 ]
@@ -212,7 +212,7 @@ st = g.state()
 st['state']['layers_dirty'] = True
 g = engine.load_game(json.dumps(st))
 
-# Step 1: {"damage": {"amount": 1, "from": "viper", "to": "myr"}}
+# Step 1: {"damage": {"amount": 1, "from": "rats", "to": "myr"}}
 g.apply(0, debug('RunStateBasedActions'))
 g.apply(0, {'type': 'ActivateAbility', 'data': {'source_id': 1, 'ability_index': 0}})
 g.apply(0, {'type': 'ChooseTarget', 'data': {'target': {'Object': 2}}})
