@@ -1,18 +1,19 @@
 #!/usr/bin/env python3
 """phase.rs (phase-python): A lord that loses all its abilities no longer gives
-other creatures flying or +1/+1
+other creatures haste or +1/+1
 
-A 2/2 lord has "Other creatures you control get +1/+1 and have flying"; a
-Grizzly Bears is 3/3 with flying. Then the lord loses all abilities until
-end of turn (a later timestamp). In layer 6 the lord's effect depends on the
-effect that removes its ability (613.8a: applying that one changes whether
-the lord's ability exists), so the removal applies first, the lord's ability
-is gone before it applies, and it applies in no layer at all: the Bears are
-a 2/2 without flying. phase.rs applies the two layer-6 effects in timestamp
-order, so the lord's ability starts to apply and goes on applying (3/3 with
-flying). The same answer comes from a real "Target creature loses all
-abilities until end of turn." spell cast on the lord, so it is not the
-adapter's doing.
+Goblin Chieftain (2/2, haste) has "Other Goblin creatures you control get
++1/+1 and have haste"; Goblin Piker (2/1) is a 3/2 with haste. Then the
+Chieftain loses all abilities until end of turn (a later timestamp). In
+layer 6 the Chieftain's effect depends on the effect that removes its
+ability (613.8a: applying that one changes whether the Chieftain's ability
+exists), so the removal applies first, the ability is gone before it
+applies, and it applies in no layer at all: the Piker is a 2/1 without
+haste. phase.rs applies the two layer-6 effects in timestamp order, so the
+Chieftain's ability starts to apply and goes on applying (3/2 with haste).
+The same answer comes from a real "Target creature loses all abilities until
+end of turn." spell cast on the lord, so it is not the adapter's doing.
+(First found with an invented lord granting flying.)
 
 Comprehensive Rules 613.8a, 613.8b, 613.1f, 613.6; ptoracle case
 phase/lord-that-loses-all-abilities-still-grants-them, edition 2026-09-25.
@@ -30,31 +31,31 @@ it needs only the engine installed.
 # abilities it adds to play a step with the engine's own mechanisms (a damage
 # step is the source's "{0}: NAME deals N damage to any target.", activated).
 CARDS = {
-    'test sky marshal': {
-        'name': 'Test Sky Marshal',
-        'manaCost': '',
-        'colors': [],
-        'colorIdentity': [],
-        'type': 'Creature',
+    'goblin chieftain': {
+        'name': 'Goblin Chieftain',
+        'manaCost': '{1}{R}{R}',
+        'colors': ['R'],
+        'colorIdentity': ['R'],
+        'type': 'Creature — Goblin',
         'types': ['Creature'],
-        'subtypes': [],
+        'subtypes': ['Goblin'],
         'supertypes': [],
-        'text': 'Other creatures you control get +1/+1 and have flying.',
+        'text': 'Haste\nOther Goblin creatures you control get +1/+1 and have haste.',
         'layout': 'normal',
         'manaValue': 0,
         'identifiers': {},
-        'keywords': [],
+        'keywords': ['Haste'],
         'power': '2',
         'toughness': '2',
     },
-    'grizzly bears': {
-        'name': 'Grizzly Bears',
-        'manaCost': '{1}{G}',
-        'colors': [],
-        'colorIdentity': [],
-        'type': 'Creature — Bear',
+    'goblin piker': {
+        'name': 'Goblin Piker',
+        'manaCost': '{1}{R}',
+        'colors': ['R'],
+        'colorIdentity': ['R'],
+        'type': 'Creature — Goblin Warrior',
         'types': ['Creature'],
-        'subtypes': ['Bear'],
+        'subtypes': ['Goblin', 'Warrior'],
         'supertypes': [],
         'text': '',
         'layout': 'normal',
@@ -62,7 +63,7 @@ CARDS = {
         'identifiers': {},
         'keywords': [],
         'power': '2',
-        'toughness': '2',
+        'toughness': '1',
     },
     'forest': {
         'name': 'Forest',
@@ -81,8 +82,8 @@ CARDS = {
 }
 DECKS = [
     [
-        'Test Sky Marshal',
-        'Grizzly Bears',
+        'Goblin Chieftain',
+        'Goblin Piker',
         'Forest',
         'Forest',
         'Forest',
@@ -94,13 +95,13 @@ DECKS = [
     ],
     ['Forest', 'Forest', 'Forest', 'Forest', 'Forest', 'Forest', 'Forest', 'Forest'],
 ]
-IDS = {'lord': 2, 'bear': 1}  # the case's objects, by the engine's ids
+IDS = {'lord': 2, 'piker': 1}  # the case's objects, by the engine's ids
 CHECKS = [  # (after step, object or player, field, the rules' value)
-    (2, 'bear', 'combat_damage', 2),
-    (2, 'bear', 'keywords', []),
-    (2, 'bear', 'power', 2),
-    (2, 'bear', 'total', 4),
-    (2, 'bear', 'toughness', 2),
+    (2, 'piker', 'combat_damage', 2),
+    (2, 'piker', 'keywords', []),
+    (2, 'piker', 'power', 2),
+    (2, 'piker', 'total', 3),
+    (2, 'piker', 'toughness', 1),
 ]
 
 import json
@@ -242,9 +243,9 @@ g = engine.load_game(json.dumps(st))
 g.apply(0, debug('RunStateBasedActions'))
 
 seen = {}  # the engine's values, after step 2
-seen[(2, 'bear', 'combat_damage')] = observe(g, IDS['bear'])['combat_damage']
-seen[(2, 'bear', 'keywords')] = observe(g, IDS['bear'])['keywords']
-seen[(2, 'bear', 'power')] = observe(g, IDS['bear'])['power']
-seen[(2, 'bear', 'total')] = observe(g, IDS['bear'])['total']
-seen[(2, 'bear', 'toughness')] = observe(g, IDS['bear'])['toughness']
+seen[(2, 'piker', 'combat_damage')] = observe(g, IDS['piker'])['combat_damage']
+seen[(2, 'piker', 'keywords')] = observe(g, IDS['piker'])['keywords']
+seen[(2, 'piker', 'power')] = observe(g, IDS['piker'])['power']
+seen[(2, 'piker', 'total')] = observe(g, IDS['piker'])['total']
+seen[(2, 'piker', 'toughness')] = observe(g, IDS['piker'])['toughness']
 sys.exit(report(seen))

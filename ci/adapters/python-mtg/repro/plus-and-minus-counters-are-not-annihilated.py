@@ -72,7 +72,8 @@ def observe(s, h):
         "colors": sorted(c for (o, c) in out["printed_color"] if o == h),
         "total": power + tough if isinstance(power, int) and isinstance(tough, int) else None,
         "combat_damage": max(0, power) if isinstance(power, int) else None,
-        "counters": {counters.get(k, k): n for (c, k, n) in s.get("counter", ()) if c == h and n},
+        "counters": {counters.get(k, k): n
+                     for (c, k, n) in sorted(s.get("counter", ())) if c == h and n},
         "damage": sum(n for (c, n) in s.get("marked", ()) if c == h),
         "keywords": sorted(k.replace("_", " ") for (c, k) in out["has_keyword"] if c == h),
         "tapped": (h,) in s.get("tapped", ()),
