@@ -28,9 +28,9 @@ it needs only the engine installed.
 # abilities it adds to play a step with the engine's own mechanisms (a damage
 # step is the source's "{0}: NAME deals N damage to any target.", activated).
 CARDS = {
-    'test heavy hauler': {
-        'name': 'Test Heavy Hauler',
-        'manaCost': '',
+    'irontread crusher': {
+        'name': 'Irontread Crusher',
+        'manaCost': '{4}',
         'colors': [],
         'colorIdentity': [],
         'type': 'Artifact — Vehicle',
@@ -62,14 +62,14 @@ CARDS = {
         'power': '3',
         'toughness': '3',
     },
-    'test weakened soldier': {
-        'name': 'Test Weakened Soldier',
-        'manaCost': '',
-        'colors': [],
-        'colorIdentity': [],
-        'type': 'Creature',
+    'eager cadet': {
+        'name': 'Eager Cadet',
+        'manaCost': '{W}',
+        'colors': ['W'],
+        'colorIdentity': ['W'],
+        'type': 'Creature — Human Soldier',
         'types': ['Creature'],
-        'subtypes': [],
+        'subtypes': ['Human', 'Soldier'],
         'supertypes': [],
         'text': '',
         'layout': 'normal',
@@ -96,9 +96,9 @@ CARDS = {
 }
 DECKS = [
     [
-        'Test Heavy Hauler',
+        'Irontread Crusher',
         'Hill Giant',
-        'Test Weakened Soldier',
+        'Eager Cadet',
         'Forest',
         'Forest',
         'Forest',
