@@ -16,6 +16,12 @@ and it serves them with
 
   serve(lambda message: answer(message, hello, play, EDITIONS, "..."))
 
+An adapter that writes reproductions (docs/protocol.md, "Reproductions")
+declares `reproducer(...)` in `hello_reply(..., reproducer=...)` and passes
+`reproduce(message)`, which returns the program's text, to `answer(...,
+reproduce=...)`; `checks`, `program_docstring`, `checks_literal` and
+`REPORT` (at the end) are the parts every Python program shares.
+
 In short, the protocol:
 
   ptoracle -> {"type":"hello","protocol":1,"ptoracle":"0.1.0"}
@@ -24,6 +30,9 @@ In short, the protocol:
   adapter  <- {"type":"result","seq":7,"steps":[observation, ...]}
            or {"type":"unsupported","seq":7,"reason":"..."}
            or {"type":"error","seq":7,"message":"..."}
+  ptoracle -> {"type":"reproduce","seq":8,"edition":"...","case":{...},
+              "reference":[observation, ...],"differences":[{...}, ...]}
+  adapter  <- {"type":"reproduction","seq":8,"program":"#!/usr/bin/env python3 ..."}
   ptoracle -> {"type":"bye"}
 
 Only protocol messages go to stdout, one per line, each flushed; anything
@@ -56,12 +65,24 @@ def distribution_version(name):
         return "unknown"
 
 
-def hello_reply(engine, features, editions, unobserved=None, offer=None, pipeline=None):
+def reproducer(language, extension, run=None):
+    """What the handshake says of the reproductions an adapter writes: the
+    language (a Markdown code block's name), the file extension, and how a
+    program is run (for the person who reads it)."""
+    r = {"language": language, "extension": extension}
+    if run is not None:
+        r["run"] = run
+    return r
+
+
+def hello_reply(engine, features, editions, unobserved=None, offer=None, pipeline=None,
+                reproducer=None):
     """The handshake's reply. `engine`: name, version and (optional) issues
     of the engine; `unobserved`: the observation fields it cannot report;
-    `pipeline`: how many requests may wait in stdin, declared only when
-    ptoracle's hello (`offer`) offered pipelining (an older ptoracle refuses
-    a field it does not know)."""
+    `pipeline`: how many requests may wait in stdin, and `reproducer` (see
+    `reproducer()`), declared only when ptoracle's hello (`offer`) offered
+    pipelining or reproductions (an older ptoracle refuses a field it does
+    not know)."""
     reply = {
         "type": "hello",
         "protocol": PROTOCOL,
@@ -73,24 +94,32 @@ def hello_reply(engine, features, editions, unobserved=None, offer=None, pipelin
         reply["unobserved"] = unobserved
     if pipeline is not None and "pipeline" in (offer or {}):
         reply["pipeline"] = pipeline
+    if reproducer is not None and (offer or {}).get("reproduce") is True:
+        reply["reproduce"] = reproducer
     return reply
 
 
-def answer(message, hello, play, editions, implements):
+def answer(message, hello, play, editions, implements, reproduce=None):
     """The reply to a message other than `bye`: `hello(message)` to the
     handshake; to a `run` in one of `editions`, the result of `play(case)`
     (`(steps, error)`) or the reason it raised `Unsupported`; a `run` in
     another edition is unsupported, `implements` saying what the engine
-    implements instead."""
+    implements instead. A `reproduce` (only for an adapter that passes
+    `reproduce`) is answered with the program `reproduce(message)` writes."""
     kind = message.get("type")
     seq = message.get("seq")
     if kind == "hello":
         return hello(message)
-    if kind != "run":
+    if kind not in ("run", "reproduce") or kind == "reproduce" and reproduce is None:
         return {"type": "error", "seq": seq, "message": f"unknown message type {kind!r}"}
     if message.get("edition") not in editions:
         return {"type": "unsupported", "seq": seq,
                 "reason": f"edition {message.get('edition')} ({implements})"}
+    if kind == "reproduce":
+        try:
+            return {"type": "reproduction", "seq": seq, "program": reproduce(message)}
+        except Unsupported as e:
+            return {"type": "unsupported", "seq": seq, "reason": str(e)}
     try:
         steps, error = play(message["case"])
     except Unsupported as e:
@@ -123,3 +152,96 @@ def serve(respond, stdin=None, stdout=None):
             reply = {"type": "error", "seq": seq, "message": f"{type(e).__name__}: {e}"}
         stdout.write(json.dumps(reply) + "\n")
         stdout.flush()
+
+
+# ---- reproductions ---------------------------------------------------------
+#
+# A reproduction is a standalone program: it imports the engine and nothing
+# of ptoracle's. What every Python one shares is written here once: its
+# docstring, its table of fields (`checks_literal`), and the comparison at
+# its end (`REPORT`), which reads the engine's values from a dict `seen`.
+
+
+def checks(message):
+    """The fields a reproduction compares, from a `reproduce` request: a
+    list of (step from 1, object or player, field, the reference's value,
+    the engine's value as the gate saw it), and the step they are observed
+    after (from 0; the program plays no step past it)."""
+    out = [(d["step"] + 1, d["of"], d["field"], d["reference"], d["engine"])
+           for d in message["differences"]]
+    if not out:
+        raise Unsupported("the request names no field that differs")
+    return out, max(d["step"] for d in message["differences"])
+
+
+def wrap(text, width=76):
+    """`text` in lines of at most `width`, its paragraphs kept."""
+    lines = []
+    for paragraph in (text or "").strip().split("\n\n"):
+        line = ""
+        for word in paragraph.split():
+            if line and len(line) + 1 + len(word) > width:
+                lines.append(line)
+                line = ""
+            line = f"{line} {word}" if line else word
+        lines += [line, ""] if line else []
+    return lines
+
+
+def program_docstring(message, engine, run):
+    """The docstring of a reproduction of `message`'s case in `engine`: what
+    the case is (its title, description and rules), how to run the program,
+    and what its exit status means."""
+    case = message["case"]
+    rules = ", ".join(case.get("rules", []))
+    text = wrap(f"{engine}: {case.get('title', case.get('id', ''))}") + wrap(
+        case.get("description")) + wrap(
+        f"Comprehensive Rules {rules}; ptoracle case {case.get('id', '')}, edition "
+        f"{message.get('edition')}.") + wrap(f"Run: {run}") + wrap(
+        "It prints the engine's value of each field beside the rules' (ptoracle's "
+        "reference resolver), and exits 1 while one differs, 0 once they all agree. "
+        "Written by ptoracle's adapter for the engine (`ptoracle gate --reproduce`); "
+        "it needs only the engine installed.")
+    body = "\n".join(text).strip().replace("\\", "\\\\").replace('"""', "'''")
+    return f'"""{body}\n"""'
+
+
+def first_sentence(doc):
+    """The first sentence of a docstring, on one line: why an adapter's
+    function writes what a reproduction shows."""
+    text = " ".join((doc or "").strip().split("\n\n")[0].split())
+    return text.split(". ")[0].rstrip(".")
+
+
+def checks_literal(message):
+    """`CHECKS`, the program's table of the fields it compares, as Python."""
+    rows, _ = checks(message)
+    lines = ["CHECKS = [  # (after step, object or player, field, the rules' value)"]
+    lines += [f"    ({step}, {who!r}, {field!r}, {want!r})," for step, who, field, want, _ in rows]
+    return "\n".join(lines + ["]"])
+
+
+# The end of every Python reproduction: `seen[(step, who, field)]` holds
+# the engine's values, and `sys` is imported.
+REPORT = '''
+
+def same(a, b):
+    """Equal values; lists of names (types, keywords) in any order."""
+    if isinstance(a, list) and isinstance(b, list):
+        return sorted(map(repr, a)) == sorted(map(repr, b))
+    return a == b
+
+
+def report(seen):
+    """Prints each field, the engine's value beside the rules'; the exit
+    status: 1 while one differs."""
+    wrong = 0
+    for step, who, field, want in CHECKS:
+        got = seen[(step, who, field)]
+        ok = same(got, want)
+        wrong += not ok
+        print(f"after step {step}: {who}.{field}: engine {got!r}, rules {want!r}"
+              + ("" if ok else "   <- differs"))
+    print("the bug is still there" if wrong else "fixed: the engine agrees with the rules")
+    return 1 if wrong else 0
+'''

@@ -137,6 +137,7 @@ fn process_config(args: &GateArgs, stop: &Arc<AtomicBool>) -> Result<ProcessConf
         give_up_after: args.give_up_after,
         health: Arc::default(),
         pipeline: args.pipeline,
+        reproduce: args.reproduce,
     })
 }
 
@@ -279,6 +280,21 @@ fn header(
             format!(" · not observed: {}", unobserved.join(", "))
         }
     );
+    if args.reproduce {
+        let line = match &caps.reproduce {
+            Some(r) => format!(
+                "reproductions: {} programs (.{}) written in {}{}",
+                printable(&r.language),
+                printable(&r.extension),
+                args.out.display(),
+                r.run
+                    .as_ref()
+                    .map_or(String::new(), |run| format!("; run: {}", printable(run)))
+            ),
+            None => "reproductions: the engine's hello declares no `reproduce`: none asked".into(),
+        };
+        let _ = writeln!(out, "{line}");
+    }
 }
 
 /// Writes the requested report files; false if one could not be written.

@@ -411,7 +411,8 @@ pub fn fuzz_check<E: Engine>(
     let stop = AtomicBool::new(false);
     let edition = Edition::current();
     let budget = config.shrink_budget;
-    let Ok(ruling) = gate::shrink_to_ruling(&case, start, edition, engine, &caps, budget, &stop)
+    let Ok((ruling, _, _)) =
+        gate::shrink_to_ruling(&case, start, edition, engine, &caps, budget, &stop)
     else {
         return Err(failure);
     };

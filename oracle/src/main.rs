@@ -370,9 +370,16 @@ struct GateArgs {
     /// Write a Markdown report (for a pull-request comment).
     #[arg(long, value_name = "FILE")]
     markdown: Option<PathBuf>,
-    /// Where shrunk rulings of generated failures are written.
+    /// Where shrunk rulings of generated failures are written, and with
+    /// --reproduce the engine's reproductions.
     #[arg(long, value_name = "DIR", default_value = "gate-failures")]
     out: PathBuf,
+    /// Ask an engine that writes reproductions (its hello's `reproduce`)
+    /// for a standalone program in its own language for each failure: a
+    /// corpus case's as DIR/CASE-ID.EXT, a generated one's beside its
+    /// shrunk ruling (docs/protocol.md, "Reproductions").
+    #[arg(long)]
+    reproduce: bool,
     /// Write where each case comes from (`source`: `FILE#ID`, what
     /// `ptoracle explain` reads) relative to DIR rather than to the working
     /// directory (ci/gate.sh gives the ptoracle checkout). The built-in

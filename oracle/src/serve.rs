@@ -87,6 +87,7 @@ pub(crate) fn answer(line: &[u8], engine: &mut Reference) -> Option<Vec<u8>> {
             editions: Edition::all().map(|e| e.id().to_string()).collect(),
             unobserved: Vec::new(),
             pipeline: offered.then_some(PIPELINE),
+            reproduce: None,
         };
         return Some(protocol::encode(&hello));
     }
@@ -102,6 +103,13 @@ pub(crate) fn answer(line: &[u8], engine: &mut Reference) -> Option<Vec<u8>> {
     let (seq, edition, case) = match request {
         Request::Bye => return None,
         Request::Run { seq, edition, case } => (seq, edition, case),
+        // The reference declares no `reproduce`: it is never asked.
+        Request::Reproduce { seq, .. } => {
+            return Some(encode_reply(&Reply::Unsupported {
+                seq,
+                reason: "ptoracle serve writes no reproductions".into(),
+            }));
+        }
     };
     let edition = match Edition::parse(&edition) {
         Ok(e) => e,

@@ -84,3 +84,56 @@ fn every_register_entry_has_engine_rules_and_status() {
         }
     }
 }
+
+/// The severities a finding may have (issue 31): what it breaks in games.
+const SEVERITIES: [&str; 3] = [
+    "changes the outcome of ordinary games",
+    "rare interaction",
+    "state nothing reads",
+];
+
+#[test]
+fn every_entry_has_its_reproduction_severity_and_real_cards() {
+    let text = std::fs::read_to_string(root().join("ci/findings.yaml")).expect("ci/findings.yaml");
+    let mut entries = 0;
+    for entry in text.split("\n  - engine: ").skip(1) {
+        entries += 1;
+        let engine = entry.lines().next().unwrap_or("").trim();
+        let value = |key: &str| -> Option<String> {
+            entry
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("    {key}: ")))
+                .map(|v| v.trim().trim_matches('"').to_owned())
+        };
+        for key in ["reproduction", "severity", "severity_reason", "reproduced"] {
+            assert!(value(key).is_some(), "entry without {key}: {entry}");
+        }
+        for key in ["query", "count", "examples"] {
+            assert!(
+                entry.contains(&format!("\n      {key}: ")),
+                "entry without cards.{key}: {entry}"
+            );
+        }
+        let severity = value("severity").unwrap();
+        assert!(
+            SEVERITIES.contains(&severity.as_str()),
+            "severity {severity:?} is none of {SEVERITIES:?}: {entry}"
+        );
+        assert!(
+            !value("severity_reason").unwrap().is_empty(),
+            "an empty severity_reason: {entry}"
+        );
+        let reproduction = value("reproduction").unwrap();
+        assert!(
+            root().join(&reproduction).is_file(),
+            "ci/findings.yaml names a missing reproduction of a {engine} finding: {reproduction}"
+        );
+        // What CI's .ci/reproductions.py compares with the programs' runs.
+        let reproduced = value("reproduced").unwrap();
+        assert!(
+            reproduced.starts_with("still failing in ") || reproduced.starts_with("fixed in "),
+            "reproduced: {reproduced:?}: {entry}"
+        );
+    }
+    assert!(entries >= 39, "{entries} entries");
+}

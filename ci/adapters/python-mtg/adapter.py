@@ -39,7 +39,7 @@ from pathlib import Path
 sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 from ptoracle_adapter import (Unsupported, answer, distribution_version,  # noqa: E402
-                              hello_reply, serve)
+                              hello_reply, reproducer, serve)
 
 EDITIONS = ["2026-09-25"]
 FEATURES = [
@@ -97,9 +97,11 @@ def hello(offer):
     """The handshake's reply; the engine's first game takes seconds, so it is
     built now, before the first case (pipelining is not accepted)."""
     engine()
+    from reproduce import RUN
     return hello_reply({"name": "python-mtg", "version": distribution_version("python-mtg"),
                         "issues": "https://github.com/yevbar/witchcraft/issues"},
-                       FEATURES, EDITIONS, UNOBSERVED)
+                       FEATURES, EDITIONS, UNOBSERVED, offer=offer,
+                       reproducer=reproducer("python", "py", RUN))
 
 
 # ---- what the adapter can map -----------------------------------------------
@@ -601,9 +603,18 @@ def run(case):
     return observations, None
 
 
+def reproduce(message):
+    """The reproduction a `reproduce` request asks for (reproduce.py beside
+    this file), once the case is one the adapter plays."""
+    import reproduce as write
+    refuse(message["case"])
+    return write.reproduce(message, sys.modules[__name__])
+
+
 def main():
     serve(lambda message: answer(message, hello, run, EDITIONS,
-                                 f"python-mtg implements today's rules, {EDITIONS[0]}"))
+                                 f"python-mtg implements today's rules, {EDITIONS[0]}",
+                                 reproduce))
 
 
 if __name__ == "__main__":

@@ -99,6 +99,56 @@ class Handshake(unittest.TestCase):
                          "unknown")
 
 
+class Reproductions(unittest.TestCase):
+    """The optional capability: declared only when offered, a `reproduce`
+    answered with the program, a refusal unsupported, none without it."""
+
+    REQUEST = {"type": "reproduce", "seq": 4, "edition": EDITIONS[0],
+               "case": {"id": "a/b", "title": "t", "rules": ["704.5q"]},
+               "reference": [],
+               "differences": [{"step": 1, "of": "c", "field": "counters",
+                                "reference": {}, "engine": {"+1/+1": 1, "-1/-1": 1}}]}
+
+    def test_declared_only_when_offered(self):
+        mine = protocol.reproducer("python", "py", "python3 FILE")
+        offered = protocol.hello_reply({}, [], EDITIONS, offer={"reproduce": True},
+                                       reproducer=mine)
+        self.assertEqual(offered["reproduce"],
+                         {"language": "python", "extension": "py", "run": "python3 FILE"})
+        self.assertNotIn("reproduce", protocol.hello_reply({}, [], EDITIONS, offer={},
+                                                           reproducer=mine))
+
+    def test_a_request_is_answered_with_the_program_or_a_refusal(self):
+        def reproduce(message):
+            if message["case"]["id"] == "no/way":
+                raise protocol.Unsupported("not this case")
+            rows, last = protocol.checks(message)
+            return f"# {rows} after step {last + 1}"
+        reply = protocol.answer(self.REQUEST, hello, play, EDITIONS, "x", reproduce)
+        self.assertEqual(reply, {"type": "reproduction", "seq": 4,
+                                 "program": "# [(2, 'c', 'counters', {}, {'+1/+1': 1, "
+                                            "'-1/-1': 1})] after step 2"})
+        refused = dict(self.REQUEST, case={"id": "no/way"})
+        self.assertEqual(protocol.answer(refused, hello, play, EDITIONS, "x", reproduce),
+                         {"type": "unsupported", "seq": 4, "reason": "not this case"})
+        self.assertEqual(respond(self.REQUEST)["type"], "error")
+
+    def test_the_shared_parts_of_a_program_run(self):
+        text = "\n".join([protocol.program_docstring(self.REQUEST, "e", "python3 FILE"),
+                          "import sys", protocol.checks_literal(self.REQUEST), protocol.REPORT,
+                          "seen = {(2, 'c', 'counters'): {'+1/+1': 1, '-1/-1': 1}}",
+                          "status = report(seen)"])
+        space = {}
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            exec(compile(text, "repro.py", "exec"), space)
+        self.assertEqual(space["status"], 1)
+        self.assertIn("after step 2: c.counters: engine {'+1/+1': 1, '-1/-1': 1}, rules {}",
+                      out.getvalue())
+        space["seen"][(2, "c", "counters")] = {}
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(space["report"](space["seen"]), 0)
+
+
 class Template(unittest.TestCase):
     """ci/adapters/python-example/adapter.py, through the shared loop."""
 

@@ -67,6 +67,12 @@ pub struct Hello {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 2))]
     pub pipeline: Option<u32>,
+    /// Offered when ptoracle will ask for reproductions of the cases the
+    /// engine fails (`gate --reproduce`): `true`. An engine that writes them
+    /// declares [`EngineHello::reproduce`]; one that ignores the field is
+    /// never asked. Added in protocol 1 without a version change.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reproduce: bool,
 }
 
 /// The tag of [`Hello`] and [`EngineHello`].
@@ -105,6 +111,47 @@ pub struct EngineHello {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1))]
     pub pipeline: Option<u32>,
+    /// The reproductions it writes, when ptoracle's hello offered
+    /// `reproduce`: a failing case is then sent back as a
+    /// [`Request::Reproduce`], answered by a standalone program in the
+    /// engine's own language ([`Reply::Reproduction`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reproduce: Option<Reproducer>,
+}
+
+/// What an engine says of the reproductions it writes (its hello's
+/// `reproduce`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Reproducer {
+    /// The language of the programs, as a Markdown code block names it
+    /// (`python`, `rust`).
+    pub language: String,
+    /// The file name extension a program is written with, without the dot
+    /// (`py`, `rs`): letters and digits only.
+    pub extension: String,
+    /// How a program is run, for the person who reads it (`python3 FILE in
+    /// a virtual environment with phase-python installed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<String>,
+}
+
+/// One field where the engine's observation differs from the reference's,
+/// sent with a [`Request::Reproduce`]: what the program checks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Difference {
+    /// The step after which it is observed, from 0.
+    pub step: usize,
+    /// The object or player, by handle.
+    pub of: Handle,
+    /// The observation field, as in a `result` reply (`power`, `zone`,
+    /// `counters`, `life`).
+    pub field: String,
+    /// The reference's value, as in a `result` reply.
+    pub reference: serde_json::Value,
+    /// The engine's value, as its reply gave it.
+    pub engine: serde_json::Value,
 }
 
 /// An engine's identity, as it states it in the handshake.
@@ -134,11 +181,30 @@ pub enum Request {
         /// expectations.
         case: Box<Case>,
     },
+    /// Write a standalone program, in the engine's own language and API,
+    /// that plays a case the engine failed and checks the fields where it
+    /// differed from the reference (sent only to an engine that declared
+    /// [`EngineHello::reproduce`]). Answered by a [`Reply::Reproduction`],
+    /// an `unsupported` or an `error`.
+    Reproduce {
+        /// The request's number, echoed in the reply.
+        seq: u64,
+        /// The rules edition the case was played under.
+        edition: String,
+        /// The scenario, as in a `run` (without its expectations).
+        case: Box<Case>,
+        /// The reference's observation after each step it completed, as
+        /// in a `result` reply.
+        reference: Vec<WireObservation>,
+        /// Every field that differs at the first step where the two runs
+        /// differ: what the program compares.
+        differences: Vec<Difference>,
+    },
     /// No more requests: the engine should exit.
     Bye,
 }
 
-/// A reply from the engine to a [`Request::Run`].
+/// A reply from the engine to a [`Request::Run`] or a [`Request::Reproduce`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Reply {
@@ -167,6 +233,15 @@ pub enum Reply {
         seq: Option<u64>,
         /// What went wrong.
         message: String,
+    },
+    /// The program a [`Request::Reproduce`] asked for.
+    Reproduction {
+        /// The request's number.
+        seq: u64,
+        /// The program's source text, whole: it runs with only the engine
+        /// installed, prints the engine's observation of each difference
+        /// beside the reference's, and exits non-zero while they differ.
+        program: String,
     },
 }
 
@@ -424,6 +499,8 @@ pub struct Capabilities {
     /// How many requests it accepts in flight (its hello's `pipeline`);
     /// 0 when it did not declare it: one at a time.
     pub pipeline: u32,
+    /// The reproductions it writes (its hello's `reproduce`), if it does.
+    pub reproduce: Option<Reproducer>,
 }
 
 impl Capabilities {
@@ -435,6 +512,7 @@ impl Capabilities {
             editions: Edition::all().map(|e| e.id().to_string()).collect(),
             unobserved: BTreeSet::new(),
             pipeline: 0,
+            reproduce: None,
         }
     }
 
@@ -512,12 +590,29 @@ impl Capabilities {
                 "the handshake declares `pipeline: 0`; the least is 1 (one request at a time), or leave it out",
             ));
         }
+        if let Some(r) = &h.reproduce {
+            // The extension names the file the gate writes: nothing that
+            // could climb out of its directory or hide the file.
+            let plain = !r.extension.is_empty()
+                && r.extension.len() <= 16
+                && r.extension.bytes().all(|b| b.is_ascii_alphanumeric());
+            if !plain {
+                return Err(ProtocolError::new(
+                    ErrorKind::Protocol,
+                    format!(
+                        "the handshake's reproduce.extension is {:?}; it is 1 to 16 letters and digits, without the dot (`py`)",
+                        r.extension
+                    ),
+                ));
+            }
+        }
         Ok(Capabilities {
             info: h.engine,
             features,
             editions: h.editions,
             unobserved,
             pipeline: h.pipeline.unwrap_or(0),
+            reproduce: h.reproduce,
         })
     }
 
@@ -732,6 +827,23 @@ struct ErrorBody {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct ReproductionBody {
+    seq: u64,
+    program: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReproduceBody {
+    seq: u64,
+    edition: String,
+    case: Box<Case>,
+    reference: Vec<WireObservation>,
+    differences: Vec<Difference>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RunBody {
     seq: u64,
     edition: String,
@@ -757,7 +869,11 @@ pub fn decode_reply_slow(
     unobserved: &BTreeSet<Observable>,
 ) -> Result<Reply, ProtocolError> {
     let value = parse_engine_line(line)?;
-    let (tag, body) = envelope(value, "the reply", &["result", "unsupported", "error"])?;
+    let (tag, body) = envelope(
+        value,
+        "the reply",
+        &["result", "unsupported", "error", "reproduction"],
+    )?;
     Ok(match tag.as_str() {
         "result" => {
             if let Some(steps) = body.get("steps").and_then(|s| s.as_array()) {
@@ -770,6 +886,13 @@ pub fn decode_reply_slow(
                 seq: b.seq,
                 steps: b.steps,
                 error: b.error,
+            }
+        }
+        "reproduction" => {
+            let b: ReproductionBody = typed(body, "the reply")?;
+            Reply::Reproduction {
+                seq: b.seq,
+                program: b.program,
             }
         }
         "unsupported" => {
@@ -867,7 +990,11 @@ pub fn decode_request(line: &[u8]) -> Result<Request, ProtocolError> {
 
 /// [`decode_request`] without its fast path.
 pub fn decode_request_slow(line: &[u8]) -> Result<Request, ProtocolError> {
-    let (tag, body) = envelope(parse_line(line)?, "the request", &["run", "bye"])?;
+    let (tag, body) = envelope(
+        parse_line(line)?,
+        "the request",
+        &["run", "reproduce", "bye"],
+    )?;
     if tag == "bye" {
         if body.as_object().is_some_and(|m| !m.is_empty()) {
             return Err(ProtocolError::new(
@@ -876,6 +1003,16 @@ pub fn decode_request_slow(line: &[u8]) -> Result<Request, ProtocolError> {
             ));
         }
         return Ok(Request::Bye);
+    }
+    if tag == "reproduce" {
+        let b: ReproduceBody = typed(body, "the request")?;
+        return Ok(Request::Reproduce {
+            seq: b.seq,
+            edition: b.edition,
+            case: b.case,
+            reference: b.reference,
+            differences: b.differences,
+        });
     }
     let b: RunBody = typed(body, "the request")?;
     Ok(Request::Run {
@@ -908,6 +1045,7 @@ pub fn hello() -> Hello {
         protocol: VERSION,
         ptoracle: env!("CARGO_PKG_VERSION").to_string(),
         pipeline: None,
+        reproduce: false,
     }
 }
 
@@ -917,6 +1055,80 @@ pub fn hello_offering(pipeline: u32) -> Hello {
     Hello {
         pipeline: (pipeline > 1).then_some(pipeline),
         ..hello()
+    }
+}
+
+/// [`hello_offering`], also offering to ask for reproductions when
+/// `reproduce` is set.
+pub fn hello_offering_all(pipeline: u32, reproduce: bool) -> Hello {
+    Hello {
+        reproduce,
+        ..hello_offering(pipeline)
+    }
+}
+
+/// Every field where `got` differs from `reference`, at the first step
+/// where they differ, as a [`Request::Reproduce`] carries them: by object
+/// or player and observation field, each value as a reply writes it.
+/// Fields the engine does not report (`unobserved`) are left out.
+pub fn differences(
+    reference: &[WireObservation],
+    got: &[WireObservation],
+    unobserved: &BTreeSet<Observable>,
+) -> Vec<Difference> {
+    for (step, (r, g)) in reference.iter().zip(got).enumerate() {
+        let (r, g) = (
+            serde_json::to_value(r).unwrap_or_default(),
+            serde_json::to_value(g).unwrap_or_default(),
+        );
+        let mut out = Vec::new();
+        for part in ["objects", "players"] {
+            let (Some(rs), Some(gs)) = (r[part].as_object(), g[part].as_object()) else {
+                continue;
+            };
+            for (h, ro) in rs {
+                let (Some(ro), Some(go)) = (ro.as_object(), gs.get(h).and_then(|g| g.as_object()))
+                else {
+                    continue;
+                };
+                for (field, rv) in ro {
+                    let reported =
+                        Observable::parse(field).is_none_or(|o| !unobserved.contains(&o));
+                    let Some(gv) = go.get(field).filter(|_| reported) else {
+                        continue;
+                    };
+                    if !same_value(rv, gv) {
+                        out.push(Difference {
+                            step,
+                            of: Handle(h.as_str().into()),
+                            field: field.clone(),
+                            reference: rv.clone(),
+                            engine: gv.clone(),
+                        });
+                    }
+                }
+            }
+        }
+        if !out.is_empty() {
+            return out;
+        }
+    }
+    Vec::new()
+}
+
+/// Whether two values of an observation field are the same: lists of
+/// names (types, colors, keywords) in any order.
+fn same_value(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    match (a.as_array(), b.as_array()) {
+        (Some(x), Some(y)) => {
+            let key = |v: &serde_json::Value| v.to_string();
+            let mut x: Vec<String> = x.iter().map(key).collect();
+            let mut y: Vec<String> = y.iter().map(key).collect();
+            x.sort();
+            y.sort();
+            x == y
+        }
+        _ => a == b,
     }
 }
 

@@ -72,6 +72,28 @@ pub trait Engine {
     fn send_ahead(&mut self, _case: &Case, _edition: Edition) -> bool {
         false
     }
+
+    /// A standalone program in the engine's own language that plays a case
+    /// it failed and checks, against the reference's values, the fields
+    /// where it differed (docs/protocol.md, "Reproductions"); asked only of
+    /// an engine whose hello declared `reproduce`. `Err`: why there is
+    /// none, in words.
+    fn reproduce(&mut self, _ask: &Reproduce<'_>) -> Result<String, String> {
+        Err("the engine writes no reproductions".into())
+    }
+}
+
+/// A failed case, as [`Engine::reproduce`] is asked for it.
+#[derive(Clone, Copy, Debug)]
+pub struct Reproduce<'a> {
+    /// The case (its expectations are not sent).
+    pub case: &'a Case,
+    /// The edition it was played under.
+    pub edition: Edition,
+    /// The reference's run of it.
+    pub reference: &'a Run,
+    /// The engine's run of it.
+    pub got: &'a Run,
 }
 
 /// An engine's answer to one case.
@@ -218,13 +240,19 @@ pub(crate) fn answer_from_reply(reply: Reply, seq: u64, case_steps: usize) -> An
         | Reply::Unsupported { seq: s, .. }
         | Reply::Error { seq: Some(s), .. } => Answer::Fault(wrong_seq(s, seq)),
         Reply::Error { seq: None, .. } => Answer::Fault(wrong_seq(0, seq)),
+        Reply::Reproduction { .. } => Answer::Fault(EngineFault::new(
+            FaultKind::Protocol,
+            "the reply to a `run` is a `reproduction`; a run is answered by a `result`",
+        )),
     }
 }
 
 /// The `seq` a reply carries, if it carries one.
 pub(crate) fn reply_seq(reply: &Reply) -> Option<u64> {
     match reply {
-        Reply::Result { seq, .. } | Reply::Unsupported { seq, .. } => Some(*seq),
+        Reply::Result { seq, .. }
+        | Reply::Unsupported { seq, .. }
+        | Reply::Reproduction { seq, .. } => Some(*seq),
         Reply::Error { seq, .. } => *seq,
     }
 }

@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::{Answer, Engine, EngineFault, FaultKind, reaper};
+use super::{Answer, Engine, EngineFault, FaultKind, Reproduce, reaper};
 use crate::edition::Edition;
 use crate::protocol::{self, Capabilities, Request};
 use crate::scenario::Case;
@@ -61,6 +61,10 @@ pub struct ProcessConfig {
     /// it accepts several (`pipeline` in its hello; the smaller limit
     /// holds). 1: one at a time, and the hello offers nothing.
     pub pipeline: u32,
+    /// Offer, in the hello, to ask for reproductions of failed cases
+    /// (`gate --reproduce`): an engine that writes them says so in its
+    /// hello, and [`Engine::reproduce`] asks it.
+    pub reproduce: bool,
 }
 
 /// What the engines started from one configuration have shown so far:
@@ -130,6 +134,7 @@ impl ProcessConfig {
             give_up_after: 5,
             health: Arc::new(Health::default()),
             pipeline: DEFAULT_PIPELINE,
+            reproduce: false,
         }
     }
 }
@@ -423,7 +428,7 @@ impl ProcessEngine {
         } else {
             self.config.pipeline
         };
-        let hello = protocol::encode(&protocol::hello_offering(offer));
+        let hello = protocol::encode(&protocol::hello_offering_all(offer, self.config.reproduce));
         let answer = self.exchange(
             &mut running,
             hello,
@@ -839,6 +844,96 @@ impl ProcessEngine {
         room && self.send(case, edition).is_ok()
     }
 
+    /// Asks the engine for a reproduction: once the requests in flight are
+    /// answered (their answers kept for when they are asked), one request
+    /// and its one reply, within the timeout. A fault stops the engine
+    /// (the next case starts a new one) and is the note returned.
+    fn ask_reproduction(&mut self, ask: &Reproduce<'_>) -> Result<String, String> {
+        self.ensure_running().map_err(|f| f.to_string())?;
+        while self
+            .running
+            .as_ref()
+            .is_some_and(|r| !r.inflight.is_empty())
+        {
+            self.collect(None);
+        }
+        if let Some(f) = self.check_strays() {
+            self.idle_fault = Some(f);
+        }
+        self.ensure_running().map_err(|f| f.to_string())?;
+        let Some(mut running) = self.running.take() else {
+            return Err("the engine is not running".into());
+        };
+        if running.caps.reproduce.is_none() {
+            self.running = Some(running);
+            return Err("the engine's hello declares no `reproduce`".into());
+        }
+        self.seq += 1;
+        let seq = self.seq;
+        // A shrunk ruling keeps the steps up to the one that differs; its
+        // runs may have more.
+        let wire = |run: &crate::resolver::Run| -> Vec<_> {
+            run.steps
+                .iter()
+                .take(ask.case.steps.len())
+                .map(|s| protocol::to_wire(&s.observation))
+                .collect()
+        };
+        let (reference, got) = (wire(ask.reference), wire(ask.got));
+        let differences = protocol::differences(&reference, &got, &running.caps.unobserved);
+        let line = protocol::encode(&Request::Reproduce {
+            seq,
+            edition: ask.edition.id().to_string(),
+            case: Box::new(protocol::without_expectations(ask.case)),
+            reference,
+            differences,
+        });
+        let deadline = Instant::now() + self.config.timeout;
+        let stop_flag = &*self.config.stop;
+        let reply = running
+            .pipes
+            .send(&line, deadline, stop_flag)
+            .and_then(|()| running.pipes.line(deadline, stop_flag))
+            .map_err(|w| self.fault(&mut running, w, "the reproduction").to_string())
+            .and_then(|line| {
+                protocol::decode_reply(&line, &running.caps.unobserved)
+                    .map_err(|e| EngineFault::from(e).to_string())
+            });
+        let answer = match reply {
+            Ok(protocol::Reply::Reproduction { seq: s, program }) if s == seq => Ok(program),
+            Ok(protocol::Reply::Unsupported { seq: s, reason }) if s == seq => {
+                Err(format!("the engine writes none for this case: {reason}"))
+            }
+            Ok(protocol::Reply::Error { seq: s, message }) if s.is_none_or(|s| s == seq) => {
+                Err(format!("the engine reports: {message}"))
+            }
+            Ok(other) => Err(format!(
+                "a protocol error: the reply to reproduction request {seq} is {}",
+                match other {
+                    protocol::Reply::Result { .. } => "a `result`".to_string(),
+                    other => format!("for request {}", super::reply_seq(&other).unwrap_or(0)),
+                }
+            )),
+            Err(e) => Err(e),
+        };
+        // A program, or a reason, is one line: anything more stops the
+        // engine, as does any fault.
+        let clean = running.pipes.pending().is_none();
+        let kept = clean
+            && match &answer {
+                Ok(_) => true,
+                Err(e) => {
+                    e.starts_with("the engine writes none") || e.starts_with("the engine reports")
+                }
+            };
+        if kept {
+            self.running = Some(running);
+        } else {
+            stop(running, false);
+        }
+        answer
+    }
+
     /// Stops the engine: `bye`, then a short wait, then a kill.
     pub fn shutdown(&mut self) {
         if let Some(r) = self.running.take() {
@@ -885,6 +980,14 @@ impl Engine for ProcessEngine {
     fn strays(&mut self) -> Vec<(u64, EngineFault)> {
         let _ = self.check_strays();
         std::mem::take(&mut self.strays)
+    }
+
+    fn reproduce(&mut self, ask: &Reproduce<'_>) -> Result<String, String> {
+        let answer = self.ask_reproduction(ask);
+        if self.config.process_per_case {
+            self.shutdown();
+        }
+        answer
     }
 }
 

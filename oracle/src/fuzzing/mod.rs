@@ -366,7 +366,7 @@ fn request_back(request: &Request) -> Found {
                 String::from_utf8_lossy(&line).trim_end()
             ),
             match request {
-                Request::Run { case, .. } => Some(case.clone()),
+                Request::Run { case, .. } | Request::Reproduce { case, .. } => Some(case.clone()),
                 Request::Bye => None,
             },
         )),

@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 
 use crate::corpus::Loaded;
 use crate::edition::Edition;
-use crate::engine::{Engine, EngineFault, FaultKind};
+use crate::engine::{Engine, EngineFault, FaultKind, Reproduce};
 use crate::engine::{EngineCheck, check_engine, skipped};
 use crate::explore::campaign::{expectations_where, fnv};
 use crate::explore::generate::Scope;
@@ -502,8 +502,20 @@ impl Worker<'_> {
             Some((mismatches, observed(&checked), observed(&again)))
         });
         let expected = checked.reference.as_ref().map(report::Observed::of);
+        // A corpus case the engine fails: its reproduction, when the
+        // engine writes them (a generated one's is its shrunk ruling's).
+        let corpus_failure = match (&checked.verdict, &checked.reference, &checked.got) {
+            (Verdict::Fail(_), Some(r), Some(g)) if generated.is_none() && flaky.is_none() => {
+                self.reproduces().then(|| (r.clone(), g.clone()))
+            }
+            _ => None,
+        };
         let ms = t.elapsed().as_millis() as u64;
         let mut record = Record::new(i, &case, source, generated, checked, ms);
+        if let Some((reference, got)) = corpus_failure {
+            let stem = slug(&case.id.0);
+            self.reproduction(&case, (&reference, &got), &stem, engine, &mut record);
+        }
         if let Some((mismatches, got, again)) = flaky {
             record.outcome = Outcome::Flaky { mismatches };
             record.scenario = Some(report::Scenario::of(&case));
@@ -556,7 +568,7 @@ impl Worker<'_> {
         }
         let original = (case.steps.len(), case.setup.objects.len());
         let start = Start::Stream { seed, index, scope };
-        let ruling = match shrink_to_ruling(
+        let (ruling, reference, got) = match shrink_to_ruling(
             case,
             start,
             plan.edition,
@@ -565,7 +577,7 @@ impl Worker<'_> {
             plan.shrink_budget,
             self.stop,
         ) {
-            Ok(ruling) => ruling,
+            Ok(shrunk) => shrunk,
             Err(note) => {
                 record.notes.extend(note.map(String::from));
                 return;
@@ -587,6 +599,10 @@ impl Worker<'_> {
             return;
         }
         let name = ruling_file_name(&caps.info.name, &kind);
+        if self.reproduces() {
+            let stem = name.trim_end_matches(".yaml").to_string();
+            self.reproduction(&ruling, (&reference, &got), &stem, engine, record);
+        }
         let file = plan.out.as_ref().and_then(|dir| {
             crate::output::write_in(dir, &name, &crate::corpus::to_yaml(&ruling))
                 .map(|p| p.display().to_string())
@@ -613,6 +629,51 @@ impl Worker<'_> {
     }
 }
 
+impl Worker<'_> {
+    /// Whether the engine writes reproductions (it declared `reproduce`,
+    /// offered by `gate --reproduce`) and there is a directory to write
+    /// them in.
+    fn reproduces(&self) -> bool {
+        self.plan.out.is_some() && self.caps.as_ref().is_some_and(|c| c.reproduce.is_some())
+    }
+
+    /// Asks the engine for a reproduction of `case` (which it failed: its
+    /// run and the reference's) and writes it as `STEM.EXT` in the plan's
+    /// directory, the record saying where, or in a note why not.
+    fn reproduction(
+        &self,
+        case: &Case,
+        (reference, got): (&Run, &Run),
+        stem: &str,
+        engine: &mut dyn Engine,
+        record: &mut Record,
+    ) {
+        let (Some(dir), Some(r)) = (
+            &self.plan.out,
+            self.caps.as_ref().and_then(|c| c.reproduce.as_ref()),
+        ) else {
+            return;
+        };
+        let ask = Reproduce {
+            case,
+            edition: self.plan.edition,
+            reference,
+            got,
+        };
+        let name = format!("{stem}.{}", r.extension);
+        match engine.reproduce(&ask) {
+            Ok(program) => match crate::output::write_in(dir, &name, &program) {
+                Ok(path) => record.reproduction = Some(path.display().to_string()),
+                Err(e) => record.notes.push(format!(
+                    "could not write the reproduction {}: {e}",
+                    dir.join(&name).display()
+                )),
+            },
+            Err(why) => record.notes.push(format!("no reproduction: {why}")),
+        }
+    }
+}
+
 /// Where a failure to shrink comes from.
 #[derive(Clone, Copy)]
 pub(crate) enum Start<'a> {
@@ -636,8 +697,9 @@ pub(crate) enum Start<'a> {
 
 /// Shrinks `case`, which `engine` fails, against the engine, to a ruling
 /// that holds on the reference's run and not on the engine's: the
-/// expectations of the step where they first differ. `Err` when there is
-/// none, with a note saying why when that is worth telling.
+/// expectations of the step where they first differ, with the reference's
+/// run and the engine's of the shrunk case. `Err` when there is none, with
+/// a note saying why when that is worth telling.
 pub(crate) fn shrink_to_ruling(
     case: &Case,
     start: Start<'_>,
@@ -646,7 +708,7 @@ pub(crate) fn shrink_to_ruling(
     caps: &Capabilities,
     budget: usize,
     stop: &AtomicBool,
-) -> Result<Case, Option<&'static str>> {
+) -> Result<(Case, Run, Run), Option<&'static str>> {
     let mut last: Option<(Case, Run, Run)> = None;
     let mut fails = |c: &Case| -> Option<Case> {
         let (c, run) = playable(c.clone(), edition)?;
@@ -678,7 +740,7 @@ pub(crate) fn shrink_to_ruling(
             "not shrunk: the smallest failing case gives no ruling that the engine fails",
         ));
     }
-    Ok(ruling)
+    Ok((ruling, reference, got))
 }
 
 /// One passing generated case in this many is asked again (see

@@ -86,7 +86,8 @@ pub fn compare(export_dir: &Path, replies: &Path) -> Result<Report, String> {
                     .map_err(|e| format!("{}:{}: {e}", requests_path.display(), n + 1))?;
                 (seq, case)
             }
-            Ok(Request::Bye) => continue,
+            // An export holds runs only; a reproduction is no verdict.
+            Ok(Request::Bye | Request::Reproduce { .. }) => continue,
             Err(e) => {
                 return Err(format!(
                     "{}:{}: {}",

@@ -209,6 +209,10 @@ pub struct Record {
     /// The shrunk ruling's text, for the reports.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ruling_text: Option<String>,
+    /// Where the engine's reproduction of this failure was written
+    /// (`gate --reproduce`): for a generated case, its shrunk ruling's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reproduction: Option<String>,
 }
 
 /// A verdict with its details.
@@ -463,6 +467,7 @@ impl Record {
             shrunk: None,
             notes: Vec::new(),
             ruling_text: None,
+            reproduction: None,
         }
     }
 
@@ -532,6 +537,9 @@ impl Record {
                 }
                 None => {}
             }
+        }
+        if let Some(path) = &c.reproduction {
+            let _ = writeln!(out, "    reproduction: {}", printable(path));
         }
         for n in &c.notes {
             let _ = writeln!(out, "    note: {}", printable(n));

@@ -25,6 +25,15 @@ pub struct Finding {
     pub upstream: Option<String>,
     /// `not filed`, `filed` or `fixed in VERSION`.
     pub status: String,
+    /// The standalone program in the engine's own language that reproduces
+    /// it (a path from the repository root), run by CI against every
+    /// pinned version.
+    #[serde(default)]
+    pub reproduction: Option<String>,
+    /// What it breaks in games: `changes the outcome of ordinary games`,
+    /// `rare interaction` or `state nothing reads`.
+    #[serde(default)]
+    pub severity: Option<String>,
 }
 
 impl Finding {
@@ -65,6 +74,15 @@ pub fn issue_text(f: &Finding, root: &Path) -> String {
     let _ = writeln!(s, "- Engine: {}", f.engine);
     let _ = writeln!(s, "- Version: {}", f.versions);
     let _ = writeln!(s, "- Comprehensive Rules: {}", f.rules.join(", "));
+    if let Some(severity) = &f.severity {
+        let _ = writeln!(s, "- Severity: {severity}");
+    }
+    if let Some(program) = &f.reproduction {
+        let _ = writeln!(
+            s,
+            "- Reproduction: `{program}`, a standalone program against the engine alone (it exits 1 while the bug is there)"
+        );
+    }
     let _ = writeln!(
         s,
         "- Found by: ptoracle, a conformance oracle for the power/toughness rules\n"

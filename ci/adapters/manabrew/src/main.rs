@@ -29,6 +29,8 @@ use manabrew_engine::ids::{CardId, PlayerId};
 use manabrew_engine::spellability::{SpellAbility, StackEntry};
 use serde_json::{json, Map, Value};
 
+mod repro;
+
 const PROTOCOL: i64 = 1;
 const EDITION: &str = "2026-09-25";
 const ENGINE_VERSION: &str = "0.13.1";
@@ -472,10 +474,13 @@ struct Game {
     players: Vec<String>,
     /// Case handles of the objects and their cards.
     objects: Vec<(String, CardId)>,
+    /// The program being written, when the case is played for a
+    /// reproduction (`repro.rs`): each call into the engine adds its lines.
+    code: Option<repro::Code>,
 }
 
 impl Game {
-    fn new(case: &Value) -> Res<Game> {
+    fn new(case: &Value, code: Option<repro::Code>) -> Res<Game> {
         let setup = &case["setup"];
         let mut players: Vec<Value> = setup["players"].as_array().cloned().unwrap_or_default();
         if players.is_empty() {
@@ -506,7 +511,18 @@ impl Game {
             agents: vec![Box::new(PassAgent), Box::new(PassAgent)],
             players: names,
             objects: Vec::new(),
+            code,
         };
+        if let Some(code) = &mut game.code {
+            let lives: Vec<(i32, i32)> = (0..game.players.len())
+                .map(|i| {
+                    let p = game.g.player(PlayerId(i as u32));
+                    (p.life, p.poison_counters)
+                })
+                .collect();
+            code.game(&game.players, &lives);
+            code.comment("The case's setup: each card built and put in its zone, with what the setup gives it written on it (the engine has no action for a chosen state).");
+        }
         for o in setup["objects"].as_array().cloned().unwrap_or_default() {
             game.put_card(&o)?;
         }
@@ -571,6 +587,19 @@ impl Game {
             })
             .unwrap_or_default();
         let name = o["name"].as_str().unwrap_or(&handle).to_string();
+        let cost = o["mana_cost"].as_str().map(forge_cost);
+        let written = self.code.as_ref().map(|_| {
+            repro::card_expr(
+                &name,
+                owner.0,
+                &line,
+                cost.as_deref(),
+                o,
+                power,
+                toughness,
+                &keywords,
+            )
+        });
         let card = Card::new(
             CardId(0),
             name,
@@ -589,6 +618,10 @@ impl Game {
         let id = self.g.create_card(card);
         let zone = zone_type(o["zone"].as_str().unwrap_or("battlefield")).unwrap();
         self.g.move_card(id, zone, owner);
+        if let (Some(code), Some(expr)) = (&mut self.code, written) {
+            code.card(&handle, id.0, &expr, &format!("{zone:?}"), owner.0);
+            code.setup_state(id.0, o);
+        }
         {
             let c = self.g.card_mut(id);
             // Set up on the battlefield since before the turn: not summoning sick.
@@ -626,6 +659,9 @@ impl Game {
         );
         let id = self.g.create_card(card);
         self.g.move_card(id, ZoneType::Stack, controller);
+        if let Some(code) = &mut self.code {
+            code.spell(id.0, name, controller.0);
+        }
         id
     }
 
@@ -642,6 +678,15 @@ impl Game {
         target_player: Option<PlayerId>,
         sba: bool,
     ) -> Res<()> {
+        if let Some(code) = &mut self.code {
+            code.resolve(
+                source.0,
+                controller.0,
+                text,
+                target_card.map(|c| c.0),
+                target_player.map(|p| p.0),
+            );
+        }
         let mut sa = SpellAbility::new_simple(Some(source), controller, text);
         sa.target_chosen.target_card = target_card;
         if let Some(t) = target_card {
@@ -696,6 +741,9 @@ impl Game {
 
     /// The engine's state-based actions, until none applies (704.3).
     fn sba(&mut self) -> Res<()> {
+        if let Some(code) = &mut self.code {
+            code.line("sba(&mut g);");
+        }
         for _ in 0..1000 {
             if !self.g.check_state_based_actions() {
                 return Ok(());
@@ -713,6 +761,9 @@ impl Game {
         if action.as_str() == Some("cleanup") {
             // The engine's cleanup step (514.2): damage removed, "until end
             // of turn" effects and regeneration shields end.
+            if let Some(code) = &mut self.code {
+                code.line("game_loop.step_cleanup(&mut g, &mut agents);");
+            }
             self.game_loop.step_cleanup(&mut self.g, &mut self.agents);
             if sba {
                 self.sba()?;
@@ -740,6 +791,13 @@ impl Game {
                 let id = self.card_of(body["object"].as_str().unwrap_or(""), where_)?;
                 let zone = zone_type(body["to"].as_str().unwrap_or("")).unwrap();
                 let owner = self.g.card(id).owner;
+                if let Some(code) = &mut self.code {
+                    let var = code.var(id.0);
+                    code.line(format!(
+                        "g.move_card({var}, ZoneType::{zone:?}, PlayerId({}));",
+                        owner.0
+                    ));
+                }
                 self.g.move_card(id, zone, owner);
             }
             "put_counters" | "remove_counters" => {
@@ -849,6 +907,11 @@ impl Game {
     /// step (`CombatState::resolve_damage_step`, regular damage) and the
     /// counters it puts (wither, infect: its counter table).
     fn combat(&mut self, body: &Value, where_: &str) -> Res<()> {
+        if self.code.is_some() {
+            return unsupported(format!(
+                "{where_}: a combat is not written into reproductions yet"
+            ));
+        }
         let entries: Vec<(String, String)> = body
             .as_array()
             .unwrap()
@@ -1074,7 +1137,7 @@ impl Game {
 /// before), if any.
 fn run(case: &Value) -> Res<(Vec<Value>, Option<Value>)> {
     check(case)?;
-    let mut game = Game::new(case)?;
+    let mut game = Game::new(case, None)?;
     let mut out = Vec::new();
     for (k, step) in case["steps"]
         .as_array()
@@ -1104,6 +1167,40 @@ fn run(case: &Value) -> Res<(Vec<Value>, Option<Value>)> {
     Ok((out, None))
 }
 
+/// The reproduction a `reproduce` request asks for (`repro.rs`): the case
+/// played again up to the step where the engine differs, each call into the
+/// engine written into the program.
+fn reproduce(message: &Value) -> Res<String> {
+    let case = &message["case"];
+    check(case)?;
+    let last = message["differences"]
+        .as_array()
+        .and_then(|d| d.iter().filter_map(|d| d["step"].as_u64()).max())
+        .unwrap_or(0) as usize;
+    let mut game = Game::new(case, Some(repro::Code::default()))?;
+    for (k, step) in case["steps"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+        .take(last + 1)
+    {
+        if let Some(code) = &mut game.code {
+            code.comment(&format!("Step {}: {}", k + 1, step["do"]));
+        }
+        game.play(step, &format!("step {}", k + 1))?;
+    }
+    let objects: Vec<(String, u32)> = game
+        .objects
+        .iter()
+        .map(|(h, id)| (h.clone(), id.0))
+        .collect();
+    let code = game.code.take().unwrap_or_default();
+    code.program(message, &objects, &game.players)
+        .map_err(Failure::Unsupported)
+}
+
 fn hello(offer: &Value) -> Value {
     let mut reply = json!({
         "type": "hello",
@@ -1121,6 +1218,9 @@ fn hello(offer: &Value) -> Value {
         // One request at a time from stdin, answered in order.
         reply["pipeline"] = json!(16);
     }
+    if offer["reproduce"] == true {
+        reply["reproduce"] = json!({"language": "rust", "extension": "rs", "run": repro::RUN});
+    }
     reply
 }
 
@@ -1128,6 +1228,18 @@ fn answer(message: &Value) -> Value {
     let seq = message.get("seq").cloned().unwrap_or(Value::Null);
     match message["type"].as_str() {
         Some("hello") => hello(message),
+        Some("reproduce") => {
+            let result =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| reproduce(message)));
+            match result {
+                Ok(Ok(program)) => json!({"type": "reproduction", "seq": seq, "program": program}),
+                Ok(Err(Failure::Unsupported(reason))) => {
+                    json!({"type": "unsupported", "seq": seq, "reason": reason})
+                }
+                Ok(Err(Failure::Error(m))) => json!({"type": "error", "seq": seq, "message": m}),
+                Err(_) => json!({"type": "error", "seq": seq, "message": "the engine panicked"}),
+            }
+        }
         Some("run") => {
             if message["edition"].as_str() != Some(EDITION) {
                 return json!({"type": "unsupported", "seq": seq,

@@ -122,6 +122,32 @@ class Engine:
             raise Unsupported(f"phase.rs does not load the state the adapter wrote ({e})") from e
 
 
+def new_game(engine, decks):
+    """A new game of `engine` (an `Engine`) with these decks, ready for the
+    setup: debug mode on, both hands kept and put back in the libraries,
+    the first player's main phase."""
+    g = engine.engine.new_game(player=decks[0], opponent=decks[1], seed=1, first_player=0)
+    state = g.state()
+    state["state"]["debug_mode"] = True
+    g = engine.load_game(state)
+    while g.waiting_for()["type"] == "MulliganDecision":
+        who = g.waiting_for()["data"]["pending"][0]["player"]
+        g.apply(who, {"type": "MulliganDecision", "data": {"choice": {"type": "Keep"}}})
+    g.apply(0, debug("SetPhase", {"phase": "PreCombatMain", "active_player": 0}))
+    # Cards in hand that are not the case's would count for the hand size
+    # of the cleanup's discard (514.1): none is left there.
+    for k, v in g.state()["state"]["objects"].items():
+        if v["zone"] == "Hand":
+            g.apply(0, debug("MoveToZone", {"object_id": int(k), "to_zone": "Library",
+                                            "simulate": False}))
+    return g
+
+
+def cards_of(state):
+    """The cards of a game's state: (id, name, owner), by id."""
+    return sorted((int(k), v["name"], v["owner"]) for k, v in state["state"]["objects"].items())
+
+
 def start(faces, decks):
     """An engine for these faces and the state of a new game with these
     decks, ready for the setup, with its cards (id, name, owner)."""
@@ -129,23 +155,8 @@ def start(faces, decks):
     engine = ENGINES.get(database, lambda: Engine(phase.Engine.from_json(database)))
 
     def make():
-        g = engine.engine.new_game(player=decks[0], opponent=decks[1], seed=1, first_player=0)
-        state = g.state()
-        state["state"]["debug_mode"] = True
-        g = engine.load_game(state)
-        while g.waiting_for()["type"] == "MulliganDecision":
-            who = g.waiting_for()["data"]["pending"][0]["player"]
-            g.apply(who, {"type": "MulliganDecision", "data": {"choice": {"type": "Keep"}}})
-        g.apply(0, debug("SetPhase", {"phase": "PreCombatMain", "active_player": 0}))
-        # Cards in hand that are not the case's would count for the hand size
-        # of the cleanup's discard (514.1): none is left there.
-        for k, v in g.state()["state"]["objects"].items():
-            if v["zone"] == "Hand":
-                g.apply(0, debug("MoveToZone", {"object_id": int(k), "to_zone": "Library",
-                                                "simulate": False}))
-        state = g.state()
-        cards = sorted((int(k), v["name"], v["owner"]) for k, v in state["state"]["objects"].items())
-        return json.dumps(state), cards
+        state = new_game(engine, decks).state()
+        return json.dumps(state), cards_of(state)
 
     saved, cards = STARTS.get((database, tuple(map(tuple, decks))), make)
     return engine, engine.load_game(saved), cards

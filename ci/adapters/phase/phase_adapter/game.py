@@ -19,13 +19,20 @@ class Game(Setup, Faces, Actions, Steps, Abilities, Turns, Observation):
     """The engine's game of one case (its methods by section, in the mixins)."""
 
 
-def run(case):
+def run(case, game=None, before_step=None, until=None):
     """The observations of a case's steps, and the error of the step that
     could not complete (`invalid`, `no-fixpoint`) or None; `Unsupported`
-    when the engine's game goes where the adapter can't follow."""
-    game = Game(case)
+    when the engine's game goes where the adapter can't follow. A
+    reproduction (`reproduce.py`) gives the game, is told of each step
+    before it is played (`before_step(k, step)`) and stops after step
+    `until`."""
+    game = Game(case) if game is None else game
     observations = []
     for k, step in enumerate(case["steps"]):
+        if until is not None and k > until:
+            break
+        if before_step is not None:
+            before_step(k, step)
         try:
             game.play(step)
         except Invalid as e:

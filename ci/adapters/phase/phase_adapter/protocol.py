@@ -2,10 +2,13 @@
 handshake's reply (what the adapter maps, the features), and each case
 refused or played. The loop itself is ci/adapters/ptoracle_adapter.py."""
 
-from ptoracle_adapter import answer, distribution_version, hello_reply, serve
+from ptoracle_adapter import answer, distribution_version, hello_reply, reproducer, serve
 
 from .game import run
 from .refusals import refuse
+from .repro_text import RUN
+
+ENGINE_NAME = "phase.rs (phase-python)"
 
 EDITIONS = ["2026-09-25"]
 FEATURES = [
@@ -72,11 +75,13 @@ UNOBSERVED = ["lki", "payments"]
 
 def hello(offer):
     """The handshake's reply (pipelining is not accepted: one case at a
-    time)."""
-    return hello_reply({"name": "phase.rs (phase-python)",
+    time); reproductions are Python programs against phase-python alone
+    (`reproduce.py`), declared when offered."""
+    return hello_reply({"name": ENGINE_NAME,
                         "version": distribution_version("phase-python"),
                         "issues": "https://github.com/phase-rs/phase/issues"},
-                       FEATURES, EDITIONS, UNOBSERVED)
+                       FEATURES, EDITIONS, UNOBSERVED, offer=offer,
+                       reproducer=reproducer("python", "py", RUN))
 
 
 def play(case):
@@ -85,10 +90,18 @@ def play(case):
     return run(case)
 
 
+def reproduce(message):
+    """The reproduction a `reproduce` request asks for (`reproduce.py`),
+    once the case is one the adapter plays."""
+    from .reproduce import reproduce as write
+    refuse(message["case"])
+    return write(message)
+
+
 def respond(message):
     """The reply to one request."""
     return answer(message, hello, play, EDITIONS,
-                  f"phase.rs implements today's rules, {EDITIONS[0]}")
+                  f"phase.rs implements today's rules, {EDITIONS[0]}", reproduce)
 
 
 def main():

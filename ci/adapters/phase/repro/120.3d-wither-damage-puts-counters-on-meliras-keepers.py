@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""phase.rs (phase-python): Wither damage puts no -1/-1 counters on Melira's
+Keepers, which can't have counters put on it
+
+Boggart Ram-Gang (wither) deals 3 damage to Melira's Keepers (4/4). Damage
+from a source with wither is not marked: it is that many -1/-1 counters put
+on the creature (120.3d, 702.80), and the Keepers can't have counters put on
+it (122.6), so the damage leaves it a 4/4 with no counters and no damage.
+phase.rs parses the Keepers' ability as a replacement of the counters put on
+it, which its spells' counters go through (a spell's +1/+1 counter is not
+put), but its wither damage puts the counters without it: the Keepers become
+1/1 with three -1/-1 counters (0.77.0, 0.83.0 and 0.103.0 alike); infect
+damage does the same (702.90b, seen in 0.103.0). Found by the gate on the
+corpus (120.3d, cant-have-counters).
+
+Comprehensive Rules 120.3d, 702.80, 122.6; ptoracle case
+phase/wither-damage-puts-counters-on-meliras-keepers, edition 2026-09-25.
+
+Run: python3 FILE in a virtual environment with phase-python installed
+
+It prints the engine's value of each field beside the rules' (ptoracle's
+reference resolver), and exits 1 while one differs, 0 once they all agree.
+Written by ptoracle's adapter for the engine (`ptoracle gate --reproduce`);
+it needs only the engine installed.
+"""
+
+# The cards, by the names the engine's card database keys them by, as the
+# adapter writes them (MTGJSON's shape): each object's own Oracle text, and the
+# abilities it adds to play a step with the engine's own mechanisms (a damage
+# step is the source's "{0}: NAME deals N damage to any target.", activated).
+CARDS = {
+    'boggart ram-gang': {
+        'name': 'Boggart Ram-Gang',
+        'manaCost': '{R/G}{R/G}{R/G}',
+        'colors': ['R', 'G'],
+        'colorIdentity': ['R', 'G'],
+        'type': 'Creature — Goblin Warrior',
+        'types': ['Creature'],
+        'subtypes': ['Goblin', 'Warrior'],
+        'supertypes': [],
+        'text': 'Haste\nWither\n{0}: Boggart Ram-Gang deals 3 damage to any target.',
+        'layout': 'normal',
+        'manaValue': 0,
+        'identifiers': {},
+        'keywords': ['Haste', 'Wither'],
+        'power': '3',
+        'toughness': '3',
+    },
+    "melira's keepers": {
+        'name': "Melira's Keepers",
+        'manaCost': '{4}{G}',
+        'colors': ['G'],
+        'colorIdentity': ['G'],
+        'type': 'Creature — Human Warrior',
+        'types': ['Creature'],
+        'subtypes': ['Human', 'Warrior'],
+        'supertypes': [],
+        'text': "Melira's Keepers can't have counters put on it.",
+        'layout': 'normal',
+        'manaValue': 0,
+        'identifiers': {},
+        'keywords': [],
+        'power': '4',
+        'toughness': '4',
+    },
+    'forest': {
+        'name': 'Forest',
+        'manaCost': '',
+        'colors': [],
+        'colorIdentity': [],
+        'type': 'Basic Land — Forest',
+        'types': ['Land'],
+        'subtypes': ['Forest'],
+        'supertypes': ['Basic'],
+        'text': '({T}: Add {G}.)',
+        'layout': 'normal',
+        'manaValue': 0,
+        'identifiers': {},
+    },
+}
+DECKS = [
+    [
+        'Boggart Ram-Gang',
+        "Melira's Keepers",
+        'Forest',
+        'Forest',
+        'Forest',
+        'Forest',
+        'Forest',
+        'Forest',
+        'Forest',
+        'Forest',
+    ],
+    ['Forest', 'Forest', 'Forest', 'Forest', 'Forest', 'Forest', 'Forest', 'Forest'],
+]
+IDS = {'ramgang': 2, 'keepers': 1}  # the case's objects, by the engine's ids
+CHECKS = [  # (after step, object or player, field, the rules' value)
+    (1, 'keepers', 'combat_damage', 4),
+    (1, 'keepers', 'counters', {}),
+    (1, 'keepers', 'power', 4),
+    (1, 'keepers', 'total', 8),
+    (1, 'keepers', 'toughness', 4),
+]
+
+import json
+import sys
+
+import phase
+
+
+def debug(kind, data=None):
+    """phase.rs's debug action `kind` (its way to put a chosen state in place:
+    zone changes, counters, mana, the phase), accepted in debug mode."""
+    inner = {"type": kind, "data": data} if data is not None else {"type": kind}
+    return {"type": "Debug", "data": inner}
+
+
+# The card faces, from Oracle text, by phase.rs's own parser.
+faces = {key: phase.build_oracle_face(card, None) for key, card in CARDS.items()}
+engine = phase.Engine.from_json(json.dumps(faces, sort_keys=True))
+
+
+def observe(g, oid):
+    """The fields of object `oid` as ptoracle's observations name them."""
+    o = g.object(oid)
+    types = list(o["card_types"]["core_types"])
+    creature = ("Creature" in types or o["zone"] != "Battlefield") \
+        and o.get("power") is not None and o.get("toughness") is not None
+    p, t = (o["power"], o["toughness"]) if creature else (None, None)
+    counters = {"P1P1": "+1/+1", "M1M1": "-1/-1"}.get
+    keyword = lambda k: "".join(" " + c.lower() if c.isupper() else c  # FirstStrike
+                                for c in (next(iter(k)) if isinstance(k, dict) else k)).strip()
+    sick = {b["id"]: bool(b.get("has_summoning_sickness")) for b in g.battlefield()}
+    shields = [r for r in g.state()["state"]["objects"][str(oid)].get("replacement_definitions", [])
+               if r.get("shield_kind") == "Regeneration" and not r.get("is_consumed")]
+    return {
+        "zone": o["zone"].lower(), "types": types, "power": p, "toughness": t,
+        "colors": [c.lower() for c in o["color"]],
+        "base_power": o.get("layer_base_power") if creature else None,
+        "base_toughness": o.get("layer_base_toughness") if creature else None,
+        "total": p + t if creature else None,
+        "combat_damage": max(0, p) if creature else None,
+        "counters": {counters(k, k): n for k, n in o["counters"].items() if n},
+        "damage": o["damage_marked"], "deathtouch_damage": o["dealt_deathtouch_damage"],
+        "keywords": [keyword(k) for k in o["keywords"] if keyword(k) != "crew"],
+        "tapped": o["tapped"], "summoning_sick": sick.get(oid, False),
+        "regeneration_shields": len(shields),
+    }
+
+
+def observe_player(g, i):
+    """The fields of player `i`."""
+    p = g.player(i)
+    mana = {}
+    for m in p["mana_pool"]["mana"]:
+        letter = {"White": "W", "Blue": "U", "Black": "B", "Red": "R", "Green": "G"}.get(
+            m.get("color"), "C")
+        mana[letter] = mana.get(letter, 0) + 1
+    return {"life": p["life"] - {}.get(i, 0),
+            "poison": p["poison_counters"] + {}.get(i, 0), "mana": mana,
+            "lost": bool(p["is_eliminated"]) or p["status"].get("type") != "Active"
+            or i in set()}
+
+
+def same(a, b):
+    """Equal values; lists of names (types, keywords) in any order."""
+    if isinstance(a, list) and isinstance(b, list):
+        return sorted(map(repr, a)) == sorted(map(repr, b))
+    return a == b
+
+
+def report(seen):
+    """Prints each field, the engine's value beside the rules'; the exit
+    status: 1 while one differs."""
+    wrong = 0
+    for step, who, field, want in CHECKS:
+        got = seen[(step, who, field)]
+        ok = same(got, want)
+        wrong += not ok
+        print(f"after step {step}: {who}.{field}: engine {got!r}, rules {want!r}"
+              + ("" if ok else "   <- differs"))
+    print("the bug is still there" if wrong else "fixed: the engine agrees with the rules")
+    return 1 if wrong else 0
+
+
+# A new game, ready for the case's setup.
+g = engine.new_game(player=DECKS[0], opponent=DECKS[1], seed=1, first_player=0)
+# Written into the state (new_game: A new game of `engine` (an `Engine`) with these decks, ready for the setup: debug mode on, both hands kept and put back in the libraries, the first player's main phase)
+st = g.state()
+st['state']['debug_mode'] = True
+g = engine.load_game(json.dumps(st))
+g.apply(0, {'type': 'MulliganDecision', 'data': {'choice': {'type': 'Keep'}}})
+g.apply(1, {'type': 'MulliganDecision', 'data': {'choice': {'type': 'Keep'}}})
+g.apply(0, debug('SetPhase', {'phase': 'PreCombatMain', 'active_player': 0}))
+g.apply(0, debug('MoveToZone', {'object_id': 1, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 10, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 11, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 12, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 14, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 15, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 16, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 17, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 18, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 2, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 6, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 7, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 8, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 9, 'to_zone': 'Library', 'simulate': False}))
+
+# The case's setup.
+g.apply(0, debug('MoveToZone', {'object_id': 2, 'to_zone': 'Battlefield', 'simulate': False}))
+g.apply(0, debug('SetSummoningSickness', {'object_id': 2, 'sick': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 1, 'to_zone': 'Battlefield', 'simulate': False}))
+g.apply(0, debug('SetSummoningSickness', {'object_id': 1, 'sick': False}))
+# Written into the state (write_setup_state: Setup values that are state, not actions: life, poison, damage)
+st = g.state()
+st['state']['layers_dirty'] = True
+g = engine.load_game(json.dumps(st))
+
+# Step 1: {"damage": {"amount": 3, "from": "ramgang", "to": "keepers"}}
+g.apply(0, debug('RunStateBasedActions'))
+g.apply(0, {'type': 'ActivateAbility', 'data': {'source_id': 2, 'ability_index': 0}})
+g.apply(0, {'type': 'ChooseTarget', 'data': {'target': {'Object': 1}}})
+g.apply(0, {'type': 'PassPriority'})
+g.apply(1, {'type': 'PassPriority'})
+g.apply(0, debug('RunStateBasedActions'))
+
+seen = {}  # the engine's values, after step 1
+seen[(1, 'keepers', 'combat_damage')] = observe(g, IDS['keepers'])['combat_damage']
+seen[(1, 'keepers', 'counters')] = observe(g, IDS['keepers'])['counters']
+seen[(1, 'keepers', 'power')] = observe(g, IDS['keepers'])['power']
+seen[(1, 'keepers', 'total')] = observe(g, IDS['keepers'])['total']
+seen[(1, 'keepers', 'toughness')] = observe(g, IDS['keepers'])['toughness']
+sys.exit(report(seen))

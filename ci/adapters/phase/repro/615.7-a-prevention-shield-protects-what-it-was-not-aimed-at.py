@@ -1,0 +1,272 @@
+#!/usr/bin/env python3
+"""phase.rs (phase-python): Healing Salve's shield on Hill Giant prevents
+nothing dealt to Grizzly Bears
+
+Healing Salve (its mode "Prevent the next 3 damage that would be dealt to
+any target this turn.") targets Hill Giant. The shield protects the Giant
+only (615.7): Prodigal Pyromancer's 2 damage to Grizzly Bears is dealt, and
+the Bears die (704.5g). phase.rs reads "any target" in this prevention text
+as no target at all (115.1: "any target" is a target): the spell is cast
+without choosing one, and its shield is a global one that prevents the next
+3 damage dealt to anything, so the Bears take none. With "target creature"
+the engine asks for the target and puts the shield on the Giant, as it
+should. Found by the gate on the corpus (615.7).
+
+Comprehensive Rules 615.7, 115.1, 704.5g; ptoracle case
+phase/a-prevention-shield-protects-what-it-was-not-aimed-at, edition
+2026-09-25.
+
+Run: python3 FILE in a virtual environment with phase-python installed
+
+It prints the engine's value of each field beside the rules' (ptoracle's
+reference resolver), and exits 1 while one differs, 0 once they all agree.
+Written by ptoracle's adapter for the engine (`ptoracle gate --reproduce`);
+it needs only the engine installed.
+"""
+
+# The cards, by the names the engine's card database keys them by, as the
+# adapter writes them (MTGJSON's shape): each object's own Oracle text, and the
+# abilities it adds to play a step with the engine's own mechanisms (a damage
+# step is the source's "{0}: NAME deals N damage to any target.", activated).
+CARDS = {
+    'hill giant': {
+        'name': 'Hill Giant',
+        'manaCost': '{3}{R}',
+        'colors': ['R'],
+        'colorIdentity': ['R'],
+        'type': 'Creature — Giant',
+        'types': ['Creature'],
+        'subtypes': ['Giant'],
+        'supertypes': [],
+        'text': '',
+        'layout': 'normal',
+        'manaValue': 0,
+        'identifiers': {},
+        'keywords': [],
+        'power': '3',
+        'toughness': '3',
+    },
+    'grizzly bears': {
+        'name': 'Grizzly Bears',
+        'manaCost': '{1}{G}',
+        'colors': ['G'],
+        'colorIdentity': ['G'],
+        'type': 'Creature — Bear',
+        'types': ['Creature'],
+        'subtypes': ['Bear'],
+        'supertypes': [],
+        'text': '',
+        'layout': 'normal',
+        'manaValue': 0,
+        'identifiers': {},
+        'keywords': [],
+        'power': '2',
+        'toughness': '2',
+    },
+    'prodigal pyromancer': {
+        'name': 'Prodigal Pyromancer',
+        'manaCost': '{2}{R}',
+        'colors': ['R'],
+        'colorIdentity': ['R'],
+        'type': 'Creature — Human Wizard',
+        'types': ['Creature'],
+        'subtypes': ['Human', 'Wizard'],
+        'supertypes': [],
+        'text': '{0}: Prodigal Pyromancer deals 2 damage to any target.',
+        'layout': 'normal',
+        'manaValue': 0,
+        'identifiers': {},
+        'keywords': [],
+        'power': '1',
+        'toughness': '1',
+    },
+    'forest': {
+        'name': 'Forest',
+        'manaCost': '',
+        'colors': [],
+        'colorIdentity': [],
+        'type': 'Basic Land — Forest',
+        'types': ['Land'],
+        'subtypes': ['Forest'],
+        'supertypes': ['Basic'],
+        'text': '({T}: Add {G}.)',
+        'layout': 'normal',
+        'manaValue': 0,
+        'identifiers': {},
+    },
+    'ptoracle prevent 3': {
+        'name': 'Ptoracle Prevent 3',
+        'manaCost': '{0}',
+        'colors': [],
+        'colorIdentity': [],
+        'type': 'Instant',
+        'types': ['Instant'],
+        'subtypes': [],
+        'supertypes': [],
+        'text': 'Prevent the next 3 damage that would be dealt to any target this turn.',
+        'layout': 'normal',
+        'manaValue': 0,
+        'identifiers': {},
+    },
+}
+DECKS = [
+    [
+        'Ptoracle Prevent 3',
+        'Hill Giant',
+        'Grizzly Bears',
+        'Prodigal Pyromancer',
+        'Forest',
+        'Forest',
+        'Forest',
+        'Forest',
+        'Forest',
+        'Forest',
+        'Forest',
+        'Forest',
+    ],
+    ['Forest', 'Forest', 'Forest', 'Forest', 'Forest', 'Forest', 'Forest', 'Forest'],
+]
+IDS = {'giant': 1, 'bears': 6, 'pyromancer': 10}  # the case's objects, by the engine's ids
+CHECKS = [  # (after step, object or player, field, the rules' value)
+    (2, 'bears', 'zone', 'graveyard'),
+]
+
+import json
+import sys
+
+import phase
+
+
+def debug(kind, data=None):
+    """phase.rs's debug action `kind` (its way to put a chosen state in place:
+    zone changes, counters, mana, the phase), accepted in debug mode."""
+    inner = {"type": kind, "data": data} if data is not None else {"type": kind}
+    return {"type": "Debug", "data": inner}
+
+
+# The card faces, from Oracle text, by phase.rs's own parser.
+faces = {key: phase.build_oracle_face(card, None) for key, card in CARDS.items()}
+engine = phase.Engine.from_json(json.dumps(faces, sort_keys=True))
+
+
+def observe(g, oid):
+    """The fields of object `oid` as ptoracle's observations name them."""
+    o = g.object(oid)
+    types = list(o["card_types"]["core_types"])
+    creature = ("Creature" in types or o["zone"] != "Battlefield") \
+        and o.get("power") is not None and o.get("toughness") is not None
+    p, t = (o["power"], o["toughness"]) if creature else (None, None)
+    counters = {"P1P1": "+1/+1", "M1M1": "-1/-1"}.get
+    keyword = lambda k: "".join(" " + c.lower() if c.isupper() else c  # FirstStrike
+                                for c in (next(iter(k)) if isinstance(k, dict) else k)).strip()
+    sick = {b["id"]: bool(b.get("has_summoning_sickness")) for b in g.battlefield()}
+    shields = [r for r in g.state()["state"]["objects"][str(oid)].get("replacement_definitions", [])
+               if r.get("shield_kind") == "Regeneration" and not r.get("is_consumed")]
+    return {
+        "zone": o["zone"].lower(), "types": types, "power": p, "toughness": t,
+        "colors": [c.lower() for c in o["color"]],
+        "base_power": o.get("layer_base_power") if creature else None,
+        "base_toughness": o.get("layer_base_toughness") if creature else None,
+        "total": p + t if creature else None,
+        "combat_damage": max(0, p) if creature else None,
+        "counters": {counters(k, k): n for k, n in o["counters"].items() if n},
+        "damage": o["damage_marked"], "deathtouch_damage": o["dealt_deathtouch_damage"],
+        "keywords": [keyword(k) for k in o["keywords"] if keyword(k) != "crew"],
+        "tapped": o["tapped"], "summoning_sick": sick.get(oid, False),
+        "regeneration_shields": len(shields),
+    }
+
+
+def observe_player(g, i):
+    """The fields of player `i`."""
+    p = g.player(i)
+    mana = {}
+    for m in p["mana_pool"]["mana"]:
+        letter = {"White": "W", "Blue": "U", "Black": "B", "Red": "R", "Green": "G"}.get(
+            m.get("color"), "C")
+        mana[letter] = mana.get(letter, 0) + 1
+    return {"life": p["life"] - {}.get(i, 0),
+            "poison": p["poison_counters"] + {}.get(i, 0), "mana": mana,
+            "lost": bool(p["is_eliminated"]) or p["status"].get("type") != "Active"
+            or i in set()}
+
+
+def same(a, b):
+    """Equal values; lists of names (types, keywords) in any order."""
+    if isinstance(a, list) and isinstance(b, list):
+        return sorted(map(repr, a)) == sorted(map(repr, b))
+    return a == b
+
+
+def report(seen):
+    """Prints each field, the engine's value beside the rules'; the exit
+    status: 1 while one differs."""
+    wrong = 0
+    for step, who, field, want in CHECKS:
+        got = seen[(step, who, field)]
+        ok = same(got, want)
+        wrong += not ok
+        print(f"after step {step}: {who}.{field}: engine {got!r}, rules {want!r}"
+              + ("" if ok else "   <- differs"))
+    print("the bug is still there" if wrong else "fixed: the engine agrees with the rules")
+    return 1 if wrong else 0
+
+
+# A new game, ready for the case's setup.
+g = engine.new_game(player=DECKS[0], opponent=DECKS[1], seed=1, first_player=0)
+# Written into the state (new_game: A new game of `engine` (an `Engine`) with these decks, ready for the setup: debug mode on, both hands kept and put back in the libraries, the first player's main phase)
+st = g.state()
+st['state']['debug_mode'] = True
+g = engine.load_game(json.dumps(st))
+g.apply(0, {'type': 'MulliganDecision', 'data': {'choice': {'type': 'Keep'}}})
+g.apply(1, {'type': 'MulliganDecision', 'data': {'choice': {'type': 'Keep'}}})
+g.apply(0, debug('SetPhase', {'phase': 'PreCombatMain', 'active_player': 0}))
+g.apply(0, debug('MoveToZone', {'object_id': 1, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 10, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 12, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 13, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 14, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 16, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 17, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 18, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 19, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 2, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 20, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 7, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 8, 'to_zone': 'Library', 'simulate': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 9, 'to_zone': 'Library', 'simulate': False}))
+
+# The case's setup.
+g.apply(0, debug('MoveToZone', {'object_id': 1, 'to_zone': 'Battlefield', 'simulate': False}))
+g.apply(0, debug('SetSummoningSickness', {'object_id': 1, 'sick': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 6, 'to_zone': 'Battlefield', 'simulate': False}))
+g.apply(0, debug('SetSummoningSickness', {'object_id': 6, 'sick': False}))
+g.apply(0, debug('MoveToZone', {'object_id': 10, 'to_zone': 'Battlefield', 'simulate': False}))
+g.apply(0, debug('SetSummoningSickness', {'object_id': 10, 'sick': False}))
+# Written into the state (write_setup_state: Setup values that are state, not actions: life, poison, damage)
+st = g.state()
+st['state']['layers_dirty'] = True
+g = engine.load_game(json.dumps(st))
+g.apply(0, debug('MoveToZone', {'object_id': 2, 'to_zone': 'Hand', 'simulate': False}))
+
+# Step 1: {"prevent": {"amount": 3, "name": "Healing Salve", "to": "giant"}}
+g.apply(0, debug('RunStateBasedActions'))
+g.apply(0, {
+        'type': 'CastSpell',
+        'data': {'object_id': 2, 'card_id': 2, 'targets': [], 'payment_mode': {'type': 'Auto'}},
+    })
+g.apply(0, {'type': 'PassPriority'})
+g.apply(1, {'type': 'PassPriority'})
+g.apply(0, debug('RunStateBasedActions'))
+
+# Step 2: {"damage": {"amount": 2, "from": "pyromancer", "to": "bears"}}
+g.apply(0, debug('RunStateBasedActions'))
+g.apply(0, {'type': 'ActivateAbility', 'data': {'source_id': 10, 'ability_index': 0}})
+g.apply(0, {'type': 'ChooseTarget', 'data': {'target': {'Object': 6}}})
+g.apply(0, {'type': 'PassPriority'})
+g.apply(1, {'type': 'PassPriority'})
+g.apply(0, debug('RunStateBasedActions'))
+
+seen = {}  # the engine's values, after step 2
+seen[(2, 'bears', 'zone')] = observe(g, IDS['bears'])['zone']
+sys.exit(report(seen))
