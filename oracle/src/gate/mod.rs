@@ -12,6 +12,7 @@
 
 pub mod baseline;
 pub mod expectations;
+pub mod findings;
 pub mod offline;
 pub mod policy;
 pub mod report;
