@@ -247,10 +247,7 @@ impl Register {
             }
             for (n, clause) in f.signature.iter().enumerate() {
                 clause.validate().map_err(|why| {
-                    at(format!(
-                        "finding `{id}`: signature clause {}: {why}",
-                        n + 1
-                    ))
+                    at(format!("finding `{id}`: signature clause {}: {why}", n + 1))
                 })?;
             }
         }
@@ -500,7 +497,9 @@ impl Clause {
         match (&self.error, self.fields.is_empty()) {
             (Some(_), false) => return Err("give `fields` or `error`, not both".into()),
             (None, true) => {
-                return Err("it explains nothing: give the `fields` it explains (or `error`)".into());
+                return Err(
+                    "it explains nothing: give the `fields` it explains (or `error`)".into(),
+                );
             }
             (Some(text), true) => {
                 if text.trim().is_empty() {

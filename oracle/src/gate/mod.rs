@@ -530,8 +530,12 @@ impl Worker<'_> {
             (record.expected, record.got, record.again) = (expected, got, again);
         }
         if let (Some(register), Some(caps)) = (&plan.findings, &self.caps) {
-            record.attribution =
-                register.attribute(&caps.info.name, &case, reference_run.as_ref(), &record.outcome);
+            record.attribution = register.attribute(
+                &caps.info.name,
+                &case,
+                reference_run.as_ref(),
+                &record.outcome,
+            );
         }
         if let (Some((seed, index)), Kind::Fail) = (generated, record.outcome.kind()) {
             if !self.stop.load(Ordering::Relaxed) {

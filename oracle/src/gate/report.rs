@@ -910,7 +910,12 @@ impl Report {
             let mut rows: Vec<(String, (usize, String))> = by_findings.into_iter().collect();
             rows.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.0.cmp(&b.0)));
             for (f, (n, example)) in rows {
-                let _ = writeln!(out, "  {n:>5}  {} (e.g. {})", printable(&f), printable(&example));
+                let _ = writeln!(
+                    out,
+                    "  {n:>5}  {} (e.g. {})",
+                    printable(&f),
+                    printable(&example)
+                );
             }
         }
         if s.known + s.fixed + s.changed + s.newly_unexplained > 0 {
