@@ -543,6 +543,11 @@ impl<'c, B: Bugs> Game<'c, B> {
             return Ok(());
         }
         let trample = eval.has_keyword(c, Keyword::Trample);
+        // 702.19b, 510.1a: with what it attacks gone from combat, a trampler
+        // can assign its excess only among its blockers, and must assign
+        // all its damage (702.19f: nothing goes to the player instead).
+        let tramples_over =
+            trample && (defender_there || self.bug(Mutant::TrampleExcessLostWithoutDefender));
         let deathtouch = eval.has_keyword(c, Keyword::Deathtouch);
         let blockers: Vec<usize> = attack
             .blockers
@@ -595,7 +600,7 @@ impl<'c, B: Bugs> Game<'c, B> {
         let mut left = power;
         for (i, &b) in sequence.iter().enumerate() {
             let last_one = i + 1 == sequence.len();
-            let give = if last_one && !(trample && defender_last) {
+            let give = if last_one && !(tramples_over && defender_last) {
                 left
             } else {
                 let lethal = self.lethal_to_assign(eval, b, deathtouch, assigned)?;
