@@ -73,6 +73,58 @@ impl<'c, B: Bugs> Game<'c, B> {
             && eval.has_type(r.card, CardType::Creature)
     }
 
+    /// 310.8a, 310.11a: the protector of battle `d`, where a case can
+    /// tell: its controller if it has no battle type; for a Siege, chosen
+    /// among its controller's opponents, the one other player of a
+    /// two-player game (with more players, `None`: the case does not say).
+    fn protector(&self, d: usize) -> Option<usize> {
+        let card = &self.cards[d];
+        if !card.spec.subtypes.iter().any(|t| t == "Siege") {
+            return Some(card.controller);
+        }
+        match self.players.len() {
+            2 => Some(1 - card.controller.min(1)),
+            _ => None,
+        }
+    }
+
+    /// 508.1b, 310.8b: whether a creature controlled by player `p` can
+    /// attack permanent `d`: a planeswalker another player controls, or a
+    /// battle `p` does not protect (a Siege its own controller can attack).
+    fn attackable_by(&self, eval: &Eval<'_, 'c, B>, d: usize, p: usize) -> bool {
+        let walker = eval.has_type(d, CardType::Planeswalker) && self.cards[d].controller != p;
+        let battle = eval.has_type(d, CardType::Battle) && self.protector(d) != Some(p);
+        walker || battle
+    }
+
+    /// 510.1b, 510.1d, 508.1b, 310.8b: combat damage from a creature that
+    /// player `p` controls can reach a player, a planeswalker or a battle
+    /// that is no creature only by attacking it: never `p`, `p`'s own
+    /// planeswalker or a battle `p` protects. The error says why not.
+    pub(super) fn combat_recipient_possible(
+        &self,
+        eval: &Eval<'_, 'c, B>,
+        to: &Handle,
+        p: usize,
+    ) -> Result<(), String> {
+        match self.who(to) {
+            Who::Player(q) if q == p => Err(format!(
+                "`{to}` controls the creature: a creature deals combat damage to a player only by attacking them, and no one attacks themselves (508.1b, 510.1b)"
+            )),
+            Who::Card(d)
+                if !eval.has_type(d, CardType::Creature)
+                    && (eval.has_type(d, CardType::Planeswalker)
+                        || eval.has_type(d, CardType::Battle))
+                    && !self.attackable_by(eval, d, p) =>
+            {
+                Err(format!(
+                    "`{to}` can't be attacked by the creature's controller (its own planeswalker, or a battle it protects: 508.1b, 310.8b, 310.11a), so it can't be dealt that creature's combat damage (510.1b)"
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// 506.4: a planeswalker or battle being attacked stays in combat while
     /// it is the same object on the battlefield, still a planeswalker or a
     /// battle, and not removed (its controller changed).
@@ -192,13 +244,14 @@ impl<'c, B: Bugs> Game<'c, B> {
                     Who::Player(p) => Defender::Player(p),
                     Who::Card(d) => {
                         self.require_battlefield(d, &at.key("defender"), "be attacked")?;
-                        let attackable = eval.has_type(d, CardType::Planeswalker)
-                            || eval.has_type(d, CardType::Battle);
-                        if !attackable || self.cards[d].controller == controller {
+                        // 508.1b, 310.8b: a planeswalker of another
+                        // player, or a battle its protector does not
+                        // attack (a Siege's controller can attack it).
+                        if !self.attackable_by(&eval, d, controller) {
                             return Err(invalid(
                                 at.key("defender"),
                                 format!(
-                                    "`{h}` is no planeswalker or battle of another player: it can't be attacked (508.1b)"
+                                    "`{h}` is neither a planeswalker another player controls nor a battle the attacking player does not protect: it can't be attacked (508.1b, 310.8b, 310.11a)"
                                 ),
                             ));
                         }
