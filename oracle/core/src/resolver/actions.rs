@@ -1433,8 +1433,6 @@ impl<'c, B: Bugs> Game<'c, B> {
                 });
             }
             let to = self.recipient(&eval, &a.to, &path.index(i).key("to"))?;
-            self.combat_recipient_possible(&eval, &a.to, self.cards[c].controller)
-                .map_err(|why| invalid(path.index(i).key("to"), why))?;
             plan.push((self.source_info(&eval, c), to, amount));
         }
         drop(eval);

@@ -97,34 +97,6 @@ impl<'c, B: Bugs> Game<'c, B> {
         walker || battle
     }
 
-    /// 510.1b, 510.1d, 508.1b, 310.8b: combat damage from a creature that
-    /// player `p` controls can reach a player, a planeswalker or a battle
-    /// that is no creature only by attacking it: never `p`, `p`'s own
-    /// planeswalker or a battle `p` protects. The error says why not.
-    pub(super) fn combat_recipient_possible(
-        &self,
-        eval: &Eval<'_, 'c, B>,
-        to: &Handle,
-        p: usize,
-    ) -> Result<(), String> {
-        match self.who(to) {
-            Who::Player(q) if q == p => Err(format!(
-                "`{to}` controls the creature: a creature deals combat damage to a player only by attacking them, and no one attacks themselves (508.1b, 510.1b)"
-            )),
-            Who::Card(d)
-                if !eval.has_type(d, CardType::Creature)
-                    && (eval.has_type(d, CardType::Planeswalker)
-                        || eval.has_type(d, CardType::Battle))
-                    && !self.attackable_by(eval, d, p) =>
-            {
-                Err(format!(
-                    "`{to}` can't be attacked by the creature's controller (its own planeswalker, or a battle it protects: 508.1b, 310.8b, 310.11a), so it can't be dealt that creature's combat damage (510.1b)"
-                ))
-            }
-            _ => Ok(()),
-        }
-    }
-
     /// 506.4: a planeswalker or battle being attacked stays in combat while
     /// it is the same object on the battlefield, still a planeswalker or a
     /// battle, and not removed (its controller changed).
