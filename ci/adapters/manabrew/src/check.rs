@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+//! What the adapter maps, checked before a case is played: everything else
+//! is refused with the reason.
+
+use serde_json::{json, Value};
+
+use crate::terms::{counter_kind, empty, fixed, forge_keyword, parse_pt, small, zone_type, TYPES};
+use crate::{unsupported, Res};
+
+/// Refuses, with the reason, what the adapter does not map.
+pub fn check(case: &Value) -> Res<()> {
+    let setup = &case["setup"];
+    let players = setup["players"].as_array().cloned().unwrap_or_default();
+    if players.len() > 2 {
+        return unsupported("more than two players");
+    }
+    let mut handles: Vec<String> = players
+        .iter()
+        .filter_map(|p| p["id"].as_str().map(String::from))
+        .collect();
+    if handles.is_empty() {
+        handles = vec!["you".into(), "opponent".into()];
+    }
+    for p in &players {
+        let id = p["id"].as_str().unwrap_or("?");
+        for key in ["mana", "snow_mana", "hand"] {
+            if !empty(p.get(key)) && p.get(key) != Some(&json!(0)) {
+                return unsupported(format!("player {id}: `{key}`"));
+            }
+        }
+        small(fixed(p.get("life").unwrap_or(&json!(20)), id)?, id)?;
+        small(fixed(p.get("poison").unwrap_or(&json!(0)), id)?, id)?;
+    }
+    for o in setup["objects"].as_array().cloned().unwrap_or_default() {
+        let where_ = format!("setup object {}", o["id"].as_str().unwrap_or("?"));
+        let zone = o["zone"].as_str().unwrap_or("battlefield");
+        if zone_type(zone).is_none() || zone == "stack" {
+            return unsupported(format!("{where_}: an object in the zone {zone}"));
+        }
+        if zone != "battlefield"
+            && (!empty(o.get("damage")) && o.get("damage") != Some(&json!(0))
+                || o["tapped"].as_bool() == Some(true)
+                || !empty(o.get("regeneration_shields"))
+                    && o.get("regeneration_shields") != Some(&json!(0))
+                || o["deathtouch_damage"].as_bool() == Some(true))
+        {
+            return unsupported(format!(
+                "{where_}: permanent state on a card off the battlefield"
+            ));
+        }
+        if let Some(cost) = o["mana_cost"].as_str() {
+            if cost.contains('X') || cost.contains('S') {
+                return unsupported(format!("{where_}: the mana cost {cost} (X and snow mana)"));
+            }
+        }
+        for key in [
+            "cda",
+            "abilities",
+            "level_up",
+            "crew",
+            "attached_to",
+            "max_counters",
+            "loyalty",
+            "defense",
+            "timestamp",
+            "sick",
+            "enters_with",
+            "chapters",
+            "counter_triggers",
+            "x",
+            "x_is",
+            "on_resolve",
+            "choose",
+            "enters_as",
+            "cant_have_counters_put",
+            "counters_put_by",
+            "snow",
+        ] {
+            if !empty(o.get(key)) {
+                return unsupported(format!("{where_}: `{key}`"));
+            }
+        }
+        for t in o["types"].as_array().cloned().unwrap_or_default() {
+            let t = t.as_str().unwrap_or("");
+            if !TYPES.iter().any(|(n, _)| *n == t) {
+                return unsupported(format!("{where_}: the card type {t}"));
+            }
+        }
+        if let Some(pt) = o["pt"].as_str() {
+            let (p, t) = parse_pt(pt, &where_, None, false)?;
+            small(p, &where_)?;
+            small(t, &where_)?;
+        }
+        if let Some(counters) = o["counters"].as_object() {
+            for (kind, n) in counters {
+                if counter_kind(kind).is_none() {
+                    return unsupported(format!(
+                        "{where_}: {kind} counters (the engine counts +1/+1 and -1/-1 counters only)"
+                    ));
+                }
+                small(fixed(n, &where_)?, &where_)?;
+            }
+        }
+        for k in o["keywords"].as_array().cloned().unwrap_or_default() {
+            let k = k.as_str().unwrap_or("");
+            if forge_keyword(k).is_none() {
+                return unsupported(format!("{where_}: the keyword {k}"));
+            }
+        }
+        small(
+            fixed(o.get("damage").unwrap_or(&json!(0)), &where_)?,
+            &where_,
+        )?;
+        small(
+            fixed(o.get("regeneration_shields").unwrap_or(&json!(0)), &where_)?,
+            &where_,
+        )?;
+    }
+    for (i, step) in case["steps"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
+        let where_ = format!("step {}", i + 1);
+        let action = &step["do"];
+        if action.as_str() == Some("state_based_actions") || action.as_str() == Some("cleanup") {
+            continue;
+        }
+        let Some(obj) = action.as_object() else {
+            return unsupported(format!(
+                "{where_}: the step `{}`",
+                action.as_str().unwrap_or("?")
+            ));
+        };
+        let Some((name, body)) = obj.iter().next() else {
+            return unsupported(format!("{where_}: an empty step"));
+        };
+        match name.as_str() {
+            "put_counters" | "remove_counters" => {
+                let on = if name == "put_counters" {
+                    &body["on"]
+                } else {
+                    &body["from"]
+                };
+                let kind = body["kind"].as_str().unwrap_or("");
+                if handles.iter().any(|h| Some(h.as_str()) == on.as_str()) {
+                    if name != "put_counters" || kind != "poison" {
+                        return unsupported(format!("{where_}: {kind} counters on a player"));
+                    }
+                    small(
+                        fixed(body.get("count").unwrap_or(&json!(1)), &where_)?,
+                        &where_,
+                    )?;
+                    if !empty(body.get("by")) {
+                        return unsupported(format!("{where_}: `by`"));
+                    }
+                    continue;
+                }
+                if counter_kind(kind).is_none() {
+                    return unsupported(format!(
+                        "{where_}: {kind} counters (the engine counts +1/+1 and -1/-1 counters only)"
+                    ));
+                }
+                small(
+                    fixed(body.get("count").unwrap_or(&json!(1)), &where_)?,
+                    &where_,
+                )?;
+                if !empty(body.get("by")) {
+                    return unsupported(format!("{where_}: `by`"));
+                }
+            }
+            "effect" => {
+                if !body["affects"].is_array() {
+                    return unsupported(format!(
+                        "{where_}: an effect whose affected set is a filter"
+                    ));
+                }
+                let allowed = ["name", "source", "affects", "until", "x", "set", "modify"];
+                let mut extra: Vec<&String> = body
+                    .as_object()
+                    .unwrap()
+                    .keys()
+                    .filter(|k| !allowed.contains(&k.as_str()))
+                    .collect();
+                extra.sort();
+                if !extra.is_empty() {
+                    return unsupported(format!("{where_}: effect parts {extra:?}"));
+                }
+                let until = body["until"].as_str().unwrap_or("");
+                if until != "end-of-turn" && until != "forever" {
+                    return unsupported(format!("{where_}: the duration {until}"));
+                }
+                let x = match body.get("x") {
+                    Some(v) if !v.is_null() => Some(fixed(v, &where_)?),
+                    _ => None,
+                };
+                if let Some(s) = body["set"].as_str() {
+                    let (p, t) = parse_pt(s, &where_, x, false)?;
+                    small(p, &where_)?;
+                    small(t, &where_)?;
+                }
+                if let Some(s) = body["modify"].as_str() {
+                    let (p, t) = parse_pt(s, &where_, x, true)?;
+                    small(p, &where_)?;
+                    small(t, &where_)?;
+                }
+                if body.get("set").is_none() && body.get("modify").is_none() {
+                    return unsupported(format!("{where_}: an effect that changes no P/T"));
+                }
+            }
+            "destroy" | "regenerate" => {
+                if handles.iter().any(|h| Some(h.as_str()) == body.as_str()) {
+                    return unsupported(format!("{where_}: `{name}` of a player"));
+                }
+            }
+            "damage" => {
+                let n = fixed(&body["amount"], &where_)?;
+                small(n, &where_)?;
+                let from = body["from"].as_str().unwrap_or("");
+                if handles.iter().any(|h| h == from) {
+                    return unsupported(format!("{where_}: damage from a player"));
+                }
+                for key in body.as_object().unwrap().keys() {
+                    if !["from", "to", "amount"].contains(&key.as_str()) {
+                        return unsupported(format!("{where_}: damage with `{key}`"));
+                    }
+                }
+            }
+            "combat_damage" => {
+                for e in body.as_array().cloned().unwrap_or_default() {
+                    for key in e
+                        .as_object()
+                        .map(|o| o.keys().cloned().collect())
+                        .unwrap_or(Vec::<String>::new())
+                    {
+                        if key != "from" && key != "to" {
+                            return unsupported(format!(
+                                "{where_}: combat damage with `{key}` (the engine's creatures deal their power)"
+                            ));
+                        }
+                    }
+                }
+            }
+            "move" => {
+                let to = body["to"].as_str().unwrap_or("");
+                if zone_type(to).is_none() || to == "stack" {
+                    return unsupported(format!("{where_}: a move to the zone {to}"));
+                }
+                for key in body.as_object().unwrap().keys() {
+                    if !["object", "to"].contains(&key.as_str()) {
+                        return unsupported(format!("{where_}: a move with `{key}`"));
+                    }
+                }
+            }
+            other => return unsupported(format!("{where_}: the step `{other}`")),
+        }
+    }
+    Ok(())
+}
