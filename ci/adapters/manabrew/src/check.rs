@@ -4,6 +4,7 @@
 
 use serde_json::{json, Value};
 
+use crate::script::{effect_scripts, selector, static_line};
 use crate::terms::{counter_kind, empty, fixed, forge_keyword, parse_pt, small, zone_type, TYPES};
 use crate::{unsupported, Res};
 
@@ -55,14 +56,12 @@ pub fn check(case: &Value) -> Res<()> {
         }
         for key in [
             "cda",
-            "abilities",
             "level_up",
             "crew",
             "attached_to",
             "max_counters",
             "loyalty",
             "defense",
-            "timestamp",
             "sick",
             "enters_with",
             "chapters",
@@ -107,6 +106,17 @@ pub fn check(case: &Value) -> Res<()> {
                 return unsupported(format!("{where_}: the keyword {k}"));
             }
         }
+        let you = o["controller"].as_str().unwrap_or(&handles[0]);
+        for a in o["abilities"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+        {
+            static_line(a, you, &where_)?;
+        }
+        if let Some(t) = o.get("timestamp").filter(|t| !t.is_null()) {
+            fixed(t, &where_)?;
+        }
         small(
             fixed(o.get("damage").unwrap_or(&json!(0)), &where_)?,
             &where_,
@@ -116,6 +126,22 @@ pub fn check(case: &Value) -> Res<()> {
             &where_,
         )?;
     }
+    // Timestamps (docs/protocol.md "Timestamps"): the reference's counter,
+    // bounded below and above, since deaths also take one and are not known
+    // before the case is played. Every object may die, and again after each
+    // move.
+    let objects = setup["objects"].as_array().map_or(0, Vec::len) as i64;
+    let mut counter = 1i64;
+    for o in setup["objects"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+    {
+        let t = o["timestamp"].as_i64().unwrap_or(counter);
+        counter = counter.max(t.saturating_add(1));
+    }
+    let mut counter_hi = counter.saturating_add(objects);
+    let mut last_effect = i64::MIN;
     for (i, step) in case["steps"]
         .as_array()
         .cloned()
@@ -137,6 +163,14 @@ pub fn check(case: &Value) -> Res<()> {
         let Some((name, body)) = obj.iter().next() else {
             return unsupported(format!("{where_}: an empty step"));
         };
+        if name != "effect" {
+            // Counters put, a zone change: at most one more each, and an
+            // object moved may die again.
+            counter_hi = counter_hi.saturating_add(1);
+            if name == "move" {
+                counter_hi = counter_hi.saturating_add(1);
+            }
+        }
         match name.as_str() {
             "put_counters" | "remove_counters" => {
                 let on = if name == "put_counters" {
@@ -172,12 +206,21 @@ pub fn check(case: &Value) -> Res<()> {
                 }
             }
             "effect" => {
-                if !body["affects"].is_array() {
-                    return unsupported(format!(
-                        "{where_}: an effect whose affected set is a filter"
-                    ));
-                }
-                let allowed = ["name", "source", "affects", "until", "x", "set", "modify"];
+                let allowed = [
+                    "name",
+                    "source",
+                    "affects",
+                    "until",
+                    "x",
+                    "set",
+                    "modify",
+                    "timestamp",
+                    "add_keywords",
+                    "remove_keywords",
+                    "remove_all_abilities",
+                    "add_types",
+                    "set_colors",
+                ];
                 let mut extra: Vec<&String> = body
                     .as_object()
                     .unwrap()
@@ -196,19 +239,41 @@ pub fn check(case: &Value) -> Res<()> {
                     Some(v) if !v.is_null() => Some(fixed(v, &where_)?),
                     _ => None,
                 };
-                if let Some(s) = body["set"].as_str() {
-                    let (p, t) = parse_pt(s, &where_, x, false)?;
-                    small(p, &where_)?;
-                    small(t, &where_)?;
+                let filter = if body["affects"].is_array() {
+                    None
+                } else {
+                    // The spell is cast by the filter's controller, if any,
+                    // so that it is `YouCtrl` (the selector knows no other).
+                    let you = body["affects"]["controller"]
+                        .as_str()
+                        .unwrap_or(&handles[0]);
+                    if !handles.iter().any(|h| h == you) {
+                        return unsupported(format!("{where_}: a filter on the controller {you}"));
+                    }
+                    Some(selector(&body["affects"], you, &where_)?)
+                };
+                effect_scripts(body, x, filter.as_deref(), &where_)?;
+                if let Some(t) = body.get("timestamp").filter(|t| !t.is_null()) {
+                    let t = fixed(t, &where_)?;
+                    // The engine applies resolved effects in the order they
+                    // resolve: an explicit timestamp must not put this one
+                    // before an earlier step's (613.7; equal ones follow
+                    // creation order, D3).
+                    if t < last_effect {
+                        return unsupported(format!(
+                            "{where_}: the timestamp {t}, maybe before an earlier step's effect (the \
+                             engine applies resolved effects in the order they resolve)"
+                        ));
+                    }
+                    last_effect = t;
+                    counter = counter.max(t.saturating_add(1));
+                    counter_hi = counter_hi.max(t.saturating_add(1));
+                } else {
+                    last_effect = last_effect.max(counter_hi);
+                    counter = counter.saturating_add(1);
+                    counter_hi = counter_hi.saturating_add(1);
                 }
-                if let Some(s) = body["modify"].as_str() {
-                    let (p, t) = parse_pt(s, &where_, x, true)?;
-                    small(p, &where_)?;
-                    small(t, &where_)?;
-                }
-                if body.get("set").is_none() && body.get("modify").is_none() {
-                    return unsupported(format!("{where_}: an effect that changes no P/T"));
-                }
+                continue;
             }
             "destroy" | "regenerate" => {
                 if handles.iter().any(|h| Some(h.as_str()) == body.as_str()) {

@@ -12,6 +12,7 @@ use manabrew_engine::spellability::{SpellAbility, StackEntry};
 use serde_json::{json, Value};
 
 use crate::repro;
+use crate::script::{effect_scripts, selector, static_line};
 use crate::terms::{counter_kind, forge_cost, forge_keyword, parse_pt, zone_type, COLORS};
 use crate::{error, unsupported, Res};
 
@@ -72,7 +73,20 @@ impl Game {
             code.game(&game.players, &lives);
             code.comment("The case's setup: each card built and put in its zone, with what the setup gives it written on it (the engine has no action for a chosen state).");
         }
+        // The engine applies static abilities in the order their cards were
+        // made (its layer system sorts by layer only, a stable sort): the
+        // cards are made in timestamp order (613.7), the setup's list order
+        // where the case gives none (docs/protocol.md "Timestamps"; equal
+        // ones in list order, D3).
+        let mut objects: Vec<(i64, Value)> = Vec::new();
+        let mut counter = 1i64;
         for o in setup["objects"].as_array().cloned().unwrap_or_default() {
+            let t = o["timestamp"].as_i64().unwrap_or(counter);
+            counter = counter.max(t.saturating_add(1));
+            objects.push((t, o));
+        }
+        objects.sort_by_key(|(t, _)| *t);
+        for (_, o) in objects {
             game.put_card(&o)?;
         }
         Ok(game)
@@ -137,6 +151,14 @@ impl Game {
             .unwrap_or_default();
         let name = o["name"].as_str().unwrap_or(&handle).to_string();
         let cost = o["mana_cost"].as_str().map(forge_cost);
+        let you = o["controller"]
+            .as_str()
+            .unwrap_or(&self.players[0])
+            .to_string();
+        let mut abilities = Vec::new();
+        for a in o["abilities"].as_array().cloned().unwrap_or_default() {
+            abilities.push(static_line(&a, &you, &handle)?);
+        }
         let written = self.code.as_ref().map(|_| {
             repro::card_expr(
                 &name,
@@ -147,6 +169,7 @@ impl Game {
                 power,
                 toughness,
                 &keywords,
+                &abilities,
             )
         });
         let card = Card::new(
@@ -162,7 +185,7 @@ impl Game {
             power,
             toughness,
             keywords,
-            Vec::new(),
+            abilities,
         );
         let id = self.g.create_card(card);
         let zone = zone_type(o["zone"].as_str().unwrap_or("battlefield")).unwrap();
@@ -373,29 +396,26 @@ impl Game {
             }
             "effect" => {
                 let x = body.get("x").and_then(Value::as_i64);
-                let forever = body["until"] == "forever";
-                let duration = if forever {
-                    " | Duration$ Permanent"
-                } else {
-                    ""
-                };
-                for h in body["affects"].as_array().unwrap() {
-                    let tgt = self.creature_target(h.as_str().unwrap_or(""), where_)?;
-                    if let Some(s) = body["set"].as_str() {
-                        let (p, t) = parse_pt(s, where_, x, false)?;
-                        let src = self.spell_card(you, "ptoracle set");
-                        let text = format!(
-                            "SP$ Animate | ValidTgts$ Creature | Power$ {p} | Toughness$ {t}{duration}"
-                        );
-                        self.resolve(src, you, &text, Some(tgt), None, sba)?;
+                if let Some(list) = body["affects"].as_array() {
+                    let scripts = effect_scripts(body, x, None, where_)?;
+                    for h in list {
+                        let tgt = self.creature_target(h.as_str().unwrap_or(""), where_)?;
+                        for text in &scripts {
+                            let src = self.spell_card(you, spell_name(text));
+                            self.resolve(src, you, text, Some(tgt), None, sba)?;
+                        }
                     }
-                    if let Some(s) = body["modify"].as_str() {
-                        let (p, t) = parse_pt(s, where_, x, true)?;
-                        let src = self.spell_card(you, "ptoracle modify");
-                        let text = format!(
-                            "SP$ Pump | ValidTgts$ Creature | NumAtt$ {p:+} | NumDef$ {t:+}{duration}"
-                        );
-                        self.resolve(src, you, &text, Some(tgt), None, sba)?;
+                } else {
+                    // A filter, locked as the spell resolves (611.2c): the
+                    // `...All` form, cast by the filter's controller.
+                    let by = body["affects"]["controller"]
+                        .as_str()
+                        .unwrap_or(&self.players[0]);
+                    let caster = self.seat(by).unwrap_or(you);
+                    let filter = selector(&body["affects"], by, where_)?;
+                    for text in &effect_scripts(body, x, Some(&filter), where_)? {
+                        let src = self.spell_card(caster, spell_name(text));
+                        self.resolve(src, caster, text, None, None, sba)?;
                     }
                 }
             }
@@ -447,5 +467,17 @@ impl Game {
             self.sba()?;
         }
         Ok(())
+    }
+}
+
+/// The name of the instant that carries a spell's script (as the
+/// reproductions name it).
+fn spell_name(text: &str) -> &'static str {
+    if text.starts_with("SP$ Animate") {
+        "ptoracle set"
+    } else if text.starts_with("SP$ Debuff") {
+        "ptoracle debuff"
+    } else {
+        "ptoracle modify"
     }
 }

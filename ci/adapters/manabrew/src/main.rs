@@ -25,6 +25,7 @@ mod combat;
 mod game;
 mod observe;
 mod repro;
+mod script;
 mod terms;
 
 use check::check;
@@ -51,6 +52,13 @@ const FEATURES: &[&str] = &[
     "zones",
     "combat-damage",
     "cleanup",
+    "static-abilities",
+    "ability-changes",
+    "type-changes",
+    "color-changes",
+    "timestamps",
+    "locked-sets",
+    "inert-keywords",
     // Only a printed mana cost on an object (the card's `ManaCost`); casting,
     // X and the rest of the feature are answered `unsupported`.
     "spells",

@@ -32,7 +32,9 @@ impl Game {
             .filter(|(_, s)| c.color.mask() & s.mask() != 0)
             .map(|(n, _)| *n)
             .collect();
-        let has_pt = c.is_creature() && c.base_power.is_some() && c.base_toughness.is_some();
+        // A creature has the P/T the engine computes for it: `power()`
+        // counts a card with no printed P/T as 0/0 (208.3a).
+        let has_pt = c.is_creature();
         let (power, toughness, base_p, base_t) = if has_pt {
             let bp = c.static_set_power.or(c.base_power).unwrap_or(0);
             let bt = c.static_set_toughness.or(c.base_toughness).unwrap_or(0);

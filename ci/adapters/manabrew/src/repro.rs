@@ -395,6 +395,7 @@ pub fn card_expr(
     power: Option<i32>,
     toughness: Option<i32>,
     keywords: &[String],
+    abilities: &[String],
 ) -> String {
     let mut color = "ColorSet::COLORLESS".to_string();
     for c in o["colors"].as_array().cloned().unwrap_or_default() {
@@ -410,8 +411,17 @@ pub fn card_expr(
         .iter()
         .map(|k| format!("{}.to_string()", lit(k)))
         .collect();
+    let lines: Vec<String> = abilities
+        .iter()
+        .map(|a| format!("{}.to_string()", lit(a)))
+        .collect();
+    let lines = if lines.is_empty() {
+        "Vec::new()".to_string()
+    } else {
+        format!("vec![{}]", lines.join(", "))
+    };
     format!(
-        "Card::new(CardId(0), {}.to_string(), PlayerId({owner}), CardTypeLine::parse({}), {cost}, {color}, {}, {}, vec![{}], Vec::new())",
+        "Card::new(CardId(0), {}.to_string(), PlayerId({owner}), CardTypeLine::parse({}), {cost}, {color}, {}, {}, vec![{}], {lines})",
         lit(name),
         lit(line),
         opt(power),

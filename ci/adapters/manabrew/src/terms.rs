@@ -28,6 +28,17 @@ pub const KEYWORDS: &[(&str, &str)] = &[
     ("defender", "Defender"),
     ("wither", "Wither"),
     ("infect", "Infect"),
+    // Inert keywords (ptoracle gives them no effect): those the engine
+    // holds by name with no ability of their own a case could set off.
+    // Flanking (a trigger as it blocks), protection and morph (a quality or
+    // a cost the case does not give), outlast (an ability) are refused.
+    ("changeling", "Changeling"),
+    ("flash", "Flash"),
+    ("shroud", "Shroud"),
+    ("fear", "Fear"),
+    ("intimidate", "Intimidate"),
+    ("horsemanship", "Horsemanship"),
+    ("banding", "Banding"),
 ];
 
 pub const TYPES: &[(&str, CoreType)] = &[
