@@ -35,7 +35,10 @@ pub fn check(case: &Value) -> Res<()> {
     for o in setup["objects"].as_array().cloned().unwrap_or_default() {
         let where_ = format!("setup object {}", o["id"].as_str().unwrap_or("?"));
         let zone = o["zone"].as_str().unwrap_or("battlefield");
-        if zone_type(zone).is_none() || zone == "stack" {
+        // An object on the stack is a card in the engine's stack zone (a
+        // Shock there as the source of a `damage` step); nothing casts or
+        // resolves it.
+        if zone_type(zone).is_none() {
             return unsupported(format!("{where_}: an object in the zone {zone}"));
         }
         if zone != "battlefield"
@@ -94,7 +97,7 @@ pub fn check(case: &Value) -> Res<()> {
             for (kind, n) in counters {
                 if counter_kind(kind).is_none() {
                     return unsupported(format!(
-                        "{where_}: {kind} counters (the engine counts +1/+1 and -1/-1 counters only)"
+                        "{where_}: {kind} counters (no such kind in Forge's counter list the adapter maps)"
                     ));
                 }
                 small(fixed(n, &where_)?, &where_)?;
@@ -194,7 +197,7 @@ pub fn check(case: &Value) -> Res<()> {
                 }
                 if counter_kind(kind).is_none() {
                     return unsupported(format!(
-                        "{where_}: {kind} counters (the engine counts +1/+1 and -1/-1 counters only)"
+                        "{where_}: {kind} counters (no such kind in Forge's counter list the adapter maps)"
                     ));
                 }
                 small(

@@ -13,7 +13,9 @@ use serde_json::{json, Value};
 
 use crate::repro;
 use crate::script::{effect_scripts, selector, static_line};
-use crate::terms::{counter_kind, forge_cost, forge_keyword, parse_pt, zone_type, COLORS};
+use crate::terms::{
+    counter_kind, forge_cost, forge_counter, forge_keyword, parse_pt, zone_type, COLORS,
+};
 use crate::{error, unsupported, Res};
 
 pub struct Game {
@@ -377,11 +379,7 @@ impl Game {
                 let on = if put { &body["on"] } else { &body["from"] };
                 let tgt = self.creature_target(on.as_str().unwrap_or(""), where_)?;
                 let n = body.get("count").and_then(Value::as_i64).unwrap_or(1);
-                let kind = if body["kind"] == "+1/+1" {
-                    "P1P1"
-                } else {
-                    "M1M1"
-                };
+                let kind = forge_counter(body["kind"].as_str().unwrap_or("")).unwrap_or_default();
                 if n <= 0 {
                     // Nothing is put or removed: no spell of the engine's does nothing.
                     return unsupported(format!("{where_}: {n} counters"));

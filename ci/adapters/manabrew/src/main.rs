@@ -59,6 +59,8 @@ const FEATURES: &[&str] = &[
     "timestamps",
     "locked-sets",
     "inert-keywords",
+    "keyword-counters",
+    "other-counters",
     // Only a printed mana cost on an object (the card's `ManaCost`); casting,
     // X and the rest of the feature are answered `unsupported`.
     "spells",

@@ -2,12 +2,11 @@
 //! Observations read from the engine after each step.
 
 use forge_foundation::ZoneType;
-use manabrew_engine::card::CounterType;
 use manabrew_engine::ids::{CardId, PlayerId};
 use serde_json::{json, Map, Value};
 
 use crate::game::Game;
-use crate::terms::{COLORS, KEYWORDS, TYPES};
+use crate::terms::{counter_name, COLORS, KEYWORDS, TYPES};
 
 impl Game {
     fn observe_card(&self, id: CardId) -> Value {
@@ -47,11 +46,7 @@ impl Game {
             if *n == 0 {
                 continue;
             }
-            let name = match kind {
-                CounterType::P1P1 => "+1/+1".to_string(),
-                CounterType::M1M1 => "-1/-1".to_string(),
-                other => format!("{other:?}").to_lowercase(),
-            };
+            let name = counter_name(kind);
             counters.insert(name, json!(n));
         }
         let keywords: Vec<&str> = KEYWORDS

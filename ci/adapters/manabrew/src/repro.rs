@@ -101,9 +101,11 @@ impl Code {
     /// Counters the setup gives a card.
     pub fn counters(&mut self, id: u32, kind: &str, n: i32) {
         let var = self.var(id);
-        self.line(format!(
-            "g.card_mut({var}).add_counter(&CounterType::{kind}, {n});"
-        ));
+        let kind = match kind {
+            "P1P1" | "M1M1" => format!("CounterType::{kind}"),
+            other => format!("manabrew_engine::card::counter_type::parse_counter_type({other:?})"),
+        };
+        self.line(format!("g.card_mut({var}).add_counter(&{kind}, {n});"));
     }
 
     /// A new instant on the stack, the source of the adapter's spell.
@@ -338,13 +340,21 @@ fn sba(g: &mut GameState) {
 fn observe(g: &GameState, id: CardId) -> Value {
     let c = g.card(id);
     let zone = format!("{:?}", c.zone).to_lowercase();
-    let has_pt = c.is_creature() && c.base_power.is_some() && c.base_toughness.is_some();
+    let has_pt = c.is_creature();
     let pt = |v: i32| if has_pt { json!(v) } else { Value::Null };
     let mut counters = serde_json::Map::new();
     for (kind, n) in &c.counters {
         let name = match kind {
             CounterType::P1P1 => "+1/+1".to_string(),
             CounterType::M1M1 => "-1/-1".to_string(),
+            // Forge's `P1P0` is `+1/+0`.
+            CounterType::Named(f) if f.len() >= 4 && f.starts_with(['P', 'M']) => {
+                let i = 1 + f[1..].find(['P', 'M']).unwrap_or(0);
+                let sign = |c: char| if c == 'P' { '+' } else { '-' };
+                format!("{}{}/{}{}", sign(f.as_bytes()[0] as char), &f[1..i],
+                        sign(f.as_bytes()[i] as char), &f[i + 1..])
+            }
+            CounterType::Named(f) => f.to_lowercase(),
             other => format!("{other:?}").to_lowercase(),
         };
         if *n != 0 {
@@ -439,13 +449,11 @@ impl Code {
         if let Some(counters) = o["counters"].as_object() {
             for (kind, n) in counters {
                 let n = n.as_i64().unwrap_or(0);
-                let kind = match kind.as_str() {
-                    "+1/+1" => "P1P1",
-                    "-1/-1" => "M1M1",
-                    _ => continue,
+                let Some(kind) = crate::terms::forge_counter(kind) else {
+                    continue;
                 };
                 if n > 0 {
-                    self.counters(id, kind, n as i32);
+                    self.counters(id, &kind, n as i32);
                 }
             }
         }

@@ -3,6 +3,7 @@
 //! costs) and the engine's, and the small readers of the case's values.
 
 use forge_foundation::{ColorSet, CoreType, ZoneType};
+use manabrew_engine::card::counter_type::parse_counter_type;
 use manabrew_engine::card::CounterType;
 use serde_json::Value;
 
@@ -61,12 +62,80 @@ pub const COLORS: &[(&str, ColorSet)] = &[
     ("green", ColorSet::GREEN),
 ];
 
-pub fn counter_kind(kind: &str) -> Option<CounterType> {
-    match kind {
-        "+1/+1" => Some(CounterType::P1P1),
-        "-1/-1" => Some(CounterType::M1M1),
-        _ => None,
+/// Keyword counters the engine can hold (122.1b), by their Forge names.
+const KEYWORD_COUNTERS: &[&str] = &[
+    "flying",
+    "deathtouch",
+    "decayed",
+    "exalted",
+    "haste",
+    "hexproof",
+    "indestructible",
+    "lifelink",
+    "menace",
+    "reach",
+    "shadow",
+    "trample",
+    "vigilance",
+];
+
+/// Forge's name of a counter kind (its `CounterType$`): `P1P1`, `M0M1`
+/// for the P/T counters (each sign and number in turn, as Forge's counter
+/// list spells `+1/+0` `P1P0`), the keyword's name in capitals for a
+/// keyword counter, `CHARGE`. The engine parses it (`parse_counter_type`):
+/// its own kinds for +1/+1, -1/-1 and charge, a named kind for the rest.
+pub fn forge_counter(kind: &str) -> Option<String> {
+    if let Some((p, t)) = kind.split_once('/') {
+        let mut name = String::new();
+        for part in [p, t] {
+            let (sign, n) = part.split_at(part.len().min(1));
+            let letter = match sign {
+                "+" => 'P',
+                "-" => 'M',
+                _ => return None,
+            };
+            if n.is_empty() || n.len() > 2 || !n.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            name.push(letter);
+            name.push_str(n);
+        }
+        return Some(name);
     }
+    if kind == "charge" || KEYWORD_COUNTERS.contains(&kind) {
+        return Some(kind.to_ascii_uppercase());
+    }
+    None
+}
+
+/// The engine's counter kind for ptoracle's name.
+pub fn counter_kind(kind: &str) -> Option<CounterType> {
+    forge_counter(kind).map(|f| parse_counter_type(&f))
+}
+
+/// ptoracle's name of one of the engine's counter kinds.
+pub fn counter_name(kind: &CounterType) -> String {
+    let forge = match kind {
+        CounterType::P1P1 => return "+1/+1".into(),
+        CounterType::M1M1 => return "-1/-1".into(),
+        CounterType::Named(n) => n.clone(),
+        other => format!("{other:?}").to_ascii_uppercase(),
+    };
+    // `P1P0` back to `+1/+0`.
+    let b = forge.as_bytes();
+    if let Some(i) = forge[1..].find(['P', 'M']).map(|i| i + 1) {
+        if matches!(b[0], b'P' | b'M') && forge[1..i].bytes().all(|c| c.is_ascii_digit()) {
+            let sign = |c: u8| if c == b'P' { '+' } else { '-' };
+            return format!(
+                "{}{}/{}{}",
+                sign(b[0]),
+                &forge[1..i],
+                sign(b[i]),
+                &forge[i + 1..]
+            );
+        }
+    }
+    forge.to_ascii_lowercase()
 }
 
 pub fn forge_keyword(name: &str) -> Option<&'static str> {
