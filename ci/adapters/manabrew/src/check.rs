@@ -283,6 +283,13 @@ pub fn check(case: &Value) -> Res<()> {
                     return unsupported(format!("{where_}: `{name}` of a player"));
                 }
             }
+            "prevent" => {
+                let n = fixed(&body["amount"], &where_)?;
+                if n <= 0 {
+                    return unsupported(format!("{where_}: a shield that prevents {n} damage"));
+                }
+                small(n, &where_)?;
+            }
             "damage" => {
                 let n = fixed(&body["amount"], &where_)?;
                 small(n, &where_)?;

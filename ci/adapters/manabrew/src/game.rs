@@ -429,6 +429,20 @@ impl Game {
                     sba,
                 )?;
             }
+            "prevent" => {
+                // Healing Salve's script: `SP$ PreventDamage | ValidTgts$ Any
+                // | Amount$ N`, the engine's prevention shield on the card
+                // or the player (615.7).
+                let to = body["to"].as_str().unwrap_or("");
+                let n = body["amount"].as_i64().unwrap_or(0);
+                let (card, player) = match self.seat(to) {
+                    Some(p) => (None, Some(p)),
+                    None => (Some(self.creature_target(to, where_)?), None),
+                };
+                let src = self.spell_card(you, "ptoracle prevent");
+                let text = format!("SP$ PreventDamage | ValidTgts$ Any | Amount$ {n}");
+                self.resolve(src, you, &text, card, player, sba)?;
+            }
             "regenerate" => {
                 let tgt = self.creature_target(body.as_str().unwrap_or(""), where_)?;
                 let src = self.spell_card(you, "ptoracle regenerate");

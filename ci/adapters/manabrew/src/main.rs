@@ -61,6 +61,7 @@ const FEATURES: &[&str] = &[
     "inert-keywords",
     "keyword-counters",
     "other-counters",
+    "prevention",
     // Only a printed mana cost on an object (the card's `ManaCost`); casting,
     // X and the rest of the feature are answered `unsupported`.
     "spells",
