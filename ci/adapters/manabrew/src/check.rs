@@ -65,7 +65,6 @@ pub fn check(case: &Value) -> Res<()> {
             "max_counters",
             "loyalty",
             "defense",
-            "sick",
             "enters_with",
             "chapters",
             "counter_triggers",
@@ -281,6 +280,11 @@ pub fn check(case: &Value) -> Res<()> {
             "destroy" | "regenerate" => {
                 if handles.iter().any(|h| Some(h.as_str()) == body.as_str()) {
                     return unsupported(format!("{where_}: `{name}` of a player"));
+                }
+            }
+            "begin_turn" => {
+                if !handles.iter().any(|h| Some(h.as_str()) == body.as_str()) {
+                    return unsupported(format!("{where_}: the turn of {body}"));
                 }
             }
             "prevent" => {

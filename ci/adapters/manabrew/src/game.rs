@@ -198,8 +198,9 @@ impl Game {
         }
         {
             let c = self.g.card_mut(id);
-            // Set up on the battlefield since before the turn: not summoning sick.
-            c.summoning_sick = false;
+            // Under its controller's control since their turn began, unless
+            // the case says `sick` (302.6).
+            c.summoning_sick = o["sick"].as_bool().unwrap_or(false);
             if let Some(counters) = o["counters"].as_object() {
                 for (kind, n) in counters {
                     let n = n.as_i64().unwrap_or(0) as i32;
@@ -428,6 +429,16 @@ impl Game {
                     None,
                     sba,
                 )?;
+            }
+            "begin_turn" => {
+                // The engine's per-turn reset of a player's turn
+                // (`new_turn_for_player`): their permanents are no longer
+                // summoning sick (302.6). No untap, as the step says.
+                let p = self.seat(body.as_str().unwrap_or("")).unwrap_or(you);
+                if let Some(code) = &mut self.code {
+                    code.line(format!("g.new_turn_for_player(PlayerId({}));", p.0));
+                }
+                self.g.new_turn_for_player(p);
             }
             "prevent" => {
                 // Healing Salve's script: `SP$ PreventDamage | ValidTgts$ Any

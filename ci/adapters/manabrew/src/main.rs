@@ -62,6 +62,7 @@ const FEATURES: &[&str] = &[
     "keyword-counters",
     "other-counters",
     "prevention",
+    "summoning-sickness",
     // Only a printed mana cost on an object (the card's `ManaCost`); casting,
     // X and the rest of the feature are answered `unsupported`.
     "spells",

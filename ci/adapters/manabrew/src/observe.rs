@@ -78,6 +78,12 @@ impl Game {
             "deathtouch_damage": c.has_deathtouch_damage,
             "keywords": keywords,
             "tapped": c.tapped,
+            // The engine's own test of whether 302.6 stops a permanent
+            // (`game_loop/action_space.rs`), on the battlefield.
+            "summoning_sick": c.zone == ZoneType::Battlefield
+                && c.is_creature()
+                && c.summoning_sick
+                && !c.has_haste(),
             "regeneration_shields": c.regeneration_shields,
             "attached_to": Value::Null,
         })

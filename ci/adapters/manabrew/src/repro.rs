@@ -233,8 +233,13 @@ impl Code {
             })
             .collect();
         Ok(format!(
-            "{}\n\n{PRELUDE}\nconst CHECKS: &[(usize, &str, &str, &str)] = &[ // (after step, object or player, field, the rules' value, as JSON)\n{}\n];\n\nfn main() {{\n{}\n\n    // The engine's values, after step {}.\n    let mut seen = Vec::new();\n{}\n    std::process::exit(report(&seen));\n}}\n",
+            "{}\n\n{PRELUDE}\n/// Forge's names of the keywords the adapter maps.\nconst KEYWORD_NAMES: &[&str] = &[{}];\n\nconst CHECKS: &[(usize, &str, &str, &str)] = &[ // (after step, object or player, field, the rules' value, as JSON)\n{}\n];\n\nfn main() {{\n{}\n\n    // The engine's values, after step {}.\n    let mut seen = Vec::new();\n{}\n    std::process::exit(report(&seen));\n}}\n",
             doc.join("\n"),
+            crate::terms::KEYWORDS
+                .iter()
+                .map(|(_, f)| lit(f))
+                .collect::<Vec<_>>()
+                .join(", "),
             checks.join("\n"),
             body.join("\n").trim_start_matches('\n'),
             last + 1,
@@ -260,6 +265,8 @@ const OBSERVED: &[&str] = &[
     "deathtouch_damage",
     "tapped",
     "regeneration_shields",
+    "keywords",
+    "summoning_sick",
     "life",
     "poison",
     "lost",
@@ -369,7 +376,17 @@ fn observe(g: &GameState, id: CardId) -> Value {
         "combat_damage": pt(c.power().max(0)), "counters": counters, "damage": c.damage,
         "deathtouch_damage": c.has_deathtouch_damage, "tapped": c.tapped,
         "regeneration_shields": c.regeneration_shields,
+        "keywords": keywords(c),
+        "summoning_sick": c.zone == ZoneType::Battlefield && c.is_creature() && c.summoning_sick && !c.has_haste(),
     })
+}
+
+/// The keywords the engine says the card has (`has_keyword`), by
+/// ptoracle's names, sorted.
+fn keywords(c: &Card) -> Value {
+    let mut have: Vec<String> = KEYWORD_NAMES.iter().filter(|k| c.has_keyword(k)).map(|k| k.to_lowercase()).collect();
+    have.sort();
+    json!(have)
 }
 
 /// The fields of a player.
@@ -445,7 +462,8 @@ impl Code {
     /// deathtouch damage, tapped status, regeneration shields; and that it
     /// has been there since before the turn (not summoning sick).
     pub fn setup_state(&mut self, id: u32, o: &Value) {
-        self.set(id, "summoning_sick", "false");
+        let sick = o["sick"].as_bool().unwrap_or(false);
+        self.set(id, "summoning_sick", &sick.to_string());
         if let Some(counters) = o["counters"].as_object() {
             for (kind, n) in counters {
                 let n = n.as_i64().unwrap_or(0);
