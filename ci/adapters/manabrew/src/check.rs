@@ -4,6 +4,7 @@
 
 use serde_json::{json, Value};
 
+use crate::game::has_keyword_anywhere;
 use crate::script::{effect_scripts, selector, static_line};
 use crate::terms::{counter_kind, empty, fixed, forge_keyword, parse_pt, small, zone_type, TYPES};
 use crate::{unsupported, Res};
@@ -127,6 +128,14 @@ pub fn check(case: &Value) -> Res<()> {
             fixed(o.get("regeneration_shields").unwrap_or(&json!(0)), &where_)?,
             &where_,
         )?;
+    }
+    // 603.3b: the order of two triggers of one controller is that
+    // player's choice, which the engine's agent would make.
+    if has_keyword_anywhere(case, "undying") && has_keyword_anywhere(case, "persist") {
+        return unsupported(
+            "undying and persist in one case: the order of their triggers is a choice (603.3b) \
+             the engine's agent makes",
+        );
     }
     // Timestamps (docs/protocol.md "Timestamps"): the reference's counter,
     // bounded below and above, since deaths also take one and are not known

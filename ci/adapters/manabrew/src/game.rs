@@ -29,6 +29,10 @@ pub struct Game {
     /// The program being written, when the case is played for a
     /// reproduction (`repro.rs`): each call into the engine adds its lines.
     pub code: Option<repro::Code>,
+    /// Whether the case has undying or persist: its state-based actions
+    /// then go through the engine's trigger handler, and the triggers they
+    /// cause are put on the stack and resolved.
+    triggers: bool,
 }
 
 impl Game {
@@ -64,6 +68,7 @@ impl Game {
             players: names,
             objects: Vec::new(),
             code,
+            triggers: has_dies_triggers(case),
         };
         if let Some(code) = &mut game.code {
             let lives: Vec<(i32, i32)> = (0..game.players.len())
@@ -316,6 +321,9 @@ impl Game {
 
     /// The engine's state-based actions, until none applies (704.3).
     fn sba(&mut self) -> Res<()> {
+        if self.triggers {
+            return self.sba_with_triggers();
+        }
         if let Some(code) = &mut self.code {
             code.line("sba(&mut g);");
         }
@@ -325,6 +333,38 @@ impl Game {
             }
         }
         error("state-based actions never settle")
+    }
+
+    /// State-based actions with the engine's trigger handler (the
+    /// "dies" triggers of undying and persist, 702.93a, 702.79a), then the
+    /// engine's priority round (`priority_round`: its own checks of
+    /// state-based actions and the triggers put on the stack, 704.3,
+    /// 603.3b; both players pass) and the stack resolved, until the stack
+    /// stays empty.
+    fn sba_with_triggers(&mut self) -> Res<()> {
+        if self.code.is_some() {
+            return unsupported("triggered abilities are not written into reproductions yet");
+        }
+        for _ in 0..100 {
+            self.game_loop
+                .trigger_handler
+                .reset_active_triggers(&self.g);
+            for _ in 0..1000 {
+                if !self.g.check_state_based_actions_with_trigger_agents(
+                    Some(&mut self.game_loop.trigger_handler),
+                    &mut self.agents,
+                ) {
+                    break;
+                }
+            }
+            self.game_loop
+                .priority_round(&mut self.g, &mut self.agents, false);
+            if self.g.stack.is_empty() || self.g.game_over {
+                return Ok(());
+            }
+            self.game_loop.resolve_stack(&mut self.g, &mut self.agents);
+        }
+        unsupported("the engine's triggers never settle (no fixpoint)")
     }
 
     pub fn play(&mut self, step: &Value, where_: &str) -> Res<()> {
@@ -366,6 +406,14 @@ impl Game {
                 let id = self.card_of(body["object"].as_str().unwrap_or(""), where_)?;
                 let zone = zone_type(body["to"].as_str().unwrap_or("")).unwrap();
                 let owner = self.g.card(id).owner;
+                if self.triggers && self.g.card(id).zone == ZoneType::Battlefield {
+                    // `move_card` fires no trigger: the "dies" of undying
+                    // and persist would be missed.
+                    return unsupported(format!(
+                        "{where_}: a move from the battlefield in a case with undying or persist \
+                         (the engine's move_card fires no trigger)"
+                    ));
+                }
                 if let Some(code) = &mut self.code {
                     let var = code.var(id.0);
                     code.line(format!(
@@ -502,5 +550,24 @@ fn spell_name(text: &str) -> &'static str {
         "ptoracle debuff"
     } else {
         "ptoracle modify"
+    }
+}
+
+/// Whether a keyword list anywhere in the case (an object's, a static
+/// ability's, an effect's) has undying or persist.
+pub fn has_dies_triggers(case: &Value) -> bool {
+    has_keyword_anywhere(case, "undying") || has_keyword_anywhere(case, "persist")
+}
+
+/// Whether a keyword list anywhere in the case has `kw`.
+pub fn has_keyword_anywhere(case: &Value, kw: &str) -> bool {
+    match case {
+        Value::Object(o) => o.iter().any(|(k, v)| {
+            (k == "keywords" || k == "add_keywords")
+                && v.as_array().is_some_and(|a| a.iter().any(|k| k == kw))
+                || has_keyword_anywhere(v, kw)
+        }),
+        Value::Array(a) => a.iter().any(|v| has_keyword_anywhere(v, kw)),
+        _ => false,
     }
 }

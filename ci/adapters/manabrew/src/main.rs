@@ -63,6 +63,8 @@ const FEATURES: &[&str] = &[
     "other-counters",
     "prevention",
     "summoning-sickness",
+    "undying",
+    "persist",
     // Only a printed mana cost on an object (the card's `ManaCost`); casting,
     // X and the rest of the feature are answered `unsupported`.
     "spells",

@@ -29,6 +29,9 @@ pub const KEYWORDS: &[(&str, &str)] = &[
     ("defender", "Defender"),
     ("wither", "Wither"),
     ("infect", "Infect"),
+    // Their "dies" triggers are the engine's (`keyword_gen.rs`).
+    ("undying", "Undying"),
+    ("persist", "Persist"),
     // Inert keywords (ptoracle gives them no effect): those the engine
     // holds by name with no ability of their own a case could set off.
     // Flanking (a trigger as it blocks), protection and morph (a quality or
