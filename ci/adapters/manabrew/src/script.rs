@@ -37,11 +37,9 @@ fn keywords(list: &Value, where_: &str) -> Res<Vec<&'static str>> {
 
 /// A ptoracle filter as a Forge card selector (`Affected$` of a static
 /// ability, `ValidCards$` of an `...All` effect), relative to `you`, the
-/// controller of the ability's source. The engine's selector
-/// (`CardFilter`) knows one base type (creature or land, else any
-/// permanent), `nonLand`, `YouCtrl`, `Other`, one color, one subtype and an
-/// exact name; anything else is refused (an unknown word would be read as
-/// a subtype).
+/// controller of the ability's source: one card type, `nonLand` or
+/// `nonCreature`, `YouCtrl`, `Other`, one color, one subtype and an exact
+/// name, as Forge's scripts write them; anything else is refused.
 pub fn selector(f: &Value, you: &str, where_: &str) -> Res<String> {
     let Some(obj) = f.as_object() else {
         return unsupported(format!("{where_}: the affected set {f}"));
@@ -82,14 +80,27 @@ pub fn selector(f: &Value, you: &str, where_: &str) -> Res<String> {
         return unsupported(format!("{where_}: a filter of another zone"));
     }
     let types = strs("types");
+    // One card type, by its name, as Forge's scripts write it
+    // (`Affected$ Artifact.nonCreature`, March of the Machines): the
+    // engine's static selector (`CardFilter`) knows `Creature` and `Land`
+    // and reads any other word as a subtype (engine bug 14); its `...All`
+    // effects' matching knows them all.
     let base = match types.as_slice() {
         [] => "Permanent",
-        [t] if t == "Creature" => "Creature",
-        [t] if t == "Land" => "Land",
+        [t] if [
+            "Creature",
+            "Land",
+            "Artifact",
+            "Enchantment",
+            "Planeswalker",
+        ]
+        .contains(&t.as_str()) =>
+        {
+            t.as_str()
+        }
         _ => {
             return unsupported(format!(
-                "{where_}: a filter on the card types {types:?} (the engine's card selector tests \
-                 creature or land only)"
+                "{where_}: a filter on the card types {types:?} (one type at most)"
             ))
         }
     };
@@ -97,6 +108,7 @@ pub fn selector(f: &Value, you: &str, where_: &str) -> Res<String> {
     match strs("not_types").as_slice() {
         [] => {}
         [t] if t == "Land" => parts.push("nonLand".into()),
+        [t] if t == "Creature" => parts.push("nonCreature".into()),
         other => {
             return unsupported(format!(
                 "{where_}: a filter excluding the card types {other:?}"
