@@ -137,6 +137,21 @@ pub fn check(case: &Value) -> Res<()> {
              the engine's agent makes",
         );
     }
+    // Two objects with undying or persist may die at once: the order of
+    // their triggers is again a choice (603.3b).
+    let dying = setup["objects"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .filter(|o| has_keyword_anywhere(o, "undying") || has_keyword_anywhere(o, "persist"))
+        .count();
+    if dying > 1 {
+        return unsupported(
+            "two objects with undying or persist: the order of their triggers is a choice \
+             (603.3b) the engine's agent makes",
+        );
+    }
     // Timestamps (docs/protocol.md "Timestamps"): the reference's counter,
     // bounded below and above, since deaths also take one and are not known
     // before the case is played. Every object may die, and again after each

@@ -316,6 +316,16 @@ impl Game {
                  abilities target permanents)"
             ));
         }
+        for kw in ["Shroud", "Hexproof"] {
+            if self.g.card(id).has_keyword(kw) {
+                // 702.18a, 702.11b: the adapter's spell or ability could not
+                // target it, while the case's step acts on it.
+                return unsupported(format!(
+                    "{where_}: {handle} has {} (the adapter's spells and abilities target)",
+                    kw.to_lowercase()
+                ));
+            }
+        }
         Ok(id)
     }
 
@@ -357,9 +367,17 @@ impl Game {
                     break;
                 }
             }
+            if self.g.game_over {
+                // The engine ends its game as a player loses (104.2a), and
+                // resolves no more triggers; ptoracle's scenarios play on.
+                return unsupported("a player has lost the game, which manabrew ends there");
+            }
             self.game_loop
                 .priority_round(&mut self.g, &mut self.agents, false);
-            if self.g.stack.is_empty() || self.g.game_over {
+            if self.g.game_over {
+                return unsupported("a player has lost the game, which manabrew ends there");
+            }
+            if self.g.stack.is_empty() {
                 return Ok(());
             }
             self.game_loop.resolve_stack(&mut self.g, &mut self.agents);
@@ -468,6 +486,14 @@ impl Game {
             }
             "destroy" => {
                 let tgt = self.creature_target(body.as_str().unwrap_or(""), where_)?;
+                if self.triggers {
+                    // Not established: whether the engine's resolution of the
+                    // adapter's spell collects the "dies" trigger (a persist
+                    // creature destroyed stayed in the graveyard, seed 1).
+                    return unsupported(format!(
+                        "{where_}: a destruction in a case with undying or persist (not mapped yet)"
+                    ));
+                }
                 let src = self.spell_card(you, "ptoracle destroy");
                 self.resolve(
                     src,
@@ -508,7 +534,7 @@ impl Game {
                 self.resolve(
                     src,
                     you,
-                    "SP$ Regenerate | ValidTgts$ Creature",
+                    "SP$ Regenerate | ValidTgts$ Permanent",
                     Some(tgt),
                     None,
                     sba,
