@@ -183,6 +183,15 @@ QUERIES = {
         "cards whose one-shot effect changes a creature's P/T with no end",
         lambda c: ("Instant" in c["types"] or "Sorcery" in c["types"])
         and has(c, r"(gets [+-]\d+/[+-]\d+|base power and toughness \d+/\d+)(?![^.]*until end of turn)")),
+    "ci/adapters/manabrew/findings/loses-all-abilities-removes-nothing.yaml": (
+        "cards that make a permanent lose all abilities",
+        lambda c: has(c, r"loses? all abilities")),
+    "ci/adapters/manabrew/findings/pt-counters-other-than-plus-and-minus-one-change-nothing.yaml": (
+        "cards that put P/T counters other than +1/+1 and -1/-1",
+        lambda c: bool(set(re.findall(r"([+-]\d+/[+-]\d+) counters?", text(c))) - {"+1/+1", "-1/-1"})),
+    "ci/adapters/manabrew/findings/keyword-counter-grants-no-keyword.yaml": (
+        "cards that put keyword counters",
+        lambda c: has(c, r"\b(flying|first strike|double strike|deathtouch|decayed|exalted|haste|hexproof|indestructible|lifelink|menace|reach|shadow|trample|vigilance) counters?\b")),
 }
 
 
