@@ -16,7 +16,7 @@
 //! only manabrew-engine (and serde_json, to compare the values).
 
 // The helpers below serve every reproduction; a case uses some of them.
-#![allow(dead_code)]
+#![allow(dead_code, unused_mut, unused_variables)]
 
 use forge_foundation::{CardTypeLine, ColorSet, ManaCost, ZoneType};
 use manabrew_engine::agent::{PassAgent, PlayerAgent};
@@ -102,8 +102,16 @@ fn observe(g: &GameState, id: CardId) -> Value {
         "deathtouch_damage": c.has_deathtouch_damage, "tapped": c.tapped,
         "regeneration_shields": c.regeneration_shields,
         "keywords": keywords(c),
+        "types": types(c),
         "summoning_sick": c.zone == ZoneType::Battlefield && c.is_creature() && c.summoning_sick && !c.has_haste(),
     })
+}
+
+/// The card types of the card, sorted.
+fn types(c: &Card) -> Value {
+    let mut t: Vec<String> = c.type_line.core_types.iter().map(|t| format!("{t:?}")).collect();
+    t.sort();
+    json!(t)
 }
 
 /// The keywords the engine says the card has (`has_keyword`), by
