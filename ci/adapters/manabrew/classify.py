@@ -30,6 +30,9 @@ BUGS = {
     "O": "bug 15: regeneration gives a noncreature permanent no shield",
     "P": "bug 16: the cleanup step removes damage from creatures only",
     "Q": "bug 17: damage is dealt to a noncreature permanent that is no planeswalker or battle",
+    "R": "bug 18: a creature whose control changes is not summoning sick",
+    "S": "bug 19: a prevention shield does not prevent a wither or infect source's -1/-1 counters",
+    "T": "bug 20: state-based actions are not simultaneous: a lord's death saves what it was killing",
 }
 
 PT_FIELDS = {"pt", "base_pt", "total", "combat_damage", "zone", "damage", "deathtouch_damage", "lost", "life", "poison", "counters", "types"}
@@ -51,6 +54,19 @@ def new_bug(case, fields):
     objs = case["setup"].get("objects", [])
     effects = steps_of(case, "effect")
     statics = [a for o in objs for a in o.get("abilities") or []]
+    if "summoning_sick" in fields and steps_of(case, "gain_control"):
+        return "R"
+    shielded = {p.get("to") for p in steps_of(case, "prevent")}
+    counter_sources = {o["id"] for o in objs if {"wither", "infect"} & set(o.get("keywords", []))}
+    for f in fields.values():
+        who, _, what = f["field"].partition(".")
+        if who in shielded and what == "counters" and any(
+                d.get("to") == who and d.get("from") in counter_sources for d in steps_of(case, "damage")):
+            return "S"
+    z = fields.get("zone")
+    lords = [o for o in objs if "Creature" in o.get("types", []) and o.get("abilities")]
+    if z and z["expected"] == "graveyard" and z["got"] == "battlefield" and lords:
+        return "T"
     noncreature_ids = {o["id"] for o in objs if "Creature" not in o.get("types", [])}
     damaged = {d.get("to") for d in steps_of(case, "damage")}
     for f in fields.values():

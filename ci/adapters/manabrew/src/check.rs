@@ -306,6 +306,24 @@ pub fn check(case: &Value) -> Res<()> {
                     return unsupported(format!("{where_}: `{name}` of a player"));
                 }
             }
+            "gain_control" => {
+                if !handles
+                    .iter()
+                    .any(|h| Some(h.as_str()) == body["player"].as_str())
+                {
+                    return unsupported(format!("{where_}: control gained by {}", body["player"]));
+                }
+                // The static lines say `YouCtrl` from the setup controller's
+                // point of view; the engine would read them from the new one's.
+                if setup["objects"]
+                    .as_array()
+                    .is_some_and(|a| a.iter().any(|o| !empty(o.get("abilities"))))
+                {
+                    return unsupported(format!(
+                        "{where_}: a control change in a case with static abilities"
+                    ));
+                }
+            }
             "begin_turn" => {
                 if !handles.iter().any(|h| Some(h.as_str()) == body.as_str()) {
                     return unsupported(format!("{where_}: the turn of {body}"));

@@ -504,6 +504,24 @@ impl Game {
                     sba,
                 )?;
             }
+            "gain_control" => {
+                // `SP$ GainControl` (no duration: the change lasts
+                // indefinitely, 613.1b), cast by the player who gains
+                // control: the engine's control-changing effect.
+                let tgt = self.creature_target(body["object"].as_str().unwrap_or(""), where_)?;
+                let p = self
+                    .seat(body["player"].as_str().unwrap_or(""))
+                    .unwrap_or(you);
+                let src = self.spell_card(p, "ptoracle gain control");
+                self.resolve(
+                    src,
+                    p,
+                    "SP$ GainControl | ValidTgts$ Permanent",
+                    Some(tgt),
+                    None,
+                    sba,
+                )?;
+            }
             "begin_turn" => {
                 // The engine's per-turn reset of a player's turn
                 // (`new_turn_for_player`): their permanents are no longer

@@ -65,6 +65,7 @@ const FEATURES: &[&str] = &[
     "summoning-sickness",
     "undying",
     "persist",
+    "control-changes",
     // Only a printed mana cost on an object (the card's `ManaCost`); casting,
     // X and the rest of the feature are answered `unsupported`.
     "spells",
