@@ -183,6 +183,26 @@ QUERIES = {
         "cards whose one-shot effect changes a creature's P/T with no end",
         lambda c: ("Instant" in c["types"] or "Sorcery" in c["types"])
         and has(c, r"(gets [+-]\d+/[+-]\d+|base power and toughness \d+/\d+)(?![^.]*until end of turn)")),
+    "ci/adapters/manabrew/findings/loses-all-abilities-removes-nothing.yaml": (
+        "cards that make a permanent lose all abilities",
+        lambda c: has(c, r"loses? all abilities")),
+    "ci/adapters/manabrew/findings/pt-counters-other-than-plus-and-minus-one-change-nothing.yaml": (
+        "cards that put P/T counters other than +1/+1 and -1/-1",
+        lambda c: bool(set(re.findall(r"([+-]\d+/[+-]\d+) counters?", text(c))) - {"+1/+1", "-1/-1"})),
+    "ci/adapters/manabrew/findings/static-set-pt-beats-a-later-resolved-one.yaml": (
+        "permanents whose static ability sets other creatures' base P/T",
+        lambda c: not ("Instant" in c["types"] or "Sorcery" in c["types"])
+        and has(c, r"(creatures?|permanents?|artifacts?|enchantments?)[^.]* (have|has) base power and toughness \d+/\d+")
+        and not has(c, r"until end of turn")),
+    "ci/adapters/manabrew/findings/a-players-prevention-shield-prevents-nothing.yaml": (
+        "cards that prevent the next N damage to a player or any target",
+        lambda c: has(c, r"prevent the next (\d+|x) damage that would be dealt to (any target|target player|you|target creature or player|target player or planeswalker)")),
+    "ci/adapters/manabrew/findings/static-ability-on-artifacts-affects-nothing.yaml": (
+        "permanents whose static ability makes artifacts or enchantments creatures",
+        lambda c: has(c, r"(each|all|other) (other )?(noncreature )?(non-aura )?(artifacts?|enchantments?)[^.]* (is|are) (an? )?(artifact |enchantment )?creatures?")),
+    "ci/adapters/manabrew/findings/keyword-counter-grants-no-keyword.yaml": (
+        "cards that put keyword counters",
+        lambda c: has(c, r"\b(flying|first strike|double strike|deathtouch|decayed|exalted|haste|hexproof|indestructible|lifelink|menace|reach|shadow|trample|vigilance) counters?\b")),
 }
 
 

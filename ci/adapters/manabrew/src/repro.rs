@@ -101,9 +101,11 @@ impl Code {
     /// Counters the setup gives a card.
     pub fn counters(&mut self, id: u32, kind: &str, n: i32) {
         let var = self.var(id);
-        self.line(format!(
-            "g.card_mut({var}).add_counter(&CounterType::{kind}, {n});"
-        ));
+        let kind = match kind {
+            "P1P1" | "M1M1" => format!("CounterType::{kind}"),
+            other => format!("manabrew_engine::card::counter_type::parse_counter_type({other:?})"),
+        };
+        self.line(format!("g.card_mut({var}).add_counter(&{kind}, {n});"));
     }
 
     /// A new instant on the stack, the source of the adapter's spell.
@@ -231,8 +233,13 @@ impl Code {
             })
             .collect();
         Ok(format!(
-            "{}\n\n{PRELUDE}\nconst CHECKS: &[(usize, &str, &str, &str)] = &[ // (after step, object or player, field, the rules' value, as JSON)\n{}\n];\n\nfn main() {{\n{}\n\n    // The engine's values, after step {}.\n    let mut seen = Vec::new();\n{}\n    std::process::exit(report(&seen));\n}}\n",
+            "{}\n\n{PRELUDE}\n/// Forge's names of the keywords the adapter maps.\nconst KEYWORD_NAMES: &[&str] = &[{}];\n\nconst CHECKS: &[(usize, &str, &str, &str)] = &[ // (after step, object or player, field, the rules' value, as JSON)\n{}\n];\n\nfn main() {{\n{}\n\n    // The engine's values, after step {}.\n    let mut seen = Vec::new();\n{}\n    std::process::exit(report(&seen));\n}}\n",
             doc.join("\n"),
+            crate::terms::KEYWORDS
+                .iter()
+                .map(|(_, f)| lit(f))
+                .collect::<Vec<_>>()
+                .join(", "),
             checks.join("\n"),
             body.join("\n").trim_start_matches('\n'),
             last + 1,
@@ -258,6 +265,9 @@ const OBSERVED: &[&str] = &[
     "deathtouch_damage",
     "tapped",
     "regeneration_shields",
+    "keywords",
+    "types",
+    "summoning_sick",
     "life",
     "poison",
     "lost",
@@ -282,7 +292,7 @@ fn wrap(text: &str) -> Vec<String> {
 }
 
 const PRELUDE: &str = r#"// The helpers below serve every reproduction; a case uses some of them.
-#![allow(dead_code)]
+#![allow(dead_code, unused_mut, unused_variables)]
 
 use forge_foundation::{CardTypeLine, ColorSet, ManaCost, ZoneType};
 use manabrew_engine::agent::{PassAgent, PlayerAgent};
@@ -338,13 +348,21 @@ fn sba(g: &mut GameState) {
 fn observe(g: &GameState, id: CardId) -> Value {
     let c = g.card(id);
     let zone = format!("{:?}", c.zone).to_lowercase();
-    let has_pt = c.is_creature() && c.base_power.is_some() && c.base_toughness.is_some();
+    let has_pt = c.is_creature();
     let pt = |v: i32| if has_pt { json!(v) } else { Value::Null };
     let mut counters = serde_json::Map::new();
     for (kind, n) in &c.counters {
         let name = match kind {
             CounterType::P1P1 => "+1/+1".to_string(),
             CounterType::M1M1 => "-1/-1".to_string(),
+            // Forge's `P1P0` is `+1/+0`.
+            CounterType::Named(f) if f.len() >= 4 && f.starts_with(['P', 'M']) => {
+                let i = 1 + f[1..].find(['P', 'M']).unwrap_or(0);
+                let sign = |c: char| if c == 'P' { '+' } else { '-' };
+                format!("{}{}/{}{}", sign(f.as_bytes()[0] as char), &f[1..i],
+                        sign(f.as_bytes()[i] as char), &f[i + 1..])
+            }
+            CounterType::Named(f) => f.to_lowercase(),
             other => format!("{other:?}").to_lowercase(),
         };
         if *n != 0 {
@@ -359,7 +377,25 @@ fn observe(g: &GameState, id: CardId) -> Value {
         "combat_damage": pt(c.power().max(0)), "counters": counters, "damage": c.damage,
         "deathtouch_damage": c.has_deathtouch_damage, "tapped": c.tapped,
         "regeneration_shields": c.regeneration_shields,
+        "keywords": keywords(c),
+        "types": types(c),
+        "summoning_sick": c.zone == ZoneType::Battlefield && c.is_creature() && c.summoning_sick && !c.has_haste(),
     })
+}
+
+/// The card types of the card, sorted.
+fn types(c: &Card) -> Value {
+    let mut t: Vec<String> = c.type_line.core_types.iter().map(|t| format!("{t:?}")).collect();
+    t.sort();
+    json!(t)
+}
+
+/// The keywords the engine says the card has (`has_keyword`), by
+/// ptoracle's names, sorted.
+fn keywords(c: &Card) -> Value {
+    let mut have: Vec<String> = KEYWORD_NAMES.iter().filter(|k| c.has_keyword(k)).map(|k| k.to_lowercase()).collect();
+    have.sort();
+    json!(have)
 }
 
 /// The fields of a player.
@@ -395,6 +431,7 @@ pub fn card_expr(
     power: Option<i32>,
     toughness: Option<i32>,
     keywords: &[String],
+    abilities: &[String],
 ) -> String {
     let mut color = "ColorSet::COLORLESS".to_string();
     for c in o["colors"].as_array().cloned().unwrap_or_default() {
@@ -410,8 +447,17 @@ pub fn card_expr(
         .iter()
         .map(|k| format!("{}.to_string()", lit(k)))
         .collect();
+    let lines: Vec<String> = abilities
+        .iter()
+        .map(|a| format!("{}.to_string()", lit(a)))
+        .collect();
+    let lines = if lines.is_empty() {
+        "Vec::new()".to_string()
+    } else {
+        format!("vec![{}]", lines.join(", "))
+    };
     format!(
-        "Card::new(CardId(0), {}.to_string(), PlayerId({owner}), CardTypeLine::parse({}), {cost}, {color}, {}, {}, vec![{}], Vec::new())",
+        "Card::new(CardId(0), {}.to_string(), PlayerId({owner}), CardTypeLine::parse({}), {cost}, {color}, {}, {}, vec![{}], {lines})",
         lit(name),
         lit(line),
         opt(power),
@@ -425,17 +471,16 @@ impl Code {
     /// deathtouch damage, tapped status, regeneration shields; and that it
     /// has been there since before the turn (not summoning sick).
     pub fn setup_state(&mut self, id: u32, o: &Value) {
-        self.set(id, "summoning_sick", "false");
+        let sick = o["sick"].as_bool().unwrap_or(false);
+        self.set(id, "summoning_sick", &sick.to_string());
         if let Some(counters) = o["counters"].as_object() {
             for (kind, n) in counters {
                 let n = n.as_i64().unwrap_or(0);
-                let kind = match kind.as_str() {
-                    "+1/+1" => "P1P1",
-                    "-1/-1" => "M1M1",
-                    _ => continue,
+                let Some(kind) = crate::terms::forge_counter(kind) else {
+                    continue;
                 };
                 if n > 0 {
-                    self.counters(id, kind, n as i32);
+                    self.counters(id, &kind, n as i32);
                 }
             }
         }

@@ -29,7 +29,12 @@ def inert_keyword_text(k):
                 "supertypes": [], "text": text, "layout": "normal", "manaValue": 0,
                 "identifiers": {}, "power": "1", "toughness": "1", "keywords": [k.title()]})
             names = [keyword_name(x) for x in face["keywords"]]
-            costed = all(isinstance(x, dict) and next(iter(x.values())).get("type") == "Cost"
+            # A keyword with a parameter is a one-key dict: a cost (a dict
+            # whose type is Cost) or another value (Landwalk's land type, a
+            # string), which is no cost.
+            costed = all(isinstance(x, dict)
+                         and isinstance(next(iter(x.values()), None), dict)
+                         and next(iter(x.values())).get("type") == "Cost"
                          for x in face["keywords"])
             # Phasing acts in the untap step the adapter's cleanup walks through.
             if names == [k] and k != "phasing" and (text == k.capitalize() or costed) \

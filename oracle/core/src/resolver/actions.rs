@@ -285,6 +285,14 @@ impl<'c, B: Bugs> Game<'c, B> {
         log.line(1, || {
                 format!("{who} gains control of {name} indefinitely (layer 2) [613.1b]; it has not been under its new controller's control continuously since their most recent turn began [302.6]")
             });
+        // 506.4: a permanent whose controller changes is removed from
+        // combat (306.2 of 2003-03-15 on): an attacker or blocker, and a
+        // planeswalker or battle being attacked.
+        if self.remove_from_combat(c, false) {
+            log.line(1, || {
+                format!("{name} changed controller: it is removed from combat [506.4]")
+            });
+        }
         Ok(())
     }
 
@@ -1745,7 +1753,13 @@ impl<'c, B: Bugs> Game<'c, B> {
             card.shields -= 1;
             card.tapped = true;
             card.damage = 0;
-            log.line(2, || format!("{name} {why}, but it regenerates instead: tapped, all damage removed, removed from combat [701.19a]"));
+            // 701.19a: "If it's an attacking or blocking creature, remove
+            // it from combat" (419.6b of 2003-03-15 on, in every text).
+            if self.remove_from_combat(c, true) {
+                log.line(2, || format!("{name} {why}, but it regenerates instead: tapped, all damage removed, and removed from combat: it no longer attacks or blocks and deals and is dealt no combat damage [701.19a, 506.4]"));
+            } else {
+                log.line(2, || format!("{name} {why}, but it regenerates instead: tapped, all damage removed [701.19a]"));
+            }
             return Ok(());
         }
         log.line(2, || {

@@ -73,21 +73,107 @@ impl<'c, B: Bugs> Game<'c, B> {
             && eval.has_type(r.card, CardType::Creature)
     }
 
+    /// 310.8a, 310.11a: the protector of battle `d`, where a case can
+    /// tell: its controller if it has no battle type; for a Siege, chosen
+    /// among its controller's opponents, the one other player of a
+    /// two-player game (with more players, `None`: the case does not say).
+    fn protector(&self, d: usize) -> Option<usize> {
+        let card = &self.cards[d];
+        if !card.spec.subtypes.iter().any(|t| t == "Siege") {
+            return Some(card.controller);
+        }
+        match self.players.len() {
+            2 => Some(1 - card.controller.min(1)),
+            _ => None,
+        }
+    }
+
+    /// 508.1b, 310.8b: whether a creature controlled by player `p` can
+    /// attack permanent `d`: a planeswalker another player controls, or a
+    /// battle `p` does not protect (a Siege its own controller can attack).
+    fn attackable_by(&self, eval: &Eval<'_, 'c, B>, d: usize, p: usize) -> bool {
+        let walker = eval.has_type(d, CardType::Planeswalker) && self.cards[d].controller != p;
+        let battle = eval.has_type(d, CardType::Battle) && self.protector(d) != Some(p);
+        walker || battle
+    }
+
+    /// 506.4: a planeswalker or battle being attacked stays in combat while
+    /// it is the same object on the battlefield, still a planeswalker or a
+    /// battle, and not removed (its controller changed).
+    fn defender_in_combat(&self, eval: &Eval<'_, 'c, B>, d: Defender) -> bool {
+        let Defender::Permanent(r) = d else {
+            return true;
+        };
+        let card = &self.cards[r.card];
+        let out = self.combat.as_ref().is_some_and(|c| c.removed.contains(&r));
+        !out && card.object == r.object
+            && card.on_battlefield()
+            && (eval.has_type(r.card, CardType::Planeswalker)
+                || eval.has_type(r.card, CardType::Battle))
+    }
+
     /// 506.4: after each step, the creatures that have left the
-    /// battlefield or stopped being creatures are out of combat for good.
+    /// battlefield or stopped being creatures, and the attacked
+    /// planeswalkers and battles that have left it or stopped being one,
+    /// are out of combat for good.
     pub(super) fn leave_combat(&mut self) {
         let Some(combat) = &self.combat else { return };
         let eval = Eval::new(self, false);
-        let out: Vec<ObjRef> = combat
+        let mut out: Vec<ObjRef> = combat
             .attacks
             .iter()
             .flat_map(|a| std::iter::once(a.attacker).chain(a.blockers.iter().map(|b| b.0)))
             .filter(|&r| !self.in_combat(&eval, r) && !combat.removed.contains(&r))
             .collect();
+        for a in &combat.attacks {
+            if let Defender::Permanent(r) = a.defender {
+                if !self.defender_in_combat(&eval, a.defender)
+                    && !combat.removed.contains(&r)
+                    && !out.contains(&r)
+                {
+                    out.push(r);
+                }
+            }
+        }
         drop(eval);
         if let Some(c) = &mut self.combat {
             c.removed.extend(out);
         }
+    }
+
+    /// 506.4: removes permanent `c` from combat, if it is in it: an
+    /// attacking or blocking creature (regeneration, 701.19a: `creatures`
+    /// only), or also a planeswalker or battle being attacked (a change of
+    /// control). Returns whether it was in combat. A removed creature
+    /// stops attacking or blocking and deals and is dealt no combat damage
+    /// in the later damage steps; the attacker it blocked stays blocked
+    /// (509.1h); a removed planeswalker or battle is attacked no more.
+    pub(super) fn remove_from_combat(&mut self, c: usize, creatures_only: bool) -> bool {
+        let r = self.obj(c);
+        let Some(combat) = &self.combat else {
+            return false;
+        };
+        if combat.removed.contains(&r) {
+            return false;
+        }
+        let fighting = combat
+            .attacks
+            .iter()
+            .any(|a| a.attacker == r || a.blockers.iter().any(|b| b.0 == r));
+        let attacked = combat
+            .attacks
+            .iter()
+            .any(|a| a.defender == Defender::Permanent(r));
+        if !(fighting || (attacked && !creatures_only)) {
+            return false;
+        }
+        if self.bug(Mutant::RemovedFromCombatStillFights) {
+            return true;
+        }
+        if let Some(combat) = &mut self.combat {
+            combat.removed.push(r);
+        }
+        true
     }
 
     /// 508.1, 509.1: declares the attackers and blockers; attacking taps a
@@ -130,13 +216,14 @@ impl<'c, B: Bugs> Game<'c, B> {
                     Who::Player(p) => Defender::Player(p),
                     Who::Card(d) => {
                         self.require_battlefield(d, &at.key("defender"), "be attacked")?;
-                        let attackable = eval.has_type(d, CardType::Planeswalker)
-                            || eval.has_type(d, CardType::Battle);
-                        if !attackable || self.cards[d].controller == controller {
+                        // 508.1b, 310.8b: a planeswalker of another
+                        // player, or a battle its protector does not
+                        // attack (a Siege's controller can attack it).
+                        if !self.attackable_by(&eval, d, controller) {
                             return Err(invalid(
                                 at.key("defender"),
                                 format!(
-                                    "`{h}` is no planeswalker or battle of another player: it can't be attacked (508.1b)"
+                                    "`{h}` is neither a planeswalker another player controls nor a battle the attacking player does not protect: it can't be attacked (508.1b, 310.8b, 310.11a)"
                                 ),
                             ));
                         }
@@ -457,15 +544,10 @@ impl<'c, B: Bugs> Game<'c, B> {
         if power <= 0 {
             return Ok(());
         }
-        // 510.1b, 506.4: a planeswalker or battle that has left the
-        // battlefield (or stopped being one) is attacked by nothing.
-        let defender_there = match attack.defender {
-            Defender::Player(_) => true,
-            Defender::Permanent(r) => {
-                let card = &self.cards[r.card];
-                card.object == r.object && card.on_battlefield()
-            }
-        };
+        // 510.1b, 506.4, 506.4c: a planeswalker or battle that has left the
+        // battlefield, stopped being one or changed controller is removed
+        // from combat; the creature attacking it attacks nothing.
+        let defender_there = self.defender_in_combat(eval, attack.defender);
         let to_defender = |plan: &mut Vec<Assignment>, amount: i64, log: &mut Log| {
             if defender_there {
                 plan.push(Assignment {
@@ -486,6 +568,11 @@ impl<'c, B: Bugs> Game<'c, B> {
             return Ok(());
         }
         let trample = eval.has_keyword(c, Keyword::Trample);
+        // 702.19b, 510.1a: with what it attacks gone from combat, a trampler
+        // can assign its excess only among its blockers, and must assign
+        // all its damage (702.19f: nothing goes to the player instead).
+        let tramples_over =
+            trample && (defender_there || self.bug(Mutant::TrampleExcessLostWithoutDefender));
         let deathtouch = eval.has_keyword(c, Keyword::Deathtouch);
         let blockers: Vec<usize> = attack
             .blockers
@@ -538,7 +625,7 @@ impl<'c, B: Bugs> Game<'c, B> {
         let mut left = power;
         for (i, &b) in sequence.iter().enumerate() {
             let last_one = i + 1 == sequence.len();
-            let give = if last_one && !(trample && defender_last) {
+            let give = if last_one && !(tramples_over && defender_last) {
                 left
             } else {
                 let lethal = self.lethal_to_assign(eval, b, deathtouch, assigned)?;

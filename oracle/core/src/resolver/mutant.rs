@@ -104,6 +104,8 @@ mutants! {
     DamageKeywordsFromCard => "damage-keywords-from-card", "a source that left the battlefield before dealing damage has the keywords of the card where it is now, not those it last had on the battlefield, so its deathtouch and lifelink are lost (702.2e, 702.15c)";
     StateBasedDestroysSeparately => "state-based-destroys-separately", "lethal damage and deathtouch damage destroy a creature as two events, so one regeneration shield does not save it from both, as when deathtouch was a trigger (704.7, 704.5g, 704.5h)";
     SetsWithItsTypes => "sets-with-its-types", "an effect that also changes types (\"becomes a 3/3 creature\") sets P/T with its types, before every setting effect that changes none whatever their timestamps, as the rules of 2003 to 2005 did (613.6, 613.4b)";
+    RemovedFromCombatStillFights => "removed-from-combat-still-fights", "a creature that regenerates or changes controller, or a planeswalker or battle whose controller changes, stays in combat: it still deals and is dealt combat damage in the next damage step, or is still attacked (506.4, 701.19a)";
+    TrampleExcessLostWithoutDefender => "trample-excess-lost-without-defender", "a trampler whose planeswalker or battle has left combat assigns its blockers only lethal damage and loses the rest, instead of assigning all its damage among them (510.1a, 702.19b)";
     SiegeToGraveyard => "siege-to-graveyard", "a battle with defense 0 is put into its owner's graveyard even while the Siege ability that its last defense counter triggered waits to resolve, instead of being exiled by it (704.5v, 310.11b)";
 }
 

@@ -16,7 +16,7 @@
 //! only manabrew-engine (and serde_json, to compare the values).
 
 // The helpers below serve every reproduction; a case uses some of them.
-#![allow(dead_code)]
+#![allow(dead_code, unused_mut, unused_variables)]
 
 use forge_foundation::{CardTypeLine, ColorSet, ManaCost, ZoneType};
 use manabrew_engine::agent::{PassAgent, PlayerAgent};
@@ -72,13 +72,21 @@ fn sba(g: &mut GameState) {
 fn observe(g: &GameState, id: CardId) -> Value {
     let c = g.card(id);
     let zone = format!("{:?}", c.zone).to_lowercase();
-    let has_pt = c.is_creature() && c.base_power.is_some() && c.base_toughness.is_some();
+    let has_pt = c.is_creature();
     let pt = |v: i32| if has_pt { json!(v) } else { Value::Null };
     let mut counters = serde_json::Map::new();
     for (kind, n) in &c.counters {
         let name = match kind {
             CounterType::P1P1 => "+1/+1".to_string(),
             CounterType::M1M1 => "-1/-1".to_string(),
+            // Forge's `P1P0` is `+1/+0`.
+            CounterType::Named(f) if f.len() >= 4 && f.starts_with(['P', 'M']) => {
+                let i = 1 + f[1..].find(['P', 'M']).unwrap_or(0);
+                let sign = |c: char| if c == 'P' { '+' } else { '-' };
+                format!("{}{}/{}{}", sign(f.as_bytes()[0] as char), &f[1..i],
+                        sign(f.as_bytes()[i] as char), &f[i + 1..])
+            }
+            CounterType::Named(f) => f.to_lowercase(),
             other => format!("{other:?}").to_lowercase(),
         };
         if *n != 0 {
@@ -93,7 +101,25 @@ fn observe(g: &GameState, id: CardId) -> Value {
         "combat_damage": pt(c.power().max(0)), "counters": counters, "damage": c.damage,
         "deathtouch_damage": c.has_deathtouch_damage, "tapped": c.tapped,
         "regeneration_shields": c.regeneration_shields,
+        "keywords": keywords(c),
+        "types": types(c),
+        "summoning_sick": c.zone == ZoneType::Battlefield && c.is_creature() && c.summoning_sick && !c.has_haste(),
     })
+}
+
+/// The card types of the card, sorted.
+fn types(c: &Card) -> Value {
+    let mut t: Vec<String> = c.type_line.core_types.iter().map(|t| format!("{t:?}")).collect();
+    t.sort();
+    json!(t)
+}
+
+/// The keywords the engine says the card has (`has_keyword`), by
+/// ptoracle's names, sorted.
+fn keywords(c: &Card) -> Value {
+    let mut have: Vec<String> = KEYWORD_NAMES.iter().filter(|k| c.has_keyword(k)).map(|k| k.to_lowercase()).collect();
+    have.sort();
+    json!(have)
 }
 
 /// The fields of a player.
@@ -115,6 +141,9 @@ fn report(seen: &[(usize, &str, &str, Value)]) -> i32 {
     println!("{}", if wrong > 0 { "the bug is still there" } else { "fixed: the engine agrees with the rules" });
     i32::from(wrong > 0)
 }
+
+/// Forge's names of the keywords the adapter maps.
+const KEYWORD_NAMES: &[&str] = &["Flying", "First Strike", "Double Strike", "Deathtouch", "Decayed", "Exalted", "Haste", "Hexproof", "Indestructible", "Lifelink", "Menace", "Reach", "Shadow", "Trample", "Vigilance", "Defender", "Wither", "Infect", "Undying", "Persist", "Changeling", "Flash", "Shroud", "Fear", "Intimidate", "Horsemanship", "Banding"];
 
 const CHECKS: &[(usize, &str, &str, &str)] = &[ // (after step, object or player, field, the rules' value, as JSON)
     (1, "you", "life", "22"),
