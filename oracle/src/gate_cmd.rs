@@ -63,6 +63,13 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
         })?),
         None => None,
     };
+    let findings = match &args.findings {
+        Some(p) => Some(ptoracle::gate::findings::Register::load(p).map_err(|e| {
+            eprintln!("{e}");
+            BAD_INPUT
+        })?),
+        None => None,
+    };
     let mut out = std::io::stdout().lock();
     // One handshake first: to know what the engine is before planning, and
     // to stop early, with every case in error, if it can't be used at all.
@@ -78,6 +85,7 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
         shrink_budget: args.shrink_budget,
         keep_shrunk: 20,
         expectations,
+        findings,
         stop_after_same_errors: args.stop_after_same_errors,
     };
     let done = AtomicBool::new(false);

@@ -238,6 +238,7 @@ fn run_plan<E: Engine + Send + 'static>(
         shrink_budget: config.shrink_budget,
         keep_shrunk: KEEP_SHRUNK,
         expectations: None,
+        findings: None,
         // In process, an error costs no restart: every case is played.
         stop_after_same_errors: 0,
     };

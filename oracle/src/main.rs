@@ -355,6 +355,12 @@ struct GateArgs {
     /// The engine's known failures, errors and skips (YAML).
     #[arg(long, value_name = "FILE")]
     expectations: Option<PathBuf>,
+    /// The findings register (`ci/findings.yaml`): each mismatch of a
+    /// failing case is attributed to the finding of the engine whose
+    /// signature explains it; a case every mismatch of which is explained
+    /// is known, one with any other is new.
+    #[arg(long, value_name = "FILE")]
+    findings: Option<PathBuf>,
     /// Also fail when a listed case passes or changes verdict.
     #[arg(long)]
     strict: bool,

@@ -342,38 +342,47 @@ fn observation_mismatches(
     out.sort_by_key(|m| field_rank(&m.field));
 }
 
+/// The observation fields a mismatch names after its object or player
+/// (`ogre.pt`: `pt`; `ogre.lki.pt` names `pt` of the last known
+/// information), in the order mismatches are listed: the most telling
+/// first, P/T before what follows from it. `""` is a mismatch of the
+/// object or player itself (one run has it, the other not).
+pub const FIELDS: &[&str] = &[
+    "",
+    "zone",
+    "pt",
+    "base_pt",
+    "counters",
+    "damage",
+    "deathtouch_damage",
+    "types",
+    "keywords",
+    "colors",
+    "lki",
+    "total",
+    "combat_damage",
+    "tapped",
+    "summoning_sick",
+    "regeneration_shields",
+    "attached_to",
+    "life",
+    "poison",
+    "mana",
+    "lost",
+    "snow_mana",
+    "payments",
+    "can_pay",
+];
+
 /// Orders mismatches so that the most telling comes first: by object, then
-/// P/T before what follows from it.
+/// by [`FIELDS`].
 fn field_rank(field: &str) -> (String, usize, String) {
-    const ORDER: &[&str] = &[
-        "",
-        "zone",
-        "pt",
-        "base_pt",
-        "counters",
-        "damage",
-        "deathtouch_damage",
-        "types",
-        "keywords",
-        "colors",
-        "lki",
-        "total",
-        "combat_damage",
-        "tapped",
-        "summoning_sick",
-        "regeneration_shields",
-        "attached_to",
-        "life",
-        "poison",
-        "mana",
-        "lost",
-        "snow_mana",
-        "payments",
-        "can_pay",
-    ];
     let (who, rest) = field.split_once('.').unwrap_or((field, ""));
     let name = rest.split('.').next().unwrap_or("");
-    let rank = ORDER.iter().position(|o| *o == name).unwrap_or(ORDER.len());
+    let rank = FIELDS
+        .iter()
+        .position(|o| *o == name)
+        .unwrap_or(FIELDS.len());
     (who.to_string(), rank, rest.to_string())
 }
 

@@ -61,6 +61,11 @@ pub struct Entry {
     /// Where it is tracked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub issue: Option<String>,
+    /// The registered findings that explained all of it when it was
+    /// written (`gate --findings`): the case is known by them, and it fails
+    /// the gate if it gains a mismatch no finding explains.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<String>,
 }
 
 const HEADER: &str = "\
@@ -129,18 +134,9 @@ impl Expectations {
     }
 
     /// Marks `record` with what this file says of it; whether the file
-    /// lists it.
+    /// lists it. See [`mark`].
     pub fn mark(&self, record: &mut Record) -> bool {
-        let kind = record.outcome.kind();
-        let listed = self.cases.get(&record.id);
-        record.expectation = match listed {
-            None if kind.bad() => Some(Expectation::Unexpected),
-            None => None,
-            Some(e) if e.verdict == kind => Some(Expectation::Known),
-            Some(_) if kind == Kind::Pass => Some(Expectation::Fixed),
-            Some(_) => Some(Expectation::Changed),
-        };
-        listed.is_some()
+        mark(Some(self), false, record)
     }
 
     /// The listed ids that are not in `seen`.
@@ -189,6 +185,12 @@ impl Expectations {
                     verdict,
                     reason: old.map_or(reason, |e| e.reason.clone()),
                     issue: old.and_then(|e| e.issue.clone()),
+                    findings: c
+                        .attribution
+                        .as_ref()
+                        .filter(|a| a.known)
+                        .map(|a| a.findings.clone())
+                        .unwrap_or_default(),
                 },
             );
             Ok(())
@@ -213,6 +215,36 @@ impl Expectations {
         }
         format!("{HEADER}{skips}{}", crate::yaml::to_string(self))
     }
+}
+
+/// Marks `record` with what `expectations` say of it, and of what its
+/// attribution says (`attributed`: the gate was given the findings
+/// register); whether the file lists it. A failure or error that findings
+/// explain whole is known whether listed or not (`Explained` when not); a
+/// listed one whose entry names the findings that explained it and that
+/// now has a mismatch none explains is `Unexplained`: the ratchet on known
+/// bugs.
+pub fn mark(expectations: Option<&Expectations>, attributed: bool, record: &mut Record) -> bool {
+    let kind = record.outcome.kind();
+    let listed = expectations.and_then(|e| e.cases.get(&record.id));
+    let explained = record.attribution.as_ref().is_some_and(|a| a.known);
+    record.expectation = match listed {
+        None if kind.bad() && explained => Some(Expectation::Explained),
+        None if kind.bad() => Some(Expectation::Unexpected),
+        None => None,
+        Some(e) if e.verdict == kind && attributed && !e.findings.is_empty() && !explained => {
+            Some(Expectation::Unexplained)
+        }
+        Some(e) if e.verdict == kind => Some(Expectation::Known),
+        Some(_) if kind == Kind::Pass => Some(Expectation::Fixed),
+        Some(_) => Some(Expectation::Changed),
+    };
+    // Without a file or a register, nothing is said of a record (the
+    // summary counts its failures as unexpected all the same).
+    if expectations.is_none() && !attributed {
+        record.expectation = None;
+    }
+    listed.is_some()
 }
 
 /// Orders case ids as a person reads them: runs of digits by their value

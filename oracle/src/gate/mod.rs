@@ -12,6 +12,7 @@
 
 pub mod baseline;
 pub mod expectations;
+pub mod findings;
 pub mod offline;
 pub mod policy;
 pub mod report;
@@ -58,6 +59,9 @@ pub struct Plan {
     /// The engine's known failures: each record is marked with what they
     /// say of it as it is made.
     pub expectations: Option<expectations::Expectations>,
+    /// The findings register: each failing record is attributed to the
+    /// findings of the engine that explain it (see [`findings`]).
+    pub findings: Option<findings::Register>,
     /// When the first this many cases played all end in an error of the
     /// same kind (none listed in the expectations), the run stops there
     /// ([`Report::stopped`]): an engine broken for every case would be
@@ -163,11 +167,14 @@ pub fn run(plan: &Plan, make: &Factory<'_>, stop: &AtomicBool, live: &Live) -> R
                             (t.call)(done, live);
                         }
                     }
-                    if let Some(e) = &plan.expectations {
-                        if e.mark(&mut record) {
-                            if let Ok(mut seen) = listed_seen.lock() {
-                                seen.insert(record.id.clone());
-                            }
+                    let listed = expectations::mark(
+                        plan.expectations.as_ref(),
+                        plan.findings.is_some(),
+                        &mut record,
+                    );
+                    if listed {
+                        if let Ok(mut seen) = listed_seen.lock() {
+                            seen.insert(record.id.clone());
                         }
                     }
                     if let Ok(mut s) = summary.lock() {
@@ -511,6 +518,7 @@ impl Worker<'_> {
             _ => None,
         };
         let ms = t.elapsed().as_millis() as u64;
+        let reference_run = checked.reference.clone();
         let mut record = Record::new(i, &case, source, generated, checked, ms);
         if let Some((reference, got)) = corpus_failure {
             let stem = slug(&case.id.0);
@@ -520,6 +528,14 @@ impl Worker<'_> {
             record.outcome = Outcome::Flaky { mismatches };
             record.scenario = Some(report::Scenario::of(&case));
             (record.expected, record.got, record.again) = (expected, got, again);
+        }
+        if let (Some(register), Some(caps)) = (&plan.findings, &self.caps) {
+            record.attribution = register.attribute(
+                &caps.info.name,
+                &case,
+                reference_run.as_ref(),
+                &record.outcome,
+            );
         }
         if let (Some((seed, index)), Kind::Fail) = (generated, record.outcome.kind()) {
             if !self.stop.load(Ordering::Relaxed) {

@@ -117,6 +117,7 @@ pub fn compare(export_dir: &Path, replies: &Path) -> Result<Report, String> {
         shrink_budget: 0,
         keep_shrunk: 0,
         expectations: None,
+        findings: None,
         stop_after_same_errors: 0,
     };
     let reach = protocol::Reach::of(needs, &caps.features);

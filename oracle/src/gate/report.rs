@@ -115,6 +115,21 @@ pub struct Summary {
     pub fixed: usize,
     /// Listed cases whose verdict changed to another than pass.
     pub changed: usize,
+    /// Failures and errors that registered findings explain whole
+    /// (`--findings`), listed or not.
+    #[serde(default)]
+    pub explained: usize,
+    /// Failures and errors with something no registered finding explains
+    /// (`--findings`): new, even when a known bug fails them too.
+    #[serde(default)]
+    pub new: usize,
+    /// Failures and errors not listed that findings explain whole.
+    #[serde(default)]
+    pub explained_unlisted: usize,
+    /// Listed cases, known by findings when listed, that now have a
+    /// mismatch none explains (they fail the gate).
+    #[serde(default)]
+    pub newly_unexplained: usize,
     /// Of the changed ones, those that now fail, flake or err (what fails
     /// the gate without `--strict`).
     #[serde(skip)]
@@ -132,7 +147,14 @@ impl Summary {
             Kind::Error => count(&mut self.errored),
             Kind::Skip => count(&mut self.skipped),
         }
+        match &c.attribution {
+            Some(a) if a.known => count(&mut self.explained),
+            Some(_) => count(&mut self.new),
+            None => {}
+        }
         match c.expectation {
+            Some(Expectation::Explained) => count(&mut self.explained_unlisted),
+            Some(Expectation::Unexplained) => count(&mut self.newly_unexplained),
             Some(Expectation::Known) => count(&mut self.known),
             Some(Expectation::Unexpected) => count(&mut self.unexpected),
             Some(Expectation::Fixed) => count(&mut self.fixed),
@@ -209,6 +231,10 @@ pub struct Record {
     /// The shrunk ruling's text, for the reports.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ruling_text: Option<String>,
+    /// Which registered findings explain its mismatches (or its error),
+    /// when the gate was given the register (`--findings`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribution: Option<super::findings::Attribution>,
     /// Where the engine's reproduction of this failure was written
     /// (`gate --reproduce`): for a generated case, its shrunk ruling's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -414,6 +440,12 @@ pub enum Expectation {
     Changed,
     /// Not listed, and it fails or errs.
     Unexpected,
+    /// Not listed, and registered findings explain all of it (`--findings`):
+    /// it fails the gate only under `--strict`.
+    Explained,
+    /// Listed with the findings that explained it, and it now has a
+    /// mismatch none explains: a new bug beside the known ones.
+    Unexplained,
 }
 
 impl Record {
@@ -467,6 +499,7 @@ impl Record {
             shrunk: None,
             notes: Vec::new(),
             ruling_text: None,
+            attribution: None,
             reproduction: None,
         }
     }
@@ -477,7 +510,10 @@ impl Record {
     fn label(&self) -> Option<&'static str> {
         match (self.outcome.kind(), &self.expectation) {
             (Kind::Pass, Some(Expectation::Fixed)) => Some("FIXED"),
-            (Kind::Fail | Kind::Flaky | Kind::Error, Some(Expectation::Known)) => None,
+            (
+                Kind::Fail | Kind::Flaky | Kind::Error,
+                Some(Expectation::Known | Expectation::Explained),
+            ) => None,
             (Kind::Fail, _) => Some("FAIL"),
             (Kind::Flaky, _) => Some("FLAKY"),
             (Kind::Error, _) => Some("ERROR"),
@@ -515,6 +551,9 @@ impl Record {
         };
         let (id, what) = (printable(&c.id), printable(&what));
         let _ = writeln!(out, "{label} {id}: {what}{rules}");
+        if let Some(a) = &c.attribution {
+            c.attribution_lines(a, out);
+        }
         if !c.stderr.trim().is_empty() && c.outcome.kind() == Kind::Error {
             for line in last_lines(&c.stderr, 5) {
                 let _ = writeln!(out, "    stderr: {}", printable(line));
@@ -543,6 +582,35 @@ impl Record {
         }
         for n in &c.notes {
             let _ = writeln!(out, "    note: {}", printable(n));
+        }
+    }
+
+    /// What the findings register says of it, under its line: the findings
+    /// that explain part of it, and every mismatch none explains.
+    fn attribution_lines(&self, a: &super::findings::Attribution, out: &mut String) {
+        let known = match a.findings.as_slice() {
+            [] => String::new(),
+            f => format!(" (known: {})", f.join(", ")),
+        };
+        match &self.outcome {
+            _ if a.known => {
+                let _ = writeln!(out, "    known: {}", a.findings.join(", "));
+            }
+            Outcome::Fail { mismatches } => {
+                let unexplained = a.unexplained(mismatches);
+                let _ = writeln!(
+                    out,
+                    "    new: {} of {} mismatches no registered finding explains{known}:",
+                    unexplained.len(),
+                    mismatches.len()
+                );
+                for m in unexplained {
+                    let _ = writeln!(out, "      {}", printable(&m.to_string()));
+                }
+            }
+            _ => {
+                let _ = writeln!(out, "    new: no registered finding explains this error");
+            }
         }
     }
 
@@ -707,7 +775,8 @@ impl Report {
         let s = &self.summary;
         s.unexpected > 0
             || s.changed_bad > 0
-            || (strict && s.fixed + s.changed > 0)
+            || s.newly_unexplained > 0
+            || (strict && s.fixed + s.changed + s.explained_unlisted > 0)
             || self.stopped.is_some()
             || self.none_played()
     }
@@ -767,10 +836,19 @@ impl Report {
         let mut unsent = 0usize;
         let mut first_unsent = None;
         let mut reasons = Reasons::default();
+        // Cases findings explain whole, by their findings.
+        let mut by_findings: std::collections::BTreeMap<String, (usize, String)> =
+            std::collections::BTreeMap::new();
         // Known failures are counted on the expectations line, not listed
         // (nor do they use up the budget of generated lines).
         let read = self.for_each(&mut |c| {
             reasons.add_skip(c);
+            if let Some(a) = c.attribution.as_ref().filter(|a| a.known) {
+                let e = by_findings
+                    .entry(a.findings.join(" + "))
+                    .or_insert_with(|| (0, c.id.clone()));
+                e.0 += 1;
+            }
             if matches!(&c.outcome, Outcome::Error { not_sent: true, .. }) {
                 unsent += 1;
                 first_unsent.get_or_insert_with(|| c.outcome.summary());
@@ -821,11 +899,44 @@ impl Report {
             }
         }
         let s = &self.summary;
-        if s.known + s.fixed + s.changed > 0 {
+        if s.explained + s.new > 0 {
+            let _ = writeln!(
+                out,
+                "findings: {} of {} failures and errors fully explained by registered findings, {} new (with a mismatch no finding explains)",
+                s.explained,
+                s.explained + s.new,
+                s.new
+            );
+            let mut rows: Vec<(String, (usize, String))> = by_findings.into_iter().collect();
+            rows.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.0.cmp(&b.0)));
+            for (f, (n, example)) in rows {
+                let _ = writeln!(
+                    out,
+                    "  {n:>5}  {} (e.g. {})",
+                    printable(&f),
+                    printable(&example)
+                );
+            }
+        }
+        if s.known + s.fixed + s.changed + s.newly_unexplained > 0 {
             let _ = writeln!(
                 out,
                 "expectations: {} known, {} fixed, {} changed, {} unexpected",
                 s.known, s.fixed, s.changed, s.unexpected
+            );
+        }
+        if s.newly_unexplained > 0 {
+            let _ = writeln!(
+                out,
+                "the gate fails: {} listed case(s) known by findings now have a mismatch no finding explains (see `new:` above)",
+                s.newly_unexplained
+            );
+        }
+        if strict && s.explained_unlisted > 0 {
+            let _ = writeln!(
+                out,
+                "the gate fails under --strict: {} failure(s) that findings explain are not listed in the expectations file",
+                s.explained_unlisted
             );
         }
         if s.discarded > 0 {

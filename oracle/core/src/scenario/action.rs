@@ -122,6 +122,41 @@ pub enum Action {
 }
 
 impl Action {
+    /// Every key an action is written under ([`Action::key`]).
+    pub const KEYS: &'static [&'static str] = &[
+        "put_counters",
+        "remove_counters",
+        "double_counters",
+        "move_counters",
+        "put_counters_from",
+        "effect",
+        "damage",
+        "prevent",
+        "combat_damage",
+        "attack",
+        "combat_damage_step",
+        "add_mana",
+        "pay_cost",
+        "cast",
+        "resolve",
+        "double",
+        "triple",
+        "exchange",
+        "copy",
+        "regenerate",
+        "destroy",
+        "move",
+        "attach",
+        "crew",
+        "gain_control",
+        "turn_face_up",
+        "turn_face_down",
+        "transform",
+        "begin_turn",
+        "cleanup",
+        "state_based_actions",
+    ];
+
     /// The key this action is written under, e.g. `put_counters`.
     pub fn key(&self) -> &'static str {
         match self {

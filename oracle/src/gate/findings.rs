@@ -1,0 +1,576 @@
+//! The findings register (`ci/findings.yaml`): confirmed engine bugs, each
+//! with the *signature* of what it explains, so that the gate can tell a
+//! failing case that known bugs explain from one that hides a new bug
+//! (`gate --findings FILE`).
+//!
+//! A signature is a list of clauses; a mismatch is explained by a finding
+//! when one of its clauses holds of it. A clause names the observation
+//! fields it explains (`fields`) and, optionally, conditions that must all
+//! hold as well: where the object is in the reference's observation of the
+//! step (`zone`), what the step does (`step`), the values (`expected`,
+//! `got`), what the case needs (`needs`, protocol features), keywords the
+//! case gives (`keywords`), how the object is set up (`object`), its
+//! counters (`counters`). A clause with `error` instead explains a case
+//! that ends in an engine error whose message contains that text.
+//!
+//! ```yaml
+//! findings:
+//!   - engine: phase.rs
+//!     ruling: ci/adapters/phase/findings/dead-creature-keeps-its-damage.yaml
+//!     title: A creature that died of damage still has that damage marked on it
+//!     versions: "0.103.0"
+//!     status: not filed
+//!     signature:
+//!       - fields: [damage, deathtouch_damage]
+//!         zone: [graveyard, exile, hand, library]
+//! ```
+//!
+//! Two mismatches follow from others without a clause of their own: an
+//! object's `total` and `combat_damage` are explained by what explains its
+//! `pt` at that step, and every field of an object by what explains its
+//! `zone` there (an object in another zone differs in everything).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+use super::report::Outcome;
+use crate::error::LoadError;
+use crate::protocol::{Feature, required_features};
+use crate::resolver::Run;
+use crate::scenario::{Action, Case, ObjectSpec};
+use crate::terms::{CounterKind, Keyword, Zone};
+use crate::verdict::{FIELDS, Mismatch};
+
+/// The largest register read, in bytes.
+pub const MAX_BYTES: u64 = 4 << 20;
+
+/// One confirmed engine bug.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Finding {
+    /// The engine: the name its adapter's hello gives, or that name
+    /// without a parenthesized qualifier (`phase.rs` for `phase.rs
+    /// (phase-python)`).
+    pub engine: String,
+    /// The versions affected.
+    pub versions: String,
+    /// The minimal ruling (a path from the repository root).
+    pub ruling: String,
+    /// What is wrong, in one line.
+    pub title: String,
+    /// The CR rules it breaks.
+    #[serde(default)]
+    pub rules: Vec<String>,
+    /// The upstream issue, once filed.
+    #[serde(default)]
+    pub upstream: Option<String>,
+    /// `not filed`, `filed` or `fixed in VERSION`.
+    pub status: String,
+    /// The standalone program in the engine's own language that reproduces
+    /// it (a path from the repository root), run by CI against every
+    /// pinned version.
+    #[serde(default)]
+    pub reproduction: Option<String>,
+    /// What it breaks in games: `changes the outcome of ordinary games`,
+    /// `rare interaction` or `state nothing reads`.
+    #[serde(default)]
+    pub severity: Option<String>,
+    /// What it explains: a mismatch is the finding's when one clause holds.
+    #[serde(default)]
+    pub signature: Vec<Clause>,
+}
+
+impl Finding {
+    /// Its id: the ruling file's stem.
+    pub fn id(&self) -> String {
+        Path::new(&self.ruling)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+
+    /// Whether it is still to be filed upstream.
+    pub fn unfiled(&self) -> bool {
+        self.status == "not filed"
+    }
+
+    /// Whether it is a finding of the engine whose hello names it `name`.
+    pub fn of_engine(&self, name: &str) -> bool {
+        name == self.engine
+            || name
+                .strip_prefix(self.engine.as_str())
+                .is_some_and(|rest| rest.starts_with(" ("))
+    }
+}
+
+/// A value as a mismatch writes it (`0`, `true`, `2/2`, `[flying]`):
+/// written in the register as a string, a number or a boolean.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum Value {
+    /// Text.
+    Text(String),
+    /// A number.
+    Number(i64),
+    /// A boolean.
+    Bool(bool),
+}
+
+impl Value {
+    fn text(&self) -> String {
+        match self {
+            Value::Text(s) => s.clone(),
+            Value::Number(n) => n.to_string(),
+            Value::Bool(b) => b.to_string(),
+        }
+    }
+}
+
+/// One clause of a signature: what it explains, and when. Every condition
+/// given must hold; a list holds when any of its items does (`needs`:
+/// all of them).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Clause {
+    /// The fields of a mismatch it explains, as they follow the object's
+    /// handle: `damage`, `pt`, `lki.pt`, `life`; `error` for a run that
+    /// stopped with an error where the other did not.
+    #[serde(default)]
+    pub fields: Vec<String>,
+    /// Instead of `fields`: a case that ends in an engine error whose
+    /// message contains this text.
+    #[serde(default)]
+    pub error: Option<String>,
+    /// The object's zone in the reference's observation of that step.
+    #[serde(default)]
+    pub zone: Vec<Zone>,
+    /// What the step that differs does: its action's key (`damage`,
+    /// `combat_damage_step`, `crew`).
+    #[serde(default)]
+    pub step: Vec<String>,
+    /// The reference's value.
+    #[serde(default)]
+    pub expected: Vec<Value>,
+    /// The engine's value.
+    #[serde(default)]
+    pub got: Vec<Value>,
+    /// Protocol features the case needs, all of them (`prevention`).
+    #[serde(default)]
+    pub needs: Vec<String>,
+    /// Keywords the case gives: an object's printed ones or an effect's
+    /// `add_keywords`.
+    #[serde(default)]
+    pub keywords: Vec<Keyword>,
+    /// The object is set up with each of these (fields of a ruling's
+    /// setup object, such as `cda` or `enters_as`).
+    #[serde(default)]
+    pub object: Vec<String>,
+    /// The object has a counter of one of these kinds in the reference's
+    /// observation of that step.
+    #[serde(default)]
+    pub counters: Vec<CounterKind>,
+}
+
+/// The register.
+#[derive(Clone, Debug, Default)]
+pub struct Register {
+    /// Its findings, in the register's order (the first that explains a
+    /// mismatch is credited with it).
+    pub findings: Vec<Finding>,
+}
+
+#[derive(Deserialize)]
+struct File {
+    #[serde(default)]
+    findings: Vec<Finding>,
+}
+
+impl Register {
+    /// Reads and checks the register at `path` (a regular file of at most
+    /// [`MAX_BYTES`]): every signature is validated.
+    pub fn load(path: &Path) -> Result<Register, LoadError> {
+        let file = path.display().to_string();
+        let unreadable = |message: String| LoadError {
+            file: file.clone(),
+            line: 0,
+            column: 0,
+            message: format!("cannot read the findings register: {message}"),
+        };
+        let bytes =
+            crate::corpus::read_file(path, MAX_BYTES, "findings register").map_err(unreadable)?;
+        let text =
+            String::from_utf8(bytes).map_err(|_| unreadable("it is not UTF-8 text".to_string()))?;
+        Register::parse(&file, &text)
+    }
+
+    /// Reads a register's text, `file` naming it in errors.
+    ///
+    /// ```
+    /// use ptoracle::gate::findings::Register;
+    /// let ok = "findings:\n  - { engine: e, versions: '1', ruling: f/a.yaml, title: t, status: filed,\n      signature: [ { fields: [damage], zone: [graveyard] } ] }\n";
+    /// assert_eq!(Register::parse("r.yaml", ok).unwrap().findings.len(), 1);
+    /// let bad = ok.replace("[damage]", "[dammage]");
+    /// let err = Register::parse("r.yaml", &bad).unwrap_err().to_string();
+    /// assert!(err.contains("unknown field `dammage`"), "{err}");
+    /// ```
+    pub fn parse(file: &str, text: &str) -> Result<Register, LoadError> {
+        let max = usize::try_from(MAX_BYTES).unwrap_or(usize::MAX);
+        let parsed: Option<File> = crate::yaml::from_str(text, max).map_err(|e| LoadError {
+            file: file.to_string(),
+            line: e.line,
+            column: e.column,
+            message: format!("not a findings register: {}", e.message),
+        })?;
+        let findings = parsed.map_or_else(Vec::new, |f| f.findings);
+        let mut ids = BTreeSet::new();
+        for f in &findings {
+            let at = |message: String| {
+                let line = text
+                    .lines()
+                    .position(|l| l.contains(f.ruling.as_str()))
+                    .map_or(1, |i| i + 1);
+                LoadError {
+                    file: file.to_string(),
+                    line,
+                    column: 1,
+                    message,
+                }
+            };
+            let id = f.id();
+            if !ids.insert((f.engine.clone(), id.clone())) {
+                return Err(at(format!(
+                    "finding `{id}` of {} is listed twice",
+                    f.engine
+                )));
+            }
+            for (n, clause) in f.signature.iter().enumerate() {
+                clause.validate().map_err(|why| {
+                    at(format!("finding `{id}`: signature clause {}: {why}", n + 1))
+                })?;
+            }
+        }
+        Ok(Register { findings })
+    }
+
+    /// The findings of the engine named `name` (see [`Finding::of_engine`]).
+    pub fn of_engine<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Finding> + 'a {
+        self.findings.iter().filter(move |f| f.of_engine(name))
+    }
+
+    /// Which finding of the engine `engine` explains each mismatch of a
+    /// failure, or the error of an errored case: `None` for other verdicts
+    /// (a pass, a skip, a flaky case: its mismatches are between two
+    /// answers of the engine, not with the rules).
+    pub fn attribute(
+        &self,
+        engine: &str,
+        case: &Case,
+        reference: Option<&Run>,
+        outcome: &Outcome,
+    ) -> Option<Attribution> {
+        let findings: Vec<&Finding> = self.of_engine(engine).collect();
+        let context = Context::of(case, reference);
+        match outcome {
+            Outcome::Fail { mismatches } => {
+                let direct = mismatches.iter().map(|m| {
+                    findings
+                        .iter()
+                        .find(|f| f.signature.iter().any(|c| c.explains(m, &context)))
+                        .map(|f| f.id())
+                });
+                let mut by = direct.collect::<Vec<_>>();
+                follow(mismatches, &mut by);
+                Some(Attribution::of(by))
+            }
+            Outcome::Error {
+                kind,
+                message,
+                not_sent: false,
+            } if kind != crate::engine::FaultKind::Interrupted.name() => {
+                let f = findings.iter().find(|f| {
+                    f.signature
+                        .iter()
+                        .any(|c| c.explains_error(message, &context))
+                });
+                let findings: Vec<String> = f.map(|f| f.id()).into_iter().collect();
+                Some(Attribution {
+                    known: !findings.is_empty(),
+                    findings,
+                    mismatches: Vec::new(),
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Credits the mismatches no clause explains with what explains the ones
+/// they follow from: `total` and `combat_damage` an object's `pt`, any
+/// field of an object its `zone`, at the same step.
+fn follow(mismatches: &[Mismatch], by: &mut [Option<String>]) {
+    let mut of: BTreeMap<(usize, &str, &str), String> = BTreeMap::new();
+    for (m, f) in mismatches.iter().zip(by.iter()) {
+        if let (Some((h, name)), Some(f)) = (m.field.split_once('.'), f) {
+            of.insert((m.step, h, name), f.clone());
+        }
+    }
+    for (m, f) in mismatches.iter().zip(by.iter_mut()) {
+        if f.is_some() {
+            continue;
+        }
+        let (h, name) = m.field.split_once('.').unwrap_or((m.field.as_str(), ""));
+        let from_pt = match name {
+            "total" | "combat_damage" => of.get(&(m.step, h, "pt")),
+            "lki.total" | "lki.combat_damage" => of.get(&(m.step, h, "lki.pt")),
+            _ => None,
+        };
+        *f = from_pt.or_else(|| of.get(&(m.step, h, "zone"))).cloned();
+    }
+}
+
+/// What the register says of a failing or errored case.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attribution {
+    /// Whether registered findings explain all of it: every mismatch, or
+    /// the error. A case with a mismatch none explains is new, even when
+    /// a known bug fails it too.
+    pub known: bool,
+    /// The findings that explain some of it, by id, in the register's
+    /// order.
+    pub findings: Vec<String>,
+    /// For each mismatch of the failure, in order, the finding that
+    /// explains it, or `null`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mismatches: Vec<Option<String>>,
+}
+
+impl Attribution {
+    fn of(by: Vec<Option<String>>) -> Attribution {
+        let mut findings: Vec<String> = Vec::new();
+        for f in by.iter().flatten() {
+            if !findings.contains(f) {
+                findings.push(f.clone());
+            }
+        }
+        Attribution {
+            known: !by.is_empty() && by.iter().all(Option::is_some),
+            findings,
+            mismatches: by,
+        }
+    }
+
+    /// The mismatches of `mismatches` (the record's) that no finding
+    /// explains.
+    pub fn unexplained<'a>(&self, mismatches: &'a [Mismatch]) -> Vec<&'a Mismatch> {
+        mismatches
+            .iter()
+            .zip(self.mismatches.iter())
+            .filter(|(_, f)| f.is_none())
+            .map(|(m, _)| m)
+            .collect()
+    }
+}
+
+/// What a case offers the conditions, computed once per case.
+struct Context<'a> {
+    case: &'a Case,
+    reference: Option<&'a Run>,
+    needs: BTreeSet<Feature>,
+    keywords: BTreeSet<String>,
+}
+
+impl<'a> Context<'a> {
+    fn of(case: &'a Case, reference: Option<&'a Run>) -> Context<'a> {
+        let mut keywords = BTreeSet::new();
+        for o in &case.setup.objects {
+            keywords.extend(o.keywords.iter().map(|k| k.to_string()));
+        }
+        for a in case.actions() {
+            if let Action::Effect(e) = a {
+                keywords.extend(e.add_keywords.iter().map(|k| k.to_string()));
+            }
+        }
+        for o in &case.setup.objects {
+            for e in &o.abilities {
+                keywords.extend(e.add_keywords.iter().map(|k| k.to_string()));
+            }
+        }
+        Context {
+            case,
+            reference,
+            needs: required_features(case),
+            keywords,
+        }
+    }
+
+    /// The case-wide conditions of `c`.
+    fn case_holds(&self, c: &Clause) -> bool {
+        c.needs
+            .iter()
+            .all(|n| n.parse::<Feature>().is_ok_and(|f| self.needs.contains(&f)))
+            && (c.keywords.is_empty()
+                || c.keywords
+                    .iter()
+                    .any(|k| self.keywords.contains(&k.to_string())))
+    }
+}
+
+impl Clause {
+    /// Whether it explains `m`.
+    fn explains(&self, m: &Mismatch, cx: &Context<'_>) -> bool {
+        let (handle, name) = match m.field.split_once('.') {
+            Some((h, rest)) => (Some(h), rest),
+            None if m.field == "error" || m.field == "step" => (None, m.field.as_str()),
+            None => (Some(m.field.as_str()), ""),
+        };
+        if !self.fields.iter().any(|f| f == name) || !cx.case_holds(self) {
+            return false;
+        }
+        let any = |list: &[Value], v: &str| list.is_empty() || list.iter().any(|x| x.text() == v);
+        if !any(&self.expected, &m.expected) || !any(&self.got, &m.got) {
+            return false;
+        }
+        if !self.step.is_empty() {
+            let key = cx.case.steps.get(m.step).map(|s| s.action.key());
+            if !key.is_some_and(|k| self.step.iter().any(|s| s == k)) {
+                return false;
+            }
+        }
+        let observed = handle.and_then(|h| {
+            cx.reference?
+                .steps
+                .get(m.step)?
+                .observation
+                .objects
+                .iter()
+                .find(|(k, _)| k.as_str() == h)
+                .map(|(_, o)| o)
+        });
+        if !self.zone.is_empty() && !observed.is_some_and(|o| self.zone.contains(&o.zone)) {
+            return false;
+        }
+        if !self.counters.is_empty()
+            && !observed.is_some_and(|o| {
+                self.counters
+                    .iter()
+                    .any(|k| o.counters.get(k).is_some_and(|n| *n != 0))
+            })
+        {
+            return false;
+        }
+        if !self.object.is_empty() {
+            let setup = handle.and_then(|h| {
+                cx.case
+                    .setup
+                    .objects
+                    .iter()
+                    .find(|o| o.id.as_str() == h)
+                    .and_then(|o| serde_json::to_value(o).ok())
+            });
+            let set = |name: &String| {
+                setup.as_ref().and_then(|v| v.get(name)).is_some_and(|v| {
+                    !(v.is_null() || v == &serde_json::Value::Bool(false))
+                        && v.as_array().is_none_or(|a| !a.is_empty())
+                        && v.as_object().is_none_or(|o| !o.is_empty())
+                })
+            };
+            if !self.object.iter().all(set) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether it explains an engine error with `message`.
+    fn explains_error(&self, message: &str, cx: &Context<'_>) -> bool {
+        self.error
+            .as_deref()
+            .is_some_and(|text| message.contains(text))
+            && cx.case_holds(self)
+    }
+
+    /// Why it cannot be read, if it cannot: a name the register may not use,
+    /// or conditions that cannot go together.
+    fn validate(&self) -> Result<(), String> {
+        match (&self.error, self.fields.is_empty()) {
+            (Some(_), false) => return Err("give `fields` or `error`, not both".into()),
+            (None, true) => {
+                return Err(
+                    "it explains nothing: give the `fields` it explains (or `error`)".into(),
+                );
+            }
+            (Some(text), true) => {
+                if text.trim().is_empty() {
+                    return Err("`error` is empty: give text the error's message contains".into());
+                }
+                let per_mismatch = [
+                    ("zone", self.zone.is_empty()),
+                    ("step", self.step.is_empty()),
+                    ("expected", self.expected.is_empty()),
+                    ("got", self.got.is_empty()),
+                    ("object", self.object.is_empty()),
+                    ("counters", self.counters.is_empty()),
+                ];
+                if let Some((name, _)) = per_mismatch.iter().find(|(_, empty)| !empty) {
+                    return Err(format!(
+                        "`{name}` is a condition on a mismatch, and an error has none (only `needs` and `keywords` go with `error`)"
+                    ));
+                }
+            }
+            (None, false) => {}
+        }
+        for f in &self.fields {
+            let plain = f.strip_prefix("lki.").unwrap_or(f);
+            let known = f == "error"
+                || f == "step"
+                || (!plain.is_empty() && plain != "lki" && FIELDS.contains(&plain));
+            if !known {
+                return Err(format!(
+                    "unknown field `{f}`: expected one of {}, `lki.FIELD`, `error` or `step`",
+                    FIELDS[1..].join(", ")
+                ));
+            }
+        }
+        for s in &self.step {
+            if !Action::KEYS.contains(&s.as_str()) {
+                return Err(format!(
+                    "unknown step `{s}`: expected one of {}",
+                    Action::KEYS.join(", ")
+                ));
+            }
+        }
+        for n in &self.needs {
+            n.parse::<Feature>().map_err(|e| format!("`needs`: {e}"))?;
+        }
+        let names = object_fields();
+        for o in &self.object {
+            if o == "id" || !names.contains(o) {
+                return Err(format!(
+                    "`object`: a setup object has no field `{o}` (fields: {})",
+                    names
+                        .iter()
+                        .filter(|n| *n != "id")
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The field names of a ruling's setup object, from its schema.
+fn object_fields() -> &'static BTreeSet<String> {
+    static NAMES: OnceLock<BTreeSet<String>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let schema = schemars::SchemaGenerator::default().into_root_schema_for::<ObjectSpec>();
+        schema
+            .get("properties")
+            .and_then(|p| p.as_object())
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default()
+    })
+}
