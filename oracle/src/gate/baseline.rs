@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::report::{Kind, Outcome, REPORT_VERSION, Record, Report};
+use super::report::{Kind, Outcome, REPORT_VERSION, Record, Report, Summary};
 use crate::printable::printable;
 
 /// The differences between two reports.
@@ -51,14 +51,56 @@ pub fn load(path: &Path) -> Result<Report, String> {
             ));
         }
     }
-    serde_json::from_str(&text).map_err(|e| {
+    let report: Report = serde_json::from_str(&text).map_err(|e| {
         format!(
             "{}:{}:{}: not a ptoracle gate JSON report: {e}",
             path.display(),
             e.line(),
             e.column()
         )
-    })
+    })?;
+    verify(&report).map_err(|why| format!("{}: {why}", path.display()))?;
+    Ok(report)
+}
+
+/// Whether a report read from a file says of itself what its records say:
+/// its `summary` is the count of its `cases` (a gate writes nothing else),
+/// and cases it did not play are accounted for. What `matrix` draws and
+/// `baseline` compares is then the records' word, never a summary edited
+/// by hand or damaged on the way: a report that disagrees with itself is
+/// refused, not drawn.
+pub fn verify(report: &Report) -> Result<(), String> {
+    let claimed = report.summary;
+    let counted = Summary::of(&report.cases, claimed.discarded, claimed.not_run);
+    let (claimed_v, counted_v) = (
+        serde_json::to_value(claimed).unwrap_or_default(),
+        serde_json::to_value(counted).unwrap_or_default(),
+    );
+    if let (Some(a), Some(b)) = (claimed_v.as_object(), counted_v.as_object()) {
+        for (field, said) in a {
+            let records = b.get(field).cloned().unwrap_or_default();
+            if *said != records {
+                return Err(format!(
+                    "its summary does not match its records: `summary.{field}` says {said}, its {} records count {records}; a report's summary is the count of its cases (was the report edited?)",
+                    report.cases.len()
+                ));
+            }
+        }
+    }
+    if claimed.not_run > 0 && !report.interrupted && report.stopped.is_none() {
+        return Err(format!(
+            "`summary.not_run` says {} cases were not played, but the run was neither interrupted nor stopped (was the report edited?)",
+            claimed.not_run
+        ));
+    }
+    let drawn = report.generated.map_or(0, |g| g.cases);
+    if claimed.discarded as u64 > drawn {
+        return Err(format!(
+            "`summary.discarded` says {} generated indices gave no case, but the run drew {drawn} (was the report edited?)",
+            claimed.discarded
+        ));
+    }
+    Ok(())
 }
 
 /// Compares two reports case by case (by id).
