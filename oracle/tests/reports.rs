@@ -121,3 +121,24 @@ fn a_forged_summary_is_refused() {
         assert!(said.contains("summary."), "{said}");
     }
 }
+
+/// A case recorded twice is refused, naming the id: read by id, one of the
+/// two records would be dropped unseen.
+#[test]
+fn a_case_recorded_twice_is_refused() {
+    let dir = common::scratch("reports", "twice");
+    let mut v = published();
+    let first = v["cases"][0].clone();
+    let id = first["id"].as_str().expect("an id").to_string();
+    v["cases"].as_array_mut().expect("cases").push(first);
+    // Counted as played twice, so that only the repetition is wrong.
+    let passed = v["summary"]["passed"].as_u64().expect("a count");
+    v["summary"]["passed"] = (passed + 1).into();
+    let twice = write(&dir, "twice.json", &v);
+    for said in refused(&dir, &twice) {
+        assert!(
+            said.contains(&format!("case `{id}` is recorded twice")),
+            "{said}"
+        );
+    }
+}

@@ -64,12 +64,26 @@ pub fn load(path: &Path) -> Result<Report, String> {
 }
 
 /// Whether a report read from a file says of itself what its records say:
-/// its `summary` is the count of its `cases` (a gate writes nothing else),
+/// one record per case id, its `summary` is the count of its `cases` (a gate writes nothing else),
 /// and cases it did not play are accounted for. What `matrix` draws and
 /// `baseline` compares is then the records' word, never a summary edited
 /// by hand or damaged on the way: a report that disagrees with itself is
 /// refused, not drawn.
 pub fn verify(report: &Report) -> Result<(), String> {
+    // One record per case: a second would be dropped, unseen, by whatever
+    // reads the report by id.
+    let mut seen: std::collections::HashMap<&str, usize> =
+        std::collections::HashMap::with_capacity(report.cases.len());
+    for (n, c) in report.cases.iter().enumerate() {
+        if let Some(first) = seen.insert(c.id.as_str(), n) {
+            return Err(format!(
+                "case `{}` is recorded twice (records {} and {}): a report has one record per case",
+                printable(&c.id),
+                first + 1,
+                n + 1
+            ));
+        }
+    }
     let claimed = report.summary;
     let counted = Summary::of(&report.cases, claimed.discarded, claimed.not_run);
     let (claimed_v, counted_v) = (
