@@ -26,14 +26,13 @@ fn write(dir: &Path, name: &str, v: &serde_json::Value) -> PathBuf {
     p
 }
 
-/// Runs `ptoracle ARGS...` (from the repository, no stdin) to its end.
+/// Runs `ptoracle ARGS...` (from the repository, no stdin) to its end,
+/// for at most two minutes: one that blocks (on a FIFO) fails the test
+/// instead of hanging it.
 fn run(args: &[&std::ffi::OsStr]) -> Output {
-    let out = Command::new(BIN)
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::null())
-        .output()
-        .expect("ptoracle runs");
+    let mut c = Command::new(BIN);
+    c.args(args).current_dir(root()).stdin(Stdio::null());
+    let out = common::output_within(c, std::time::Duration::from_secs(120));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
     out
@@ -138,6 +137,39 @@ fn a_case_recorded_twice_is_refused() {
     for said in refused(&dir, &twice) {
         assert!(
             said.contains(&format!("case `{id}` is recorded twice")),
+            "{said}"
+        );
+    }
+}
+
+/// A FIFO blocked `matrix` and `baseline` for ever, `/dev/zero` was read
+/// until memory ran out: a report is a regular file of at most 1 GiB, as
+/// the corpus loader's files are regular files of bounded size.
+#[cfg(unix)]
+#[test]
+fn a_fifo_a_device_or_a_huge_file_is_refused_unread() {
+    let dir = common::scratch("reports", "special");
+    let fifo = dir.join("fifo.json");
+    common::mark_pipe(&fifo);
+    for said in refused(&dir, &fifo) {
+        assert!(
+            said.contains("not a regular file (a FIFO): a gate JSON report is a regular file"),
+            "{said}"
+        );
+    }
+    let zero = dir.join("zero.json");
+    std::os::unix::fs::symlink("/dev/zero", &zero).expect("a link");
+    for said in refused(&dir, &zero) {
+        assert!(said.contains("not a regular file (a device)"), "{said}");
+    }
+    // Sparse: no disk is used, and none of it is read.
+    let huge = dir.join("huge.json");
+    let f = std::fs::File::create(&huge).expect("created");
+    f.set_len(ptoracle::gate::baseline::MAX_REPORT_BYTES + 1)
+        .expect("a sparse file");
+    for said in refused(&dir, &huge) {
+        assert!(
+            said.contains("larger than 1 GiB (the limit of a gate JSON report)"),
             "{said}"
         );
     }
