@@ -179,3 +179,48 @@ fn history_names_the_version_that_fixed_a_case() {
         "{history}"
     );
 }
+
+/// A report of `copies` times the records of `template`, each id made
+/// unique (`ID#k`), its summary counted accordingly: a report as large as
+/// a `gate --generated 100000` run's, made without playing it.
+fn repeated(template: &Path, copies: usize, out: &Path) {
+    let text = std::fs::read_to_string(template).expect("a published report");
+    let mut v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let cases = v["cases"].as_array().expect("records").clone();
+    let mut all = Vec::with_capacity(cases.len() * copies);
+    for k in 0..copies {
+        for c in &cases {
+            let mut c = c.clone();
+            c["id"] = format!("{}#{k}", c["id"].as_str().expect("an id")).into();
+            all.push(c);
+        }
+    }
+    // Every summary field of a run that was neither interrupted nor
+    // discarded anything is a count of records.
+    for (_, n) in v["summary"].as_object_mut().expect("a summary") {
+        *n = (n.as_u64().expect("a count") * copies as u64).into();
+    }
+    v["cases"] = all.into();
+    std::fs::write(out, serde_json::to_string(&v).expect("JSON")).expect("written");
+}
+
+/// `matrix` looked each case up by a search of the records, per column
+/// and per table: quadratic, 100 000 records took 40 s in a release build,
+/// 300 000 several minutes in a test build. They are indexed once per
+/// report; the limit below is the tests' bound on a hang, far above a
+/// normal run (seconds).
+#[test]
+fn a_report_of_three_hundred_thousand_records_is_drawn() {
+    let dir = common::scratch("matrix", "large");
+    let big = dir.join("big.json");
+    let template = root().join("docs/conformance/reports/mutant-wrapping-counters.json");
+    repeated(&template, 900, &big);
+    let site = dir.join("site");
+    let mut c = command(&["matrix"]);
+    c.arg(&big).arg("--out").arg(&site);
+    let out = common::output_within(c, std::time::Duration::from_secs(120));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let summary = std::fs::read_to_string(site.join("summary.md")).expect("summary.md");
+    assert!(summary.contains("| 299700 | 900 | 0 | 0 |"), "{summary}");
+}

@@ -78,7 +78,7 @@ fn engines(h: &mut String, m: &Matrix) {
             h,
             "<tr><td>{}</td><td>{}</td>",
             escape(&c.title()),
-            escape(&c.report.edition)
+            escape(&c.report().edition)
         );
         for n in c.counts() {
             let _ = write!(h, "<td>{n}</td>");

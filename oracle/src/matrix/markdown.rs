@@ -10,7 +10,7 @@ pub fn summary(m: &Matrix) -> String {
         "# ptoracle conformance matrix\n\n| engine | edition | passed | failed | errors | skipped |\n|---|---|---|---|---|---|\n",
     );
     for c in &m.columns {
-        let _ = write!(s, "| {} | {} |", md(&c.title()), md(&c.report.edition));
+        let _ = write!(s, "| {} | {} |", md(&c.title()), md(&c.report().edition));
         for n in c.counts() {
             let _ = write!(s, " {n} |");
         }

@@ -1,7 +1,7 @@
 //! The reports, counted: one [`Column`] per report (an engine, or one
 //! version of it), rows per CR section and per rule.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use crate::gate::{Kind, Record, Report};
@@ -13,8 +13,13 @@ pub struct Column {
     pub engine: String,
     /// Its version, as its handshake said (empty if unknown).
     pub version: String,
-    /// The report.
-    pub report: Report,
+    /// The report (read through [`Column::report`], so that `index`
+    /// always describes it).
+    report: Report,
+    /// Where each case id's record is in `report.cases`, built once: a
+    /// search of the records per id made drawing quadratic in them (a
+    /// report of 100 000 records took minutes).
+    index: HashMap<String, usize>,
 }
 
 impl Column {
@@ -28,11 +33,23 @@ impl Column {
             Some(e) => (e.name.clone(), e.version.clone()),
             None => (stem, String::new()),
         };
+        // A report's ids are unique (`baseline::load` refuses one that
+        // records a case twice); the first record would be kept otherwise.
+        let mut index = HashMap::with_capacity(report.cases.len());
+        for (i, r) in report.cases.iter().enumerate() {
+            index.entry(r.id.clone()).or_insert(i);
+        }
         Column {
             engine: label.unwrap_or(name),
             version,
             report,
+            index,
         }
+    }
+
+    /// The report.
+    pub fn report(&self) -> &Report {
+        &self.report
     }
 
     /// `engine version`, or the engine alone.
@@ -60,7 +77,7 @@ impl Column {
 
     /// Its record of case `id`.
     pub fn record(&self, id: &str) -> Option<&Record> {
-        self.report.cases.iter().find(|r| r.id == id)
+        self.index.get(id).and_then(|&i| self.report.cases.get(i))
     }
 
     /// Passed, failed (and flaky), errored, skipped: the report's counts.
