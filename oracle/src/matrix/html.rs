@@ -72,7 +72,7 @@ pub fn page(m: &Matrix) -> String {
 
 fn engines(h: &mut String, m: &Matrix) {
     h.push_str("<h2 id=\"engines\">Engines</h2>\n<table class=\"engines\">\n<tr><th>engine</th><th>edition</th><th>passed</th><th>failed</th><th>errors</th><th>skipped</th><th>badge</th></tr>\n");
-    for c in &m.columns {
+    for (i, c) in m.columns.iter().enumerate() {
         let (p, t) = c.score();
         let _ = write!(
             h,
@@ -85,8 +85,8 @@ fn engines(h: &mut String, m: &Matrix) {
         }
         let _ = writeln!(
             h,
-            "<td><a href=\"badge-{}.json\">{p}/{t}</a></td></tr>",
-            escape(&c.slug())
+            "<td><a href=\"{}\">{p}/{t}</a></td></tr>",
+            escape(m.badge(i))
         );
     }
     h.push_str("</table>\n");

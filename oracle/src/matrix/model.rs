@@ -6,6 +6,10 @@ use std::path::Path;
 
 use crate::gate::{Kind, Record, Report};
 
+/// The longest [`Column::slug`]: a badge's file name stays far below a
+/// file system's 255 bytes, whatever the engine calls itself.
+pub const SLUG_MAX: usize = 64;
+
 /// One report: an engine at one version.
 pub struct Column {
     /// The engine's name (the label given, else its handshake's name,
@@ -61,9 +65,12 @@ impl Column {
         }
     }
 
-    /// The title as a file name part: ASCII letters, digits, `.`, `-`.
+    /// The title as a file name part: ASCII letters, digits, `.`, `-`,
+    /// at most [`SLUG_MAX`] characters, never empty (`engine`); two
+    /// titles may share one ([`Matrix::badge`] tells them apart).
     pub fn slug(&self) -> String {
-        self.title()
+        let slug: String = self
+            .title()
             .chars()
             .map(|c| {
                 if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
@@ -72,7 +79,14 @@ impl Column {
                     '-'
                 }
             })
-            .collect()
+            .take(SLUG_MAX)
+            .collect();
+        // `.` or `..` alone is no name for a file part either.
+        if slug.chars().all(|c| c == '.') {
+            "engine".to_string()
+        } else {
+            slug
+        }
     }
 
     /// Its record of case `id`.
@@ -177,6 +191,8 @@ pub struct Matrix {
     pub findings: Vec<super::Finding>,
     /// Where the register's paths start from.
     pub root: std::path::PathBuf,
+    /// Each column's badge file name (see [`Matrix::badge`]).
+    badges: Vec<String>,
 }
 
 /// The CR section of a rule: `613` for `613.4c`.
@@ -187,11 +203,20 @@ pub fn section(rule: &str) -> String {
 impl Matrix {
     /// The matrix of these columns.
     pub fn new(columns: Vec<Column>) -> Matrix {
+        let badges = badge_names(&columns);
         Matrix {
             columns,
             findings: Vec::new(),
             root: std::path::PathBuf::new(),
+            badges,
         }
+    }
+
+    /// The file name of column `col`'s badge: `badge-<slug>.json`, made
+    /// unique among the columns (two engines whose titles reduce to one
+    /// slug, or one report given twice, each get a badge of their own).
+    pub fn badge(&self, col: usize) -> &str {
+        self.badges.get(col).map(String::as_str).unwrap_or_default()
     }
 
     /// Every case id any report has, sorted.
@@ -299,6 +324,26 @@ impl Matrix {
         }
         (lonely, shared)
     }
+}
+
+/// The columns' badge file names: `badge-<slug>.json`, the second and
+/// later of a slug `badge-<slug>-2.json` and so on; compared without case,
+/// so that no two collide on a file system that ignores it.
+fn badge_names(columns: &[Column]) -> Vec<String> {
+    let mut taken = BTreeSet::new();
+    columns
+        .iter()
+        .map(|c| {
+            let slug = c.slug();
+            let mut name = format!("badge-{slug}.json");
+            let mut n = 1usize;
+            while !taken.insert(name.to_ascii_lowercase()) {
+                n = n.saturating_add(1);
+                name = format!("badge-{slug}-{n}.json");
+            }
+            name
+        })
+        .collect()
 }
 
 /// How big a case is, to pick the minimal failing one: its scenario's length.
