@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::model::{Column, Counts, Matrix, RuleVerdict};
+use super::model::{Counts, Matrix, RuleVerdict};
 use crate::gate::Record;
 
 /// `s` safe in HTML text and in attribute values (quoted either way):
@@ -59,7 +59,7 @@ fn scale(c: &Counts) -> &'static str {
 pub fn page(m: &Matrix) -> String {
     let mut h = String::new();
     h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>ptoracle conformance matrix</title>\n<link rel=\"stylesheet\" href=\"matrix.css\">\n</head>\n<body>\n<h1>ptoracle conformance matrix</h1>\n");
-    engines(&mut h, &m.columns, "engines", "Engines");
+    engines(&mut h, m, false);
     sections(&mut h, m);
     rules(&mut h, m);
     apart(&mut h, m);
@@ -71,27 +71,38 @@ pub fn page(m: &Matrix) -> String {
     h
 }
 
-/// The table of `columns`, under a heading with element id `id`.
-fn engines(h: &mut String, columns: &[Column], id: &str, heading: &str) {
+/// The table of the engines, or of the calibration engines.
+fn engines(h: &mut String, m: &Matrix, calibration: bool) {
+    let (columns, first, id, heading) = if calibration {
+        (
+            &m.calibration,
+            m.columns.len(),
+            "calibration",
+            "Calibration",
+        )
+    } else {
+        (&m.columns, 0, "engines", "Engines")
+    };
     let _ = write!(
         h,
         "<h2 id=\"{id}\">{heading}</h2>\n<table class=\"{id}\">\n<tr><th>engine</th><th>edition</th><th>passed</th><th>failed</th><th>errors</th><th>skipped</th><th>badge</th></tr>\n"
     );
-    for c in columns {
+    for (i, c) in columns.iter().enumerate() {
+        let i = first.saturating_add(i);
         let (p, t) = c.score();
         let _ = write!(
             h,
             "<tr><td>{}</td><td>{}</td>",
             escape(&c.title()),
-            escape(&c.report.edition)
+            escape(&c.report().edition)
         );
         for n in c.counts() {
             let _ = write!(h, "<td>{n}</td>");
         }
         let _ = writeln!(
             h,
-            "<td><a href=\"badge-{}.json\">{p}/{t}</a></td></tr>",
-            escape(&c.slug())
+            "<td><a href=\"{}\">{p}/{t}</a></td></tr>",
+            escape(m.badge(i))
         );
     }
     h.push_str("</table>\n");
@@ -265,7 +276,7 @@ fn calibration(h: &mut String, m: &Matrix) {
     if m.calibration.is_empty() {
         return;
     }
-    engines(h, &m.calibration, "calibration", "Calibration");
+    engines(h, m, true);
     h.push_str("<p>Mutants of the reference (<code>ptoracle serve --mutant NAME</code>, each with one deliberate rules bug) and the template engine: the gate must fail the first and pass the second. They are in none of the verdicts above, and their cases are not listed below.</p>\n");
 }
 

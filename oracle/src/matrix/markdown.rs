@@ -31,7 +31,7 @@ fn table(s: &mut String, columns: &[Column]) {
         "| engine | edition | passed | failed | errors | skipped |\n|---|---|---|---|---|---|\n",
     );
     for c in columns {
-        let _ = write!(s, "| {} | {} |", md(&c.title()), md(&c.report.edition));
+        let _ = write!(s, "| {} | {} |", md(&c.title()), md(&c.report().edition));
         for n in c.counts() {
             let _ = write!(s, " {n} |");
         }
