@@ -8,20 +8,7 @@ use crate::gate::Record;
 
 /// `s` safe in HTML text and in attribute values (quoted either way):
 /// `&`, `<`, `>`, `"` and `'` become entities.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::printable::escape_html as escape;
 
 /// The stylesheet, `matrix.css`.
 pub const CSS: &str = include_str!("matrix.css");
