@@ -146,7 +146,7 @@ fn bad_input_is_a_clear_error() {
 #[test]
 fn history_names_the_version_that_fixed_a_case() {
     let dir = common::scratch("matrix", "history");
-    let old = root().join("docs/conformance/reports/mutant-wrapping-counters.json");
+    let old = root().join("docs/conformance/reports/calibration/mutant-wrapping-counters.json");
     let text = std::fs::read_to_string(&old).expect("the published mutant report");
     let mut v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
     v["engine"]["version"] = "0.2.0".into();
@@ -213,7 +213,8 @@ fn repeated(template: &Path, copies: usize, out: &Path) {
 fn a_report_of_three_hundred_thousand_records_is_drawn() {
     let dir = common::scratch("matrix", "large");
     let big = dir.join("big.json");
-    let template = root().join("docs/conformance/reports/mutant-wrapping-counters.json");
+    let template =
+        root().join("docs/conformance/reports/calibration/mutant-wrapping-counters.json");
     repeated(&template, 900, &big);
     let site = dir.join("site");
     let mut c = command(&["matrix"]);
@@ -222,13 +223,13 @@ fn a_report_of_three_hundred_thousand_records_is_drawn() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     let summary = std::fs::read_to_string(site.join("summary.md")).expect("summary.md");
-    assert!(summary.contains("| 299700 | 900 | 0 | 0 |"), "{summary}");
+    assert!(summary.contains("| 319500 | 900 | 0 | 0 |"), "{summary}");
 }
 
 /// The published template adapter's report, its engine renamed `name`,
 /// written to `dir/file`.
 fn renamed(dir: &Path, file: &str, name: &str) -> PathBuf {
-    let template = root().join("docs/conformance/reports/python-example.json");
+    let template = root().join("docs/conformance/reports/calibration/python-example.json");
     let text = std::fs::read_to_string(template).expect("a published report");
     let mut v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
     v["engine"]["name"] = name.into();
@@ -427,4 +428,58 @@ fn a_register_entry_that_links_or_reads_outside_is_refused() {
             .arg(&report);
         exits(c, 0);
     }
+}
+
+/// Issue 31: the mutants and the template engine were columns like the
+/// real engines, so a deliberate bug sat among the engines' verdicts and
+/// in "only one engine fails". A calibration report is drawn apart, after
+/// the engines, and judges nothing.
+#[test]
+fn calibration_reports_are_drawn_apart_and_judge_nothing() {
+    let dir = common::scratch("matrix", "calibration");
+    let inputs = reports(&dir);
+    let (template, mutant, hostile) = (&inputs[0], &inputs[1], &inputs[2]);
+    let out = dir.join("site");
+    let mut c = command(&["matrix", "--out"]);
+    c.arg(&out)
+        .arg(template)
+        .arg(hostile)
+        .arg("--calibration")
+        .arg(mutant);
+    let said = String::from_utf8_lossy(&exits(c, 0).stdout).into_owned();
+    assert!(said.contains("3 reports (1 calibration)"), "{said}");
+    let html = std::fs::read_to_string(out.join("index.html")).expect("index.html");
+    let mutant_name = "ptoracle (mutant wrapping-counters)";
+    let at = html
+        .find("<h2 id=\"calibration\">")
+        .expect("a calibration table");
+    assert!(
+        html[at..].contains(mutant_name),
+        "the mutant is in the calibration table"
+    );
+    let before = &html[..at];
+    assert!(
+        before.contains("<h2 id=\"engines\">") && !before.contains(mutant_name),
+        "the engines come first, the mutant in none of their tables"
+    );
+    let after_table = &html[at..][html[at..].find("</p>").expect("its note")..];
+    assert!(
+        !after_table.contains(mutant_name),
+        "the mutant's records are not in the cases"
+    );
+    let md = std::fs::read_to_string(out.join("summary.md")).expect("summary.md");
+    let cal = md.find("## Calibration").expect("a calibration section");
+    assert!(
+        !md[..cal].contains(mutant_name) && md[cal..].contains(mutant_name),
+        "{md}"
+    );
+    assert!(
+        out.join("badge-ptoracle--mutant-wrapping-counters--0.1.0.json")
+            .is_file(),
+        "a calibration engine has its badge"
+    );
+    // A calibration alone has nothing to calibrate.
+    let mut c = command(&["matrix", "--out"]);
+    c.arg(dir.join("alone")).arg("--calibration").arg(mutant);
+    exits(c, 2);
 }

@@ -7,10 +7,31 @@ use crate::printable::{markdown_code, markdown_text};
 
 /// The Markdown summary: engines and their scores, then the cases apart.
 pub fn summary(m: &Matrix) -> String {
-    let mut s = String::from(
-        "# ptoracle conformance matrix\n\n| engine | edition | passed | failed | errors | skipped |\n|---|---|---|---|---|---|\n",
+    let mut s = String::from("# ptoracle conformance matrix\n\n");
+    table(&mut s, &m.columns);
+    let (lonely, shared) = m.lonely_and_shared();
+    s.push_str("\n## Cases only one engine fails\n\n");
+    for (id, col) in &lonely {
+        let who = m.columns.get(*col).map(|c| c.title()).unwrap_or_default();
+        let _ = writeln!(s, "- `{}`: {}", markdown_code(id), markdown_text(&who));
+    }
+    s.push_str("\n## Cases every engine fails\n\n");
+    for id in &shared {
+        let _ = writeln!(s, "- `{}`", markdown_code(id));
+    }
+    if !m.calibration.is_empty() {
+        s.push_str("\n## Calibration\n\nMutants of the reference and the template engine: the gate must fail the first and pass the second; they are in none of the lists above.\n\n");
+        table(&mut s, &m.calibration);
+    }
+    s
+}
+
+/// The table of `columns`: engine, edition and counts.
+fn table(s: &mut String, columns: &[Column]) {
+    s.push_str(
+        "| engine | edition | passed | failed | errors | skipped |\n|---|---|---|---|---|---|\n",
     );
-    for c in &m.columns {
+    for c in columns {
         let _ = write!(
             s,
             "| {} | {} |",
@@ -22,17 +43,6 @@ pub fn summary(m: &Matrix) -> String {
         }
         s.push('\n');
     }
-    let (lonely, shared) = m.lonely_and_shared();
-    s.push_str("\n## Cases only one engine fails\n\n");
-    for (id, col) in &lonely {
-        let who = m.columns.get(*col).map(|c| c.title()).unwrap_or_default();
-        let _ = writeln!(s, "- `{}`: {}", markdown_code(id), markdown_text(&who));
-    }
-    s.push_str("\n## Cases every engine fails\n\n");
-    for id in &shared {
-        let _ = writeln!(s, "- `{}`", markdown_code(id));
-    }
-    s
 }
 
 /// The shields.io endpoint JSON of a column: `ptoracle: passed/cases`,

@@ -19,26 +19,22 @@ pub use findings::Finding;
 pub use model::{Column, Matrix};
 
 /// Reads the reports named (`path.json` or `LABEL=path.json`) into a
-/// [`Matrix`], with the findings register at `register` if given (its
+/// [`Matrix`]: `args` are the engines', `calibration` those of the
+/// calibration engines (mutants of the reference, the template engine),
+/// drawn apart; with the findings register at `register` if given (its
 /// paths start from the directory above the register's own, the
 /// repository root for `ci/findings.yaml`); the error names the file and
 /// what is wrong with it.
-pub fn load(args: &[String], register: Option<&Path>) -> Result<Matrix, String> {
+pub fn load(
+    args: &[String],
+    calibration: &[String],
+    register: Option<&Path>,
+) -> Result<Matrix, String> {
     if args.is_empty() {
-        return Err("no report given: ptoracle matrix REPORT.json... --out DIR".into());
+        return Err("no engine's report given: ptoracle matrix REPORT.json... --out DIR (calibration reports are drawn beside engines, not alone)".into());
     }
-    let mut columns = Vec::new();
-    for a in args {
-        let (label, path) = match a.split_once('=') {
-            Some((l, p)) if !l.is_empty() && !Path::new(a).exists() => {
-                (Some(l.to_string()), PathBuf::from(p))
-            }
-            _ => (None, PathBuf::from(a)),
-        };
-        let report = crate::gate::baseline::load(&path)?;
-        columns.push(Column::new(label, &path, report));
-    }
-    let mut m = Matrix::new(columns);
+    let mut m = Matrix::new(columns(args)?);
+    m.calibration = columns(calibration)?;
     if let Some(r) = register {
         m.findings = findings::load(r)?;
         m.root = r
@@ -50,9 +46,26 @@ pub fn load(args: &[String], register: Option<&Path>) -> Result<Matrix, String> 
     Ok(m)
 }
 
+/// The columns of the reports named, in order.
+fn columns(args: &[String]) -> Result<Vec<Column>, String> {
+    let mut columns = Vec::new();
+    for a in args {
+        let (label, path) = match a.split_once('=') {
+            Some((l, p)) if !l.is_empty() && !Path::new(a).exists() => {
+                (Some(l.to_string()), PathBuf::from(p))
+            }
+            _ => (None, PathBuf::from(a)),
+        };
+        let report = crate::gate::baseline::load(&path)?;
+        columns.push(Column::new(label, &path, report));
+    }
+    Ok(columns)
+}
+
 /// Writes the site into `dir`: `index.html`, `matrix.css`, `matrix.js`,
-/// `summary.md`, a badge for each column ([`Matrix::badge`]) and, for
-/// the register's findings not filed upstream, `findings/<id>.md`.
+/// `summary.md`, a badge for each column, the calibration's included
+/// ([`Matrix::badges`]) and, for the register's findings not filed
+/// upstream, `findings/<id>.md`.
 ///
 /// Every file is first written into a temporary directory inside `dir`,
 /// then renamed into place: an error while writing (a full disk, a name
@@ -66,8 +79,12 @@ pub fn write_site(m: &Matrix, dir: &Path) -> Result<Vec<PathBuf>, String> {
         (PathBuf::from("matrix.js"), html::JS.to_string()),
         (PathBuf::from("summary.md"), markdown::summary(m)),
     ];
-    for (i, c) in m.columns.iter().enumerate() {
-        files.push((PathBuf::from(m.badge(i)), markdown::badge(c)));
+    for (name, c) in m
+        .badges()
+        .into_iter()
+        .zip(m.columns.iter().chain(&m.calibration))
+    {
+        files.push((PathBuf::from(name), markdown::badge(c)));
     }
     for f in m.findings.iter().filter(|f| f.unfiled()) {
         files.push((

@@ -67,7 +67,7 @@ impl Column {
 
     /// The title as a file name part: ASCII letters, digits, `.`, `-`,
     /// at most [`SLUG_MAX`] characters, never empty (`engine`); two
-    /// titles may share one ([`Matrix::badge`] tells them apart).
+    /// titles may share one ([`Matrix::badges`] tells them apart).
     pub fn slug(&self) -> String {
         let slug: String = self
             .title()
@@ -185,14 +185,16 @@ impl RuleVerdict {
 
 /// All the reports.
 pub struct Matrix {
-    /// One per report, in the order given.
+    /// One per engine's report, in the order given.
     pub columns: Vec<Column>,
+    /// One per calibration report (a mutant of the reference, the
+    /// template engine): drawn in a table apart, and in none of the
+    /// verdicts, since their bugs are deliberate.
+    pub calibration: Vec<Column>,
     /// The findings register (empty if none was read).
     pub findings: Vec<super::Finding>,
     /// Where the register's paths start from.
     pub root: std::path::PathBuf,
-    /// Each column's badge file name (see [`Matrix::badge`]).
-    badges: Vec<String>,
 }
 
 /// The CR section of a rule: `613` for `613.4c`.
@@ -203,20 +205,20 @@ pub fn section(rule: &str) -> String {
 impl Matrix {
     /// The matrix of these columns.
     pub fn new(columns: Vec<Column>) -> Matrix {
-        let badges = badge_names(&columns);
         Matrix {
             columns,
+            calibration: Vec::new(),
             findings: Vec::new(),
             root: std::path::PathBuf::new(),
-            badges,
         }
     }
 
-    /// The file name of column `col`'s badge: `badge-<slug>.json`, made
-    /// unique among the columns (two engines whose titles reduce to one
-    /// slug, or one report given twice, each get a badge of their own).
-    pub fn badge(&self, col: usize) -> &str {
-        self.badges.get(col).map(String::as_str).unwrap_or_default()
+    /// The badge file names of the columns, then of the calibration's:
+    /// `badge-<slug>.json`, made unique among them all (two engines whose
+    /// titles reduce to one slug, or one report given twice, each get a
+    /// badge of their own).
+    pub fn badges(&self) -> Vec<String> {
+        badge_names(self.columns.iter().chain(&self.calibration))
     }
 
     /// Every case id any report has, sorted.
@@ -329,10 +331,9 @@ impl Matrix {
 /// The columns' badge file names: `badge-<slug>.json`, the second and
 /// later of a slug `badge-<slug>-2.json` and so on; compared without case,
 /// so that no two collide on a file system that ignores it.
-fn badge_names(columns: &[Column]) -> Vec<String> {
+fn badge_names<'a>(columns: impl Iterator<Item = &'a Column>) -> Vec<String> {
     let mut taken = BTreeSet::new();
     columns
-        .iter()
         .map(|c| {
             let slug = c.slug();
             let mut name = format!("badge-{slug}.json");
