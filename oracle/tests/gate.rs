@@ -517,7 +517,26 @@ fn engine_text_is_escaped_in_every_report() {
             .lines()
             .any(|l| l.starts_with("PASS ") && !l.starts_with("PASS fake"));
         assert!(!fake, "{what}: {text}");
-        assert!(text.contains(r"\u{1b}[2J"), "{what}: {text}");
+        // Markdown shows `\u{1b}[2J` written with its backslash and
+        // bracket escaped.
+        let shown = if what.starts_with("markdown") {
+            r"\\u{1b}\[2J"
+        } else {
+            r"\u{1b}[2J"
+        };
+        assert!(text.contains(shown), "{what}: {text}");
+    }
+    // Markdown renders raw HTML and links: the engine's name and message
+    // reach it as text (entities, backslashes), as in the matrix's page.
+    for (what, text) in [&files[1], &files[4]] {
+        for raw in ["<img", "<script", "a](javascript"] {
+            assert!(!text.contains(raw), "{what}: {raw} passes raw: {text}");
+        }
+        assert!(
+            text.contains("&lt;img src=x onerror=alert(1)&gt;"),
+            "{what}: {text}"
+        );
+        assert!(text.contains(r"\[a\](javascript:x)"), "{what}: {text}");
     }
     let human = report.human(false);
     assert!(

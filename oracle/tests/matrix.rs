@@ -180,60 +180,6 @@ fn history_names_the_version_that_fixed_a_case() {
     );
 }
 
-/// Issue 31: the mutants and the template engine were columns like the
-/// real engines, so a deliberate bug sat among the engines' verdicts and
-/// in "only one engine fails". A calibration report is drawn apart, after
-/// the engines, and judges nothing.
-#[test]
-fn calibration_reports_are_drawn_apart_and_judge_nothing() {
-    let dir = common::scratch("matrix", "calibration");
-    let inputs = reports(&dir);
-    let (template, mutant, hostile) = (&inputs[0], &inputs[1], &inputs[2]);
-    let out = dir.join("site");
-    let mut c = command(&["matrix", "--out"]);
-    c.arg(&out)
-        .arg(template)
-        .arg(hostile)
-        .arg("--calibration")
-        .arg(mutant);
-    let said = String::from_utf8_lossy(&exits(c, 0).stdout).into_owned();
-    assert!(said.contains("3 reports (1 calibration)"), "{said}");
-    let html = std::fs::read_to_string(out.join("index.html")).expect("index.html");
-    let mutant_name = "ptoracle (mutant wrapping-counters)";
-    let at = html
-        .find("<h2 id=\"calibration\">")
-        .expect("a calibration table");
-    assert!(
-        html[at..].contains(mutant_name),
-        "the mutant is in the calibration table"
-    );
-    let before = &html[..at];
-    assert!(
-        before.contains("<h2 id=\"engines\">") && !before.contains(mutant_name),
-        "the engines come first, the mutant in none of their tables"
-    );
-    let after_table = &html[at..][html[at..].find("</p>").expect("its note")..];
-    assert!(
-        !after_table.contains(mutant_name),
-        "the mutant's records are not in the cases"
-    );
-    let md = std::fs::read_to_string(out.join("summary.md")).expect("summary.md");
-    let cal = md.find("## Calibration").expect("a calibration section");
-    assert!(
-        !md[..cal].contains(mutant_name) && md[cal..].contains(mutant_name),
-        "{md}"
-    );
-    assert!(
-        out.join("badge-ptoracle--mutant-wrapping-counters--0.1.0.json")
-            .is_file(),
-        "a calibration engine has its badge"
-    );
-    // A calibration alone has nothing to calibrate.
-    let mut c = command(&["matrix", "--out"]);
-    c.arg(dir.join("alone")).arg("--calibration").arg(mutant);
-    exits(c, 2);
-}
-
 /// A report of `copies` times the records of `template`, each id made
 /// unique (`ID#k`), its summary counted accordingly: a report as large as
 /// a `gate --generated 100000` run's, made without playing it.
@@ -404,4 +350,143 @@ fn a_site_that_cannot_be_written_leaves_the_old_one_intact() {
     assert!(said.contains(&stem), "the error names the file: {said}");
     assert_eq!(site_files(&site), before, "the old site is intact");
     no_temporary_left(&site);
+}
+
+/// An engine's name reached `summary.md` with its HTML and Markdown
+/// intact (the page escaped it): it is text there too.
+#[test]
+fn engine_text_is_text_in_summary_md() {
+    let dir = common::scratch("matrix", "summary");
+    let hostile = renamed(
+        &dir,
+        "hostile.json",
+        "<img src=x onerror=alert(1)> *Test* [a](javascript:x) | `b`",
+    );
+    let site = dir.join("site");
+    let mut c = command(&["matrix", "--out"]);
+    c.arg(&site).arg(&hostile);
+    exits(c, 0);
+    let md = std::fs::read_to_string(site.join("summary.md")).expect("summary.md");
+    for raw in ["<img", "*Test*", "a](javascript", "| `b`"] {
+        assert!(!md.contains(raw), "{raw} passes raw: {md}");
+    }
+    assert!(
+        md.contains(
+            r"&lt;img src=x onerror=alert(1)&gt; \*Test\* \[a\](javascript:x) \| \`b\` 1.0"
+        ),
+        "{md}"
+    );
+}
+
+/// A register entry's `upstream:` became a link whatever its scheme, and
+/// its `ruling:` was read wherever it pointed: `upstream` is an http(s)
+/// URL or null, `ruling` and `reproduction` relative paths inside the
+/// repository; otherwise bad input naming the entry.
+#[test]
+fn a_register_entry_that_links_or_reads_outside_is_refused() {
+    let dir = common::scratch("matrix", "register");
+    let report = renamed(&dir, "r.json", "test engine");
+    let register = dir.join("ci").join("findings.yaml");
+    std::fs::create_dir_all(register.parent().expect("a parent")).expect("ci/");
+    let entry = |extra: &str| {
+        format!(
+            "findings:\n- engine: test engine\n  versions: '0.1'\n  title: Test finding\n  status: filed\n{extra}"
+        )
+    };
+    let cases = [
+        (
+            "  ruling: f/test-a.yaml\n  upstream: \"javascript:alert(1)\"\n",
+            "`upstream: javascript:alert(1)` is not an http:// or https:// URL",
+        ),
+        (
+            "  ruling: /etc/passwd\n",
+            "`ruling: /etc/passwd` is not a path inside the repository",
+        ),
+        (
+            "  ruling: f/../../../etc/test-b.yaml\n",
+            "`ruling: f/../../../etc/test-b.yaml` is not a path inside the repository",
+        ),
+        (
+            "  ruling: f/test-c.yaml\n  reproduction: ../test-c.py\n",
+            "`reproduction: ../test-c.py` is not a path inside the repository",
+        ),
+    ];
+    for (extra, why) in cases {
+        std::fs::write(&register, entry(extra)).expect("a register");
+        let mut c = command(&["matrix", "--out"]);
+        c.arg(dir.join("site"))
+            .arg("--findings")
+            .arg(&register)
+            .arg(&report);
+        let out = exits(c, 2);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(said.contains(why), "{extra}: {said}");
+        assert!(said.contains("finding `"), "the entry is named: {said}");
+    }
+    for ok in [
+        "  ruling: f/test-d.yaml\n  upstream: https://example.org/issues/1\n",
+        "  ruling: ./f/test-e.yaml\n  upstream: null\n",
+    ] {
+        std::fs::write(&register, entry(ok)).expect("a register");
+        let mut c = command(&["matrix", "--out"]);
+        c.arg(dir.join("site"))
+            .arg("--findings")
+            .arg(&register)
+            .arg(&report);
+        exits(c, 0);
+    }
+}
+
+/// Issue 31: the mutants and the template engine were columns like the
+/// real engines, so a deliberate bug sat among the engines' verdicts and
+/// in "only one engine fails". A calibration report is drawn apart, after
+/// the engines, and judges nothing.
+#[test]
+fn calibration_reports_are_drawn_apart_and_judge_nothing() {
+    let dir = common::scratch("matrix", "calibration");
+    let inputs = reports(&dir);
+    let (template, mutant, hostile) = (&inputs[0], &inputs[1], &inputs[2]);
+    let out = dir.join("site");
+    let mut c = command(&["matrix", "--out"]);
+    c.arg(&out)
+        .arg(template)
+        .arg(hostile)
+        .arg("--calibration")
+        .arg(mutant);
+    let said = String::from_utf8_lossy(&exits(c, 0).stdout).into_owned();
+    assert!(said.contains("3 reports (1 calibration)"), "{said}");
+    let html = std::fs::read_to_string(out.join("index.html")).expect("index.html");
+    let mutant_name = "ptoracle (mutant wrapping-counters)";
+    let at = html
+        .find("<h2 id=\"calibration\">")
+        .expect("a calibration table");
+    assert!(
+        html[at..].contains(mutant_name),
+        "the mutant is in the calibration table"
+    );
+    let before = &html[..at];
+    assert!(
+        before.contains("<h2 id=\"engines\">") && !before.contains(mutant_name),
+        "the engines come first, the mutant in none of their tables"
+    );
+    let after_table = &html[at..][html[at..].find("</p>").expect("its note")..];
+    assert!(
+        !after_table.contains(mutant_name),
+        "the mutant's records are not in the cases"
+    );
+    let md = std::fs::read_to_string(out.join("summary.md")).expect("summary.md");
+    let cal = md.find("## Calibration").expect("a calibration section");
+    assert!(
+        !md[..cal].contains(mutant_name) && md[cal..].contains(mutant_name),
+        "{md}"
+    );
+    assert!(
+        out.join("badge-ptoracle--mutant-wrapping-counters--0.1.0.json")
+            .is_file(),
+        "a calibration engine has its badge"
+    );
+    // A calibration alone has nothing to calibrate.
+    let mut c = command(&["matrix", "--out"]);
+    c.arg(dir.join("alone")).arg("--calibration").arg(mutant);
+    exits(c, 2);
 }

@@ -92,7 +92,8 @@ fn the_published_report_is_drawn() {
 
 /// A summary that contradicts the records (a billion passes, or cases
 /// "not run" in a run that was neither interrupted nor stopped) is refused,
-/// naming the field: the badge would otherwise say `1000000000/1000000334`.
+/// naming the field: the badge would otherwise say `1000000000/1000000356`
+/// (on the report of 2026-12-07).
 #[test]
 fn a_forged_summary_is_refused() {
     let dir = common::scratch("reports", "forged");

@@ -91,6 +91,41 @@ impl Finding {
             .unwrap_or_default()
     }
 
+    /// Its paths (`ruling`, `reproduction`) are relative and stay inside
+    /// the repository (no root, no drive, no `..`): they are read and
+    /// shown as given; its `upstream`, when given, is an `http://` or
+    /// `https://` URL (it becomes a link: a `javascript:` one would run).
+    fn check_links(&self) -> Result<(), String> {
+        use std::path::Component;
+        let paths = std::iter::once(("ruling", &self.ruling))
+            .chain(self.reproduction.iter().map(|r| ("reproduction", r)));
+        for (key, p) in paths {
+            let inside = !p.is_empty()
+                && Path::new(p)
+                    .components()
+                    .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+            if !inside {
+                return Err(format!(
+                    "`{key}: {}` is not a path inside the repository (relative, without `..`)",
+                    crate::printable::printable(p)
+                ));
+            }
+        }
+        if let Some(u) = &self.upstream {
+            let lower = u.to_ascii_lowercase();
+            let web = ["http://", "https://"]
+                .iter()
+                .any(|s| lower.strip_prefix(s).is_some_and(|rest| !rest.is_empty()));
+            if !web || u.chars().any(|c| c.is_whitespace() || c.is_control()) {
+                return Err(format!(
+                    "`upstream: {}` is not an http:// or https:// URL (or null)",
+                    crate::printable::printable(u)
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Whether it is still to be filed upstream.
     pub fn unfiled(&self) -> bool {
         self.status == "not filed"
@@ -245,6 +280,8 @@ impl Register {
                     f.engine
                 )));
             }
+            f.check_links()
+                .map_err(|why| at(format!("finding `{id}`: {why}")))?;
             for (n, clause) in f.signature.iter().enumerate() {
                 clause.validate().map_err(|why| {
                     at(format!("finding `{id}`: signature clause {}: {why}", n + 1))

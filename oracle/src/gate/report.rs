@@ -13,7 +13,7 @@ use super::Plan;
 use super::spill::Spill;
 use crate::engine::EngineCheck;
 use crate::engine::FaultKind;
-use crate::printable::{printable, printable_lines};
+use crate::printable::{escape_html, markdown_code, markdown_text, printable, printable_lines};
 use crate::protocol::{Capabilities, EngineInfo, WireError, WireObservation};
 use crate::resolver::Run;
 use crate::scenario::Case;
@@ -999,23 +999,24 @@ impl Report {
                     let _ = writeln!(
                         rows,
                         "| `{}` | {} | {} | {} |",
-                        printable(&c.id),
+                        markdown_code(&c.id),
                         c.outcome.kind().name(),
-                        cell(&c.outcome.summary()),
-                        c.verdict_rules().join(", ")
+                        markdown_text(&c.outcome.summary()),
+                        markdown_text(&c.verdict_rules().join(", "))
                     );
                 }
                 if let (true, Some(text)) = (bad < RULINGS, &c.ruling_text) {
                     let _ = writeln!(
                         rulings,
                         "<details><summary>Shrunk ruling for <code>{}</code></summary>\n\n```yaml\n{}```\n</details>\n",
-                        c.id, text
+                        escape_html(&c.id),
+                        text
                     );
                 }
                 bad += 1;
             }
             if c.expectation == Some(Expectation::Fixed) {
-                let _ = writeln!(fixed, "- `{}`", c.id);
+                let _ = writeln!(fixed, "- `{}`", markdown_code(&c.id));
             }
             Ok(())
         })?;
@@ -1023,7 +1024,7 @@ impl Report {
         let s = &self.summary;
         let engine = self.engine.as_ref().map_or(
             "an engine that never completed a handshake".to_string(),
-            |e| printable(&format!("{} {}", e.name, e.version)).into_owned(),
+            |e| markdown_text(&format!("{} {}", e.name, e.version)),
         );
         let icon = if self.gate_fails(false) { "❌" } else { "✅" };
         let _ = writeln!(out, "## {icon} ptoracle gate: {engine}\n");
@@ -1053,7 +1054,7 @@ impl Report {
             );
         }
         for note in self.run_notes() {
-            let _ = writeln!(out, "**{}**\n", cell(&note));
+            let _ = writeln!(out, "**{}**\n", markdown_text(&note));
         }
         if bad > 0 {
             let _ = writeln!(out, "### Failures and errors\n");
@@ -1296,10 +1297,6 @@ pub fn first_few(items: &[String], n: usize) -> String {
         0 => shown,
         more => format!("{shown} and {more} more"),
     }
-}
-
-fn cell(s: &str) -> String {
-    printable(s).replace('|', "\\|")
 }
 
 fn last_lines(s: &str, n: usize) -> Vec<&str> {

@@ -3,25 +3,12 @@
 
 use std::fmt::Write as _;
 
-use super::model::{Counts, Matrix, RuleVerdict};
+use super::model::{Column, Counts, Matrix, RuleVerdict};
 use crate::gate::Record;
 
 /// `s` safe in HTML text and in attribute values (quoted either way):
 /// `&`, `<`, `>`, `"` and `'` become entities.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::printable::escape_html as escape;
 
 /// The stylesheet, `matrix.css`.
 pub const CSS: &str = include_str!("matrix.css");
@@ -59,36 +46,28 @@ fn scale(c: &Counts) -> &'static str {
 pub fn page(m: &Matrix) -> String {
     let mut h = String::new();
     h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>ptoracle conformance matrix</title>\n<link rel=\"stylesheet\" href=\"matrix.css\">\n</head>\n<body>\n<h1>ptoracle conformance matrix</h1>\n");
-    engines(&mut h, m, false);
+    let badges = m.badges();
+    let (ours, apart_badges) = badges.split_at(m.columns.len().min(badges.len()));
+    engines(&mut h, &m.columns, ours, "engines", "Engines");
     sections(&mut h, m);
     rules(&mut h, m);
     apart(&mut h, m);
     history(&mut h, m);
-    calibration(&mut h, m);
+    calibration(&mut h, m, apart_badges);
     cases(&mut h, m);
     register(&mut h, m);
     h.push_str("<script src=\"matrix.js\"></script>\n</body>\n</html>\n");
     h
 }
 
-/// The table of the engines, or of the calibration engines.
-fn engines(h: &mut String, m: &Matrix, calibration: bool) {
-    let (columns, first, id, heading) = if calibration {
-        (
-            &m.calibration,
-            m.columns.len(),
-            "calibration",
-            "Calibration",
-        )
-    } else {
-        (&m.columns, 0, "engines", "Engines")
-    };
+/// The table of `columns` (their badges' file names `badges`), under a
+/// heading with element id `id`.
+fn engines(h: &mut String, columns: &[Column], badges: &[String], id: &str, heading: &str) {
     let _ = write!(
         h,
         "<h2 id=\"{id}\">{heading}</h2>\n<table class=\"{id}\">\n<tr><th>engine</th><th>edition</th><th>passed</th><th>failed</th><th>errors</th><th>skipped</th><th>badge</th></tr>\n"
     );
-    for (i, c) in columns.iter().enumerate() {
-        let i = first.saturating_add(i);
+    for (c, badge) in columns.iter().zip(badges) {
         let (p, t) = c.score();
         let _ = write!(
             h,
@@ -99,11 +78,7 @@ fn engines(h: &mut String, m: &Matrix, calibration: bool) {
         for n in c.counts() {
             let _ = write!(h, "<td>{n}</td>");
         }
-        let _ = writeln!(
-            h,
-            "<td><a href=\"{}\">{p}/{t}</a></td></tr>",
-            escape(m.badge(i))
-        );
+        let _ = writeln!(h, "<td><a href=\"{}\">{p}/{t}</a></td></tr>", escape(badge));
     }
     h.push_str("</table>\n");
 }
@@ -272,11 +247,11 @@ fn history(h: &mut String, m: &Matrix) {
 /// The calibration engines, apart: what the gate says of deliberate bugs
 /// and of the template engine, to show it catches the one and passes the
 /// other, not a verdict on an engine anyone plays.
-fn calibration(h: &mut String, m: &Matrix) {
+fn calibration(h: &mut String, m: &Matrix, badges: &[String]) {
     if m.calibration.is_empty() {
         return;
     }
-    engines(h, m, true);
+    engines(h, &m.calibration, badges, "calibration", "Calibration");
     h.push_str("<p>Mutants of the reference (<code>ptoracle serve --mutant NAME</code>, each with one deliberate rules bug) and the template engine: the gate must fail the first and pass the second. They are in none of the verdicts above, and their cases are not listed below.</p>\n");
 }
 

@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use super::model::{Column, Matrix};
+use crate::printable::{markdown_code, markdown_text};
 
 /// The Markdown summary: engines and their scores, then the cases apart.
 pub fn summary(m: &Matrix) -> String {
@@ -12,11 +13,11 @@ pub fn summary(m: &Matrix) -> String {
     s.push_str("\n## Cases only one engine fails\n\n");
     for (id, col) in &lonely {
         let who = m.columns.get(*col).map(|c| c.title()).unwrap_or_default();
-        let _ = writeln!(s, "- `{}`: {}", md(id), md(&who));
+        let _ = writeln!(s, "- `{}`: {}", markdown_code(id), markdown_text(&who));
     }
     s.push_str("\n## Cases every engine fails\n\n");
     for id in &shared {
-        let _ = writeln!(s, "- `{}`", md(id));
+        let _ = writeln!(s, "- `{}`", markdown_code(id));
     }
     if !m.calibration.is_empty() {
         s.push_str("\n## Calibration\n\nMutants of the reference and the template engine: the gate must fail the first and pass the second; they are in none of the lists above.\n\n");
@@ -31,19 +32,17 @@ fn table(s: &mut String, columns: &[Column]) {
         "| engine | edition | passed | failed | errors | skipped |\n|---|---|---|---|---|---|\n",
     );
     for c in columns {
-        let _ = write!(s, "| {} | {} |", md(&c.title()), md(&c.report().edition));
+        let _ = write!(
+            s,
+            "| {} | {} |",
+            markdown_text(&c.title()),
+            markdown_text(&c.report().edition)
+        );
         for n in c.counts() {
             let _ = write!(s, " {n} |");
         }
         s.push('\n');
     }
-}
-
-/// `s` with Markdown table and inline markup characters neutralised.
-fn md(s: &str) -> String {
-    s.replace('|', "\\|")
-        .replace('`', "'")
-        .replace(['\n', '\r'], " ")
 }
 
 /// The shields.io endpoint JSON of a column: `ptoracle: passed/cases`,

@@ -33,7 +33,8 @@ pub fn load(
     if args.is_empty() {
         return Err("no engine's report given: ptoracle matrix REPORT.json... --out DIR (calibration reports are drawn beside engines, not alone)".into());
     }
-    let mut m = Matrix::new(columns(args)?, columns(calibration)?);
+    let mut m = Matrix::new(columns(args)?);
+    m.calibration = columns(calibration)?;
     if let Some(r) = register {
         m.findings = findings::load(r)?;
         m.root = r
@@ -63,8 +64,8 @@ fn columns(args: &[String]) -> Result<Vec<Column>, String> {
 
 /// Writes the site into `dir`: `index.html`, `matrix.css`, `matrix.js`,
 /// `summary.md`, a badge for each column, the calibration's included
-/// ([`Matrix::badge`]) and, for
-/// the register's findings not filed upstream, `findings/<id>.md`.
+/// ([`Matrix::badges`]) and, for the register's findings not filed
+/// upstream, `findings/<id>.md`.
 ///
 /// Every file is first written into a temporary directory inside `dir`,
 /// then renamed into place: an error while writing (a full disk, a name
@@ -78,8 +79,12 @@ pub fn write_site(m: &Matrix, dir: &Path) -> Result<Vec<PathBuf>, String> {
         (PathBuf::from("matrix.js"), html::JS.to_string()),
         (PathBuf::from("summary.md"), markdown::summary(m)),
     ];
-    for (i, c) in m.columns.iter().chain(&m.calibration).enumerate() {
-        files.push((PathBuf::from(m.badge(i)), markdown::badge(c)));
+    for (name, c) in m
+        .badges()
+        .into_iter()
+        .zip(m.columns.iter().chain(&m.calibration))
+    {
+        files.push((PathBuf::from(name), markdown::badge(c)));
     }
     for f in m.findings.iter().filter(|f| f.unfiled()) {
         files.push((

@@ -67,7 +67,7 @@ impl Column {
 
     /// The title as a file name part: ASCII letters, digits, `.`, `-`,
     /// at most [`SLUG_MAX`] characters, never empty (`engine`); two
-    /// titles may share one ([`Matrix::badge`] tells them apart).
+    /// titles may share one ([`Matrix::badges`] tells them apart).
     pub fn slug(&self) -> String {
         let slug: String = self
             .title()
@@ -195,8 +195,6 @@ pub struct Matrix {
     pub findings: Vec<super::Finding>,
     /// Where the register's paths start from.
     pub root: std::path::PathBuf,
-    /// Each column's badge file name (see [`Matrix::badge`]).
-    badges: Vec<String>,
 }
 
 /// The CR section of a rule: `613` for `613.4c`.
@@ -205,24 +203,22 @@ pub fn section(rule: &str) -> String {
 }
 
 impl Matrix {
-    /// The matrix of these engines' columns and these calibration ones.
-    pub fn new(columns: Vec<Column>, calibration: Vec<Column>) -> Matrix {
-        let badges = badge_names(columns.iter().chain(&calibration));
+    /// The matrix of these columns.
+    pub fn new(columns: Vec<Column>) -> Matrix {
         Matrix {
             columns,
-            calibration,
+            calibration: Vec::new(),
             findings: Vec::new(),
             root: std::path::PathBuf::new(),
-            badges,
         }
     }
 
-    /// The file name of column `col`'s badge (counted through the
-    /// engines' columns, then the calibration's): `badge-<slug>.json`, made
-    /// unique among all of them (two engines whose titles reduce to one
-    /// slug, or one report given twice, each get a badge of their own).
-    pub fn badge(&self, col: usize) -> &str {
-        self.badges.get(col).map(String::as_str).unwrap_or_default()
+    /// The badge file names of the columns, then of the calibration's:
+    /// `badge-<slug>.json`, made unique among them all (two engines whose
+    /// titles reduce to one slug, or one report given twice, each get a
+    /// badge of their own).
+    pub fn badges(&self) -> Vec<String> {
+        badge_names(self.columns.iter().chain(&self.calibration))
     }
 
     /// Every case id any report has, sorted.

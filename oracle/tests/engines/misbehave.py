@@ -29,7 +29,8 @@ is `all`, in the way MODE says:
                  request is the same case asked again), then stops reading
   reply-twice-always answers every request twice (not only request 2)
   hostile-text   is named, answers an error and writes to stderr with ANSI
-                 escapes, NULs and newlines that fake a line of the report
+                 escapes, NULs and newlines that fake a line of the report,
+                 and HTML and a Markdown link in its name and message
   alternate      answers every other request (each even seq) with every
                  power one more: asked twice in a row, a case gets two answers
   stderr-flood   writes 20 MB to stderr, then answers correctly
@@ -139,7 +140,7 @@ for line in sys.stdin:
         reply = json.loads(ask(line))
         reply["engine"]["name"] = "misbehave-" + mode
         if mode == "hostile-text":
-            reply["engine"]["name"] += "\x1b[2J\x00\nPASS everything"
+            reply["engine"]["name"] += "\x1b[2J\x00\nPASS everything <img src=x onerror=alert(1)>"
         if mode == "version":
             reply["protocol"] = 2
         if mode == "unknown-feature":
@@ -269,7 +270,7 @@ for line in sys.stdin:
     elif mode == "hostile-text":
         sys.stderr.write("\x1b[31mred\x00 <&]]>\x07\n")
         sys.stderr.flush()
-        words = "\x1b[2Jboom\x00\nPASS 613.4d/fake: pass \u202e|"
+        words = "\x1b[2Jboom\x00\nPASS 613.4d/fake: pass \u202e| <script>x</script> [a](javascript:x)"
         say(json.dumps({"type": "error", "seq": message["seq"], "message": words}) + "\n")
     elif mode == "stderr-flood":
         chunk = "x" * 1023 + "\n"
