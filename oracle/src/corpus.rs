@@ -496,6 +496,11 @@ pub fn read_file(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, String>
     if !meta.is_file() {
         return Err(not_regular(&meta));
     }
+    // Refused before a byte is read; the read below is bounded still, for
+    // a file that grows while it is read.
+    if meta.len() > limit {
+        return Err(too_large(limit, what));
+    }
     let mut bytes = Vec::new();
     file.take(limit.saturating_add(1))
         .read_to_end(&mut bytes)

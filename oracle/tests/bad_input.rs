@@ -32,7 +32,53 @@ fn main() {
             }));
         }
     }
+    trials.push(Trial::test(
+        "bad-input/free-division-where-the-order-binds",
+        free_division_where_the_order_binds,
+    ));
     libtest_mimic::run(&args, trials).exit();
+}
+
+/// D83: the ruling that puts all of an attacker's damage on its second
+/// blocker holds in every edition where no damage assignment order binds
+/// (before 2009-07, 310.2c of 2009-05-01, and since 2024-11-08); replayed
+/// in the editions where one does (2009-07 to 2024-06-07, 509.2, 510.1c),
+/// the same division is bad input naming the attacker and the rules.
+fn free_division_where_the_order_binds() -> Result<(), Failed> {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rulings/510-combat/division.yaml");
+    let corpus = ptoracle::corpus::load(&[file]);
+    let ids = ["510.1c/vastwood-gorger-puts-all-its-damage-on-the-second-blocker"];
+    let binding: Vec<ptoracle::Edition> = ptoracle::Edition::all()
+        .filter(|e| e.rules().order_binds(false))
+        .collect();
+    if binding.is_empty() {
+        return Err("no edition binds the damage assignment order".into());
+    }
+    for id in ids {
+        let Some(loaded) = corpus.cases.iter().find(|c| c.case.id.to_string() == id) else {
+            return Err(format!("no case {id}").into());
+        };
+        let mut case = loaded.case.clone();
+        case.editions = None;
+        for e in ptoracle::Edition::all().filter(|e| !binding.contains(e)) {
+            let verdict = ptoracle::check(&case, e);
+            if !matches!(verdict, ptoracle::Verdict::Pass) {
+                return Err(format!("{id} under {e}: {verdict:?}").into());
+            }
+        }
+        for &e in &binding {
+            match ptoracle::check(&case, e) {
+                ptoracle::Verdict::Error(ptoracle::verdict::Problem::Case(
+                    ptoracle::error::ResolveError::Invalid(err),
+                )) if err
+                    .to_string()
+                    .contains("`gorger` assigns damage to `giant` before `elves`")
+                    && err.to_string().contains("509.2, 510.1c") => {}
+                other => return Err(format!("{id} under {e}: {other:?}").into()),
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The `# error:` header of a fixture: line, column and message.

@@ -29,30 +29,9 @@ fn case(id: &str, on: &str) -> String {
 /// minutes: a loader that hangs (a FIFO, a link loop) fails the test
 /// instead of hanging it.
 fn run(args: &[&std::ffi::OsStr]) -> Output {
-    let child = Command::new(BIN)
-        .args(args)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let pid = child.id();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait_with_output());
-    });
-    match rx.recv_timeout(Duration::from_secs(120)) {
-        Ok(out) => out.unwrap(),
-        Err(_) => {
-            #[cfg(unix)]
-            // SAFETY: kill(2) on the child this test started.
-            unsafe {
-                libc::kill(pid as libc::pid_t, libc::SIGKILL);
-            }
-            let _ = pid;
-            panic!("ptoracle {args:?} did not exit within two minutes");
-        }
-    }
+    let mut c = Command::new(BIN);
+    c.args(args).stdin(std::process::Stdio::null());
+    common::output_within(c, Duration::from_secs(120))
 }
 
 fn check(paths: &[&Path]) -> (Option<i32>, String, String) {

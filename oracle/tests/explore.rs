@@ -91,6 +91,9 @@ const NOT_GENERATED: &[Feature] = &[
     Feature::OtherCounters,
     Feature::ColorChanges,
     Feature::AllCreatureTypes,
+    // `assign` (D83): generating a legal division needs the lethal damage
+    // of each blocker as the step begins; not done yet.
+    Feature::CombatDivision,
 ];
 
 /// Every part of the format the gate can test an engine on comes up in the

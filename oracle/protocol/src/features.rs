@@ -156,6 +156,7 @@ features! {
     Damage => "damage", "the noncombat damage step (120.3)";
     CombatDamage => "combat-damage", "the combat_damage step (510.1a)";
     Combat => "combat", "the attack and combat_damage_step steps: attackers and blockers declared, and combat damage assigned by the rules: lethal damage to each blocker in turn, trample, deathtouch, first strike and double strike (508.1, 509.1, 510.1, 510.4, 702.19b, 702.2c)";
+    CombatDivision => "combat-division", "the `assign` amounts of a combat_damage_step: the attacking player divides an attacker's combat damage among its blockers and, with trample, what it attacks, as written (510.1c, 702.19b)";
     Deathtouch => "deathtouch", "damage from deathtouch sources and the deathtouch-damage state (702.2b, 704.5h)";
     Wither => "wither", "damage from wither sources (702.80)";
     Infect => "infect", "damage from infect sources and poison counters (702.90, 704.5c)";
@@ -660,8 +661,14 @@ impl Derive {
             Action::CombatDamage(_) => {
                 f.insert(Feature::CombatDamage);
             }
-            Action::Attack(_) | Action::CombatDamageStep(_) => {
+            Action::Attack(_) => {
                 f.insert(Feature::Combat);
+            }
+            Action::CombatDamageStep(d) => {
+                f.insert(Feature::Combat);
+                if !d.assign.is_empty() {
+                    f.insert(Feature::CombatDivision);
+                }
             }
             Action::AddMana(m) => {
                 f.insert(Feature::Mana);

@@ -1914,7 +1914,10 @@ impl Gen<'_, '_> {
                 divide.insert(a.attacker.clone(), order);
             }
         }
-        Ok(Action::CombatDamageStep(DamageStep { divide }))
+        Ok(Action::CombatDamageStep(DamageStep {
+            divide,
+            ..DamageStep::default()
+        }))
     }
 
     /// Combat damage from one or two creatures.

@@ -1311,6 +1311,7 @@ fn combat_assignment(s: &Subject<'_>) -> Option<Found> {
     let attack = checked(Action::Attack(decl.clone()));
     let step = checked(Action::CombatDamageStep(DamageStep {
         divide: divide.clone(),
+        ..DamageStep::default()
     }));
     let combat = Combat {
         decl: &decl,

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::report::{Kind, Outcome, REPORT_VERSION, Record, Report};
+use super::report::{Kind, Outcome, REPORT_VERSION, Record, Report, Summary};
 use crate::printable::printable;
 
 /// The differences between two reports.
@@ -36,9 +36,23 @@ impl Changes {
     }
 }
 
-/// Reads a JSON report (of this ptoracle's layout version).
+/// The largest JSON report read, in bytes: a failing record takes about
+/// 1.4 KB (5 KB at most) in a `gate --generated` run, so a run of 100 000
+/// generated cases that all fail stays well within it; what goes beyond is
+/// not a report (a device, a runaway writer).
+pub const MAX_REPORT_BYTES: u64 = 1 << 30;
+
+/// Reads a JSON report (of this ptoracle's layout version) and checks that
+/// it agrees with itself ([`verify`]). Only a regular file of at most
+/// [`MAX_REPORT_BYTES`] is read, with the corpus loader's checks
+/// ([`crate::corpus::read_file`]): a FIFO or a device is an error, never a
+/// read that blocks or does not end.
 pub fn load(path: &Path) -> Result<Report, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let unreadable = |e: String| format!("{}: {e}", path.display());
+    let bytes =
+        crate::corpus::read_file(path, MAX_REPORT_BYTES, "gate JSON report").map_err(unreadable)?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| unreadable("not a ptoracle gate JSON report: it is not UTF-8 text".into()))?;
     #[derive(serde::Deserialize)]
     struct Version {
         report_version: u32,
@@ -51,14 +65,70 @@ pub fn load(path: &Path) -> Result<Report, String> {
             ));
         }
     }
-    serde_json::from_str(&text).map_err(|e| {
+    let report: Report = serde_json::from_str(&text).map_err(|e| {
         format!(
             "{}:{}:{}: not a ptoracle gate JSON report: {e}",
             path.display(),
             e.line(),
             e.column()
         )
-    })
+    })?;
+    verify(&report).map_err(|why| format!("{}: {why}", path.display()))?;
+    Ok(report)
+}
+
+/// Whether a report read from a file says of itself what its records say:
+/// one record per case id, its `summary` is the count of its `cases` (a gate writes nothing else),
+/// and cases it did not play are accounted for. What `matrix` draws and
+/// `baseline` compares is then the records' word, never a summary edited
+/// by hand or damaged on the way: a report that disagrees with itself is
+/// refused, not drawn.
+pub fn verify(report: &Report) -> Result<(), String> {
+    // One record per case: a second would be dropped, unseen, by whatever
+    // reads the report by id.
+    let mut seen: std::collections::HashMap<&str, usize> =
+        std::collections::HashMap::with_capacity(report.cases.len());
+    for (n, c) in report.cases.iter().enumerate() {
+        if let Some(first) = seen.insert(c.id.as_str(), n) {
+            return Err(format!(
+                "case `{}` is recorded twice (records {} and {}): a report has one record per case",
+                printable(&c.id),
+                first + 1,
+                n + 1
+            ));
+        }
+    }
+    let claimed = report.summary;
+    let counted = Summary::of(&report.cases, claimed.discarded, claimed.not_run);
+    let (claimed_v, counted_v) = (
+        serde_json::to_value(claimed).unwrap_or_default(),
+        serde_json::to_value(counted).unwrap_or_default(),
+    );
+    if let (Some(a), Some(b)) = (claimed_v.as_object(), counted_v.as_object()) {
+        for (field, said) in a {
+            let records = b.get(field).cloned().unwrap_or_default();
+            if *said != records {
+                return Err(format!(
+                    "its summary does not match its records: `summary.{field}` says {said}, its {} records count {records}; a report's summary is the count of its cases (was the report edited?)",
+                    report.cases.len()
+                ));
+            }
+        }
+    }
+    if claimed.not_run > 0 && !report.interrupted && report.stopped.is_none() {
+        return Err(format!(
+            "`summary.not_run` says {} cases were not played, but the run was neither interrupted nor stopped (was the report edited?)",
+            claimed.not_run
+        ));
+    }
+    let drawn = report.generated.map_or(0, |g| g.cases);
+    if claimed.discarded as u64 > drawn {
+        return Err(format!(
+            "`summary.discarded` says {} generated indices gave no case, but the run drew {drawn} (was the report edited?)",
+            claimed.discarded
+        ));
+    }
+    Ok(())
 }
 
 /// Compares two reports case by case (by id).

@@ -169,6 +169,20 @@ impl Summary {
         }
     }
 
+    /// The counts of `records`, with the indices `discarded` and the cases
+    /// `not_run` that have no record.
+    pub fn of(records: &[Record], discarded: usize, not_run: usize) -> Summary {
+        let mut s = Summary {
+            discarded,
+            not_run,
+            ..Summary::default()
+        };
+        for c in records {
+            s.add(c);
+        }
+        s
+    }
+
     /// Cases played: sent to the engine and answered, or ended in an error
     /// (every record but the skips). A run that plays none checked nothing.
     pub fn played(&self) -> usize {
@@ -755,15 +769,7 @@ impl Report {
 
     /// Recomputes the counts from the records held in memory.
     pub fn recount(&mut self) {
-        let (discarded, not_run) = (self.summary.discarded, self.summary.not_run);
-        self.summary = Summary {
-            discarded,
-            not_run,
-            ..Summary::default()
-        };
-        for c in &self.cases {
-            self.summary.add(c);
-        }
+        self.summary = Summary::of(&self.cases, self.summary.discarded, self.summary.not_run);
     }
 
     /// Whether the gate fails: a failure or error the expectations do not

@@ -59,34 +59,50 @@ fn scale(c: &Counts) -> &'static str {
 pub fn page(m: &Matrix) -> String {
     let mut h = String::new();
     h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>ptoracle conformance matrix</title>\n<link rel=\"stylesheet\" href=\"matrix.css\">\n</head>\n<body>\n<h1>ptoracle conformance matrix</h1>\n");
-    engines(&mut h, m);
+    engines(&mut h, m, false);
     sections(&mut h, m);
     rules(&mut h, m);
     apart(&mut h, m);
     history(&mut h, m);
+    calibration(&mut h, m);
     cases(&mut h, m);
     register(&mut h, m);
     h.push_str("<script src=\"matrix.js\"></script>\n</body>\n</html>\n");
     h
 }
 
-fn engines(h: &mut String, m: &Matrix) {
-    h.push_str("<h2 id=\"engines\">Engines</h2>\n<table class=\"engines\">\n<tr><th>engine</th><th>edition</th><th>passed</th><th>failed</th><th>errors</th><th>skipped</th><th>badge</th></tr>\n");
-    for c in &m.columns {
+/// The table of the engines, or of the calibration engines.
+fn engines(h: &mut String, m: &Matrix, calibration: bool) {
+    let (columns, first, id, heading) = if calibration {
+        (
+            &m.calibration,
+            m.columns.len(),
+            "calibration",
+            "Calibration",
+        )
+    } else {
+        (&m.columns, 0, "engines", "Engines")
+    };
+    let _ = write!(
+        h,
+        "<h2 id=\"{id}\">{heading}</h2>\n<table class=\"{id}\">\n<tr><th>engine</th><th>edition</th><th>passed</th><th>failed</th><th>errors</th><th>skipped</th><th>badge</th></tr>\n"
+    );
+    for (i, c) in columns.iter().enumerate() {
+        let i = first.saturating_add(i);
         let (p, t) = c.score();
         let _ = write!(
             h,
             "<tr><td>{}</td><td>{}</td>",
             escape(&c.title()),
-            escape(&c.report.edition)
+            escape(&c.report().edition)
         );
         for n in c.counts() {
             let _ = write!(h, "<td>{n}</td>");
         }
         let _ = writeln!(
             h,
-            "<td><a href=\"badge-{}.json\">{p}/{t}</a></td></tr>",
-            escape(&c.slug())
+            "<td><a href=\"{}\">{p}/{t}</a></td></tr>",
+            escape(m.badge(i))
         );
     }
     h.push_str("</table>\n");
@@ -251,6 +267,17 @@ fn history(h: &mut String, m: &Matrix) {
         }
         h.push_str("</table>\n");
     }
+}
+
+/// The calibration engines, apart: what the gate says of deliberate bugs
+/// and of the template engine, to show it catches the one and passes the
+/// other, not a verdict on an engine anyone plays.
+fn calibration(h: &mut String, m: &Matrix) {
+    if m.calibration.is_empty() {
+        return;
+    }
+    engines(h, m, true);
+    h.push_str("<p>Mutants of the reference (<code>ptoracle serve --mutant NAME</code>, each with one deliberate rules bug) and the template engine: the gate must fail the first and pass the second. They are in none of the verdicts above, and their cases are not listed below.</p>\n");
 }
 
 /// The `ptoracle explain` text of every case of the embedded corpus, by id.

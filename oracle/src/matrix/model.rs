@@ -1,10 +1,14 @@
 //! The reports, counted: one [`Column`] per report (an engine, or one
 //! version of it), rows per CR section and per rule.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use crate::gate::{Kind, Record, Report};
+
+/// The longest [`Column::slug`]: a badge's file name stays far below a
+/// file system's 255 bytes, whatever the engine calls itself.
+pub const SLUG_MAX: usize = 64;
 
 /// One report: an engine at one version.
 pub struct Column {
@@ -13,8 +17,13 @@ pub struct Column {
     pub engine: String,
     /// Its version, as its handshake said (empty if unknown).
     pub version: String,
-    /// The report.
-    pub report: Report,
+    /// The report (read through [`Column::report`], so that `index`
+    /// always describes it).
+    report: Report,
+    /// Where each case id's record is in `report.cases`, built once: a
+    /// search of the records per id made drawing quadratic in them (a
+    /// report of 100 000 records took minutes).
+    index: HashMap<String, usize>,
 }
 
 impl Column {
@@ -28,11 +37,23 @@ impl Column {
             Some(e) => (e.name.clone(), e.version.clone()),
             None => (stem, String::new()),
         };
+        // A report's ids are unique (`baseline::load` refuses one that
+        // records a case twice); the first record would be kept otherwise.
+        let mut index = HashMap::with_capacity(report.cases.len());
+        for (i, r) in report.cases.iter().enumerate() {
+            index.entry(r.id.clone()).or_insert(i);
+        }
         Column {
             engine: label.unwrap_or(name),
             version,
             report,
+            index,
         }
+    }
+
+    /// The report.
+    pub fn report(&self) -> &Report {
+        &self.report
     }
 
     /// `engine version`, or the engine alone.
@@ -44,9 +65,12 @@ impl Column {
         }
     }
 
-    /// The title as a file name part: ASCII letters, digits, `.`, `-`.
+    /// The title as a file name part: ASCII letters, digits, `.`, `-`,
+    /// at most [`SLUG_MAX`] characters, never empty (`engine`); two
+    /// titles may share one ([`Matrix::badge`] tells them apart).
     pub fn slug(&self) -> String {
-        self.title()
+        let slug: String = self
+            .title()
             .chars()
             .map(|c| {
                 if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
@@ -55,12 +79,19 @@ impl Column {
                     '-'
                 }
             })
-            .collect()
+            .take(SLUG_MAX)
+            .collect();
+        // `.` or `..` alone is no name for a file part either.
+        if slug.chars().all(|c| c == '.') {
+            "engine".to_string()
+        } else {
+            slug
+        }
     }
 
     /// Its record of case `id`.
     pub fn record(&self, id: &str) -> Option<&Record> {
-        self.report.cases.iter().find(|r| r.id == id)
+        self.index.get(id).and_then(|&i| self.report.cases.get(i))
     }
 
     /// Passed, failed (and flaky), errored, skipped: the report's counts.
@@ -154,12 +185,18 @@ impl RuleVerdict {
 
 /// All the reports.
 pub struct Matrix {
-    /// One per report, in the order given.
+    /// One per engine's report, in the order given.
     pub columns: Vec<Column>,
+    /// One per calibration report (a mutant of the reference, the
+    /// template engine): drawn in a table apart, and in none of the
+    /// verdicts, since their bugs are deliberate.
+    pub calibration: Vec<Column>,
     /// The findings register (empty if none was read).
     pub findings: Vec<super::Finding>,
     /// Where the register's paths start from.
     pub root: std::path::PathBuf,
+    /// Each column's badge file name (see [`Matrix::badge`]).
+    badges: Vec<String>,
 }
 
 /// The CR section of a rule: `613` for `613.4c`.
@@ -168,13 +205,24 @@ pub fn section(rule: &str) -> String {
 }
 
 impl Matrix {
-    /// The matrix of these columns.
-    pub fn new(columns: Vec<Column>) -> Matrix {
+    /// The matrix of these engines' columns and these calibration ones.
+    pub fn new(columns: Vec<Column>, calibration: Vec<Column>) -> Matrix {
+        let badges = badge_names(columns.iter().chain(&calibration));
         Matrix {
             columns,
+            calibration,
             findings: Vec::new(),
             root: std::path::PathBuf::new(),
+            badges,
         }
+    }
+
+    /// The file name of column `col`'s badge (counted through the
+    /// engines' columns, then the calibration's): `badge-<slug>.json`, made
+    /// unique among all of them (two engines whose titles reduce to one
+    /// slug, or one report given twice, each get a badge of their own).
+    pub fn badge(&self, col: usize) -> &str {
+        self.badges.get(col).map(String::as_str).unwrap_or_default()
     }
 
     /// Every case id any report has, sorted.
@@ -282,6 +330,25 @@ impl Matrix {
         }
         (lonely, shared)
     }
+}
+
+/// The columns' badge file names: `badge-<slug>.json`, the second and
+/// later of a slug `badge-<slug>-2.json` and so on; compared without case,
+/// so that no two collide on a file system that ignores it.
+fn badge_names<'a>(columns: impl Iterator<Item = &'a Column>) -> Vec<String> {
+    let mut taken = BTreeSet::new();
+    columns
+        .map(|c| {
+            let slug = c.slug();
+            let mut name = format!("badge-{slug}.json");
+            let mut n = 1usize;
+            while !taken.insert(name.to_ascii_lowercase()) {
+                n = n.saturating_add(1);
+                name = format!("badge-{slug}-{n}.json");
+            }
+            name
+        })
+        .collect()
 }
 
 /// How big a case is, to pick the minimal failing one: its scenario's length.

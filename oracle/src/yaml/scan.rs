@@ -111,6 +111,7 @@ pub(crate) fn scan(text: &str, max_doc: usize, what: &str) -> Result<Vec<DocStar
 /// A size in bytes, in the largest whole unit.
 pub(crate) fn size(bytes: usize) -> String {
     match bytes {
+        b if b >= 1 << 30 && b % (1 << 30) == 0 => format!("{} GiB", b >> 30),
         b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
         b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
         b => format!("{b} bytes"),

@@ -35,15 +35,42 @@ pub fn scratch(theme: &str, name: &str) -> PathBuf {
 /// Waits for `child` to exit; kills it and fails the test if it has not
 /// exited within `limit` (a bound on a hang, far above any normal run:
 /// no test result depends on it).
-pub fn wait_within(child: Child, limit: Duration, what: &str) -> ExitStatus {
+pub fn wait_within(mut child: Child, limit: Duration, what: &str) -> ExitStatus {
     let pid = child.id();
+    ended_within(pid, limit, what, move || child.wait())
+}
+
+/// Runs `command` (its stdout and stderr captured) to its end; kills it
+/// and fails the test if it has not exited within `limit` (a bound on a
+/// hang, far above any normal run: no test result depends on it), so that
+/// a command that blocks (on a FIFO, say) fails the test, not hangs it.
+pub fn output_within(mut command: std::process::Command, limit: Duration) -> std::process::Output {
+    use std::process::Stdio;
+    let what = format!("{command:?}");
+    let child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the command starts");
+    let pid = child.id();
+    ended_within(pid, limit, &what, move || child.wait_with_output())
+}
+
+/// Runs `end` (a wait for the process `pid` to exit) on a thread of its
+/// own; kills the process and fails the test if it has not returned
+/// within `limit`.
+fn ended_within<T: Send + 'static>(
+    pid: u32,
+    limit: Duration,
+    what: &str,
+    end: impl FnOnce() -> std::io::Result<T> + Send + 'static,
+) -> T {
     let (tx, rx) = mpsc::channel();
-    let mut child = child;
     std::thread::spawn(move || {
-        let _ = tx.send(child.wait());
+        let _ = tx.send(end());
     });
     match rx.recv_timeout(limit) {
-        Ok(status) => status.expect("the child can be waited for"),
+        Ok(ended) => ended.expect("the process can be waited for"),
         Err(_) => {
             let _ = std::process::Command::new("kill")
                 .args(["-KILL", &pid.to_string()])

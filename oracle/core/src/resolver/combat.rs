@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use super::actions::{Recipient, invalid};
 use super::{Bugs, Eval, Game, Log, Mutant, ObjRef, Res, Who};
 use crate::error::NodePath;
-use crate::scenario::{AttackDeclaration, DamageStep, Handle};
+use crate::scenario::{AttackDeclaration, Count, DamageStep, Handle};
 use crate::terms::{CardType, Keyword};
 
 /// The combat in progress: what was declared, and how far its damage
@@ -110,6 +110,15 @@ impl<'c, B: Bugs> Game<'c, B> {
             && card.on_battlefield()
             && (eval.has_type(r.card, CardType::Planeswalker)
                 || eval.has_type(r.card, CardType::Battle))
+    }
+
+    /// Whether handle `h` names what an attacker attacks, `d`.
+    fn is_defender(&self, h: &Handle, d: Defender) -> bool {
+        match (self.who(h), d) {
+            (Who::Player(p), Defender::Player(d)) => p == d,
+            (Who::Card(x), Defender::Permanent(r)) => x == r.card,
+            _ => false,
+        }
     }
 
     /// 506.4: after each step, the creatures that have left the
@@ -381,13 +390,45 @@ impl<'c, B: Bugs> Game<'c, B> {
         let mut assigned: BTreeMap<usize, i64> = BTreeMap::new();
         for attack in &combat.attacks {
             let a = attack.attacker;
-            if assigns.contains(&a) {
-                let order = s
-                    .divide
-                    .get(&attack.handle)
-                    .map(Vec::as_slice)
-                    .unwrap_or(&[]);
-                self.attacker_assigns(&eval, attack, order, &mut assigned, &mut plan, log)?;
+            let split = s.assign.get(&attack.handle);
+            let at = || path.key("assign").key(attack.handle.as_str().to_string());
+            match split {
+                Some(split) if assigns.contains(&a) => {
+                    let explicit =
+                        self.explicit_split(&eval, attack, split, &assigned, &at(), log)?;
+                    if self.bug(Mutant::FreeDivisionFollowsOrder) {
+                        self.attacker_assigns(&eval, attack, &[], &mut assigned, &mut plan, log)?;
+                    } else {
+                        for p in explicit {
+                            if let Target::Creature(b) = p.to {
+                                let total = assigned.entry(b).or_insert(0);
+                                *total = total.saturating_add(p.amount);
+                            }
+                            plan.push(p);
+                        }
+                    }
+                }
+                // 510.4: a creature that assigns no damage in this step
+                // has nothing to divide.
+                Some(split) if split.values().any(|n| !n.is_zero()) => {
+                    return Err(invalid(
+                        at(),
+                        format!(
+                            "`{}` assigns no combat damage in this step (510.4, 702.7b, 506.4): it can be given no amounts",
+                            attack.handle
+                        ),
+                    ));
+                }
+                Some(_) => {}
+                None if assigns.contains(&a) => {
+                    let order = s
+                        .divide
+                        .get(&attack.handle)
+                        .map(Vec::as_slice)
+                        .unwrap_or(&[]);
+                    self.attacker_assigns(&eval, attack, order, &mut assigned, &mut plan, log)?;
+                }
+                None => {}
             }
             for &(b, _) in &attack.blockers {
                 if !assigns.contains(&b) {
@@ -462,6 +503,12 @@ impl<'c, B: Bugs> Game<'c, B> {
         s: &DamageStep,
         path: &NodePath,
     ) -> Res<()> {
+        for attacker in s.assign.keys() {
+            if !combat.attacks.iter().any(|a| &a.handle == attacker) {
+                let at = path.key("assign").key(attacker.as_str().to_string());
+                return Err(invalid(at, format!("`{attacker}` is not attacking")));
+            }
+        }
         for (attacker, order) in &s.divide {
             let at = path.key("divide").key(attacker.as_str().to_string());
             let Some(attack) = combat.attacks.iter().find(|a| &a.handle == attacker) else {
@@ -471,12 +518,7 @@ impl<'c, B: Bugs> Game<'c, B> {
                 if attack.blockers.iter().any(|b| &b.1 == h) {
                     continue;
                 }
-                let is_defender = match (self.who(h), attack.defender) {
-                    (Who::Player(p), Defender::Player(d)) => p == d,
-                    (Who::Card(x), Defender::Permanent(r)) => x == r.card,
-                    _ => false,
-                };
-                if !is_defender {
+                if !self.is_defender(h, attack.defender) {
                     return Err(invalid(
                         at.index(i),
                         format!("`{h}` is neither blocking `{attacker}` nor attacked by it"),
@@ -600,11 +642,7 @@ impl<'c, B: Bugs> Game<'c, B> {
             .collect();
         let defender_last = match order.last() {
             None => trample,
-            Some(h) => match (self.who(h), attack.defender) {
-                (Who::Player(p), Defender::Player(d)) => p == d,
-                (Who::Card(x), Defender::Permanent(r)) => x == r.card,
-                _ => false,
-            },
+            Some(h) => self.is_defender(h, attack.defender),
         };
         // 509.2, 510.1c (2009-07 to 2024-11-08): the order announced as
         // blockers were declared binds; under Magic 2010 a deathtouch
@@ -652,6 +690,169 @@ impl<'c, B: Bugs> Game<'c, B> {
             to_defender(plan, left, log);
         }
         Ok(())
+    }
+
+    /// 510.1a-c, 702.19b: the attacking player's own division of an
+    /// attacker's combat damage, `split` (recipient to amount), checked
+    /// against the edition's rules; the assignments it makes, blockers in
+    /// declared order, then what it attacks.
+    fn explicit_split(
+        &self,
+        eval: &Eval<'_, 'c, B>,
+        attack: &Attack,
+        split: &BTreeMap<Handle, Count>,
+        assigned: &BTreeMap<usize, i64>,
+        at: &NodePath,
+        log: &mut Log,
+    ) -> Res<Vec<Assignment>> {
+        let c = attack.attacker.card;
+        let who = &attack.handle;
+        let power = self.combat_power(eval, c, log)?;
+        let defender_there = self.defender_in_combat(eval, attack.defender);
+        let trample = eval.has_keyword(c, Keyword::Trample);
+        let deathtouch = eval.has_keyword(c, Keyword::Deathtouch);
+        let live: Vec<(usize, &Handle)> = attack
+            .blockers
+            .iter()
+            .filter(|b| self.in_combat(eval, b.0))
+            .map(|b| (b.0.card, &b.1))
+            .collect();
+        // 510.1a: a creature assigns all its power or, with 0 or less,
+        // nothing; 510.1b, 506.4c: nothing while it attacks nothing;
+        // 510.1c: nothing once no creature blocks it, but with trample all
+        // of it to what it attacks (702.19d).
+        let total = match (attack.blockers.is_empty(), live.is_empty()) {
+            _ if power <= 0 => 0,
+            (true, _) => {
+                if defender_there {
+                    power
+                } else {
+                    0
+                }
+            }
+            (false, false) => power,
+            (false, true) => {
+                if trample && defender_there {
+                    power
+                } else {
+                    0
+                }
+            }
+        };
+        let mut sum: i64 = 0;
+        let mut to_defender: Option<(&Handle, i64)> = None;
+        for (h, n) in split {
+            let to = at.key(h.as_str().to_string());
+            let blocker = attack.blockers.iter().find(|b| &b.1 == h);
+            let defender = self.is_defender(h, attack.defender);
+            if blocker.is_none() && !defender {
+                return Err(invalid(
+                    to,
+                    format!(
+                        "`{h}` is neither blocking `{who}` nor attacked by it (510.1b, 510.1c)"
+                    ),
+                ));
+            }
+            if n.is_zero() {
+                continue;
+            }
+            sum = sum.checked_add(n.0).ok_or_else(|| {
+                invalid(
+                    at.clone(),
+                    format!("`{who}`'s amounts add up to more than any power (107.1)"),
+                )
+            })?;
+            if let Some(b) = blocker {
+                if !live.iter().any(|l| l.0 == b.0.card) {
+                    return Err(invalid(
+                        to,
+                        format!(
+                            "`{h}` no longer blocks `{who}` (it left the battlefield, stopped being a creature or was removed from combat): it can be assigned no combat damage (506.4, 510.1c)"
+                        ),
+                    ));
+                }
+                continue;
+            }
+            if !defender_there {
+                return Err(invalid(
+                    to,
+                    format!(
+                        "`{h}` has left combat: `{who}` can assign it no combat damage (506.4, 510.1b)"
+                    ),
+                ));
+            }
+            if !attack.blockers.is_empty() && !trample {
+                return Err(invalid(
+                    to,
+                    format!(
+                        "`{who}` is blocked and has no trample: none of its damage can go to what it attacks (510.1c, 702.19b)"
+                    ),
+                ));
+            }
+            to_defender = Some((h, n.0));
+        }
+        if sum != total {
+            return Err(invalid(
+                at.clone(),
+                format!(
+                    "`{who}`'s amounts add up to {sum}, but it assigns {total} combat damage in this step: all of it, divided among its recipients (510.1a, 510.1c)"
+                ),
+            ));
+        }
+        let given = |h: &Handle| split.get(h).map_or(0, |n| n.0);
+        // 509.2, 510.1c (2009-07 to 2024-11-08): where the order binds, a
+        // blocker gets damage only once each one before it has lethal
+        // damage; 702.19b: what it attacks only once every blocker has.
+        let bound = self.rules.order_binds(deathtouch);
+        let mut short: Option<(&Handle, i64)> = None;
+        let mut plan = Vec::new();
+        for &(b, h) in &live {
+            let g = given(h);
+            if g > 0 {
+                if let (true, Some((first, lethal))) = (bound, short) {
+                    return Err(invalid(
+                        at.key(h.as_str().to_string()),
+                        format!(
+                            "`{who}` assigns damage to `{h}` before `{first}`, ahead of it in the damage assignment order, has lethal damage ({lethal}): the order binds in this edition (509.2, 510.1c of 2009-07-11 to 2024-08-02)"
+                        ),
+                    ));
+                }
+                plan.push(Assignment {
+                    from: c,
+                    to: Target::Creature(b),
+                    amount: g,
+                });
+            }
+            let lethal = self.lethal_to_assign(eval, b, deathtouch, assigned)?;
+            if g < lethal && short.is_none() {
+                short = Some((h, lethal));
+            }
+        }
+        if let Some((d, amount)) = to_defender {
+            if let Some((first, lethal)) = short {
+                return Err(invalid(
+                    at.key(d.as_str().to_string()),
+                    format!(
+                        "`{who}` assigns damage to `{d}`, what it attacks, before `{first}` has lethal damage ({lethal}): with trample, every blocker must first be assigned lethal damage (702.19b{})",
+                        if deathtouch && self.rules.deathtouch_assigns_one_as_lethal {
+                            ", 702.2c"
+                        } else {
+                            ""
+                        }
+                    ),
+                ));
+            }
+            plan.push(Assignment {
+                from: c,
+                to: Target::Defender(attack.defender),
+                amount,
+            });
+        }
+        if log.on() {
+            let name = self.cards[c].name().to_string();
+            log.line(2, || format!("{name}'s controller divides its {total} damage as the case writes, checked against the rules [510.1c, 702.19b]"));
+        }
+        Ok(plan)
     }
 
     /// 510.1c, 702.19b: the damage that is lethal to blocker `b`, counting

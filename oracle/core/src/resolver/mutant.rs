@@ -106,6 +106,7 @@ mutants! {
     SetsWithItsTypes => "sets-with-its-types", "an effect that also changes types (\"becomes a 3/3 creature\") sets P/T with its types, before every setting effect that changes none whatever their timestamps, as the rules of 2003 to 2005 did (613.6, 613.4b)";
     RemovedFromCombatStillFights => "removed-from-combat-still-fights", "a creature that regenerates or changes controller, or a planeswalker or battle whose controller changes, stays in combat: it still deals and is dealt combat damage in the next damage step, or is still attacked (506.4, 701.19a)";
     TrampleExcessLostWithoutDefender => "trample-excess-lost-without-defender", "a trampler whose planeswalker or battle has left combat assigns its blockers only lethal damage and loses the rest, instead of assigning all its damage among them (510.1a, 702.19b)";
+    FreeDivisionFollowsOrder => "free-division-follows-order", "a blocked creature's damage is assigned as if the damage assignment order bound it even where its controller divides it freely: lethal damage to each blocker in the order they were declared, the rest to the last, whatever division the attacking player chose (510.1c)";
     SiegeToGraveyard => "siege-to-graveyard", "a battle with defense 0 is put into its owner's graveyard even while the Siege ability that its last defense counter triggered waits to resolve, instead of being exiled by it (704.5v, 310.11b)";
 }
 

@@ -640,6 +640,19 @@ pub struct DamageStep {
     /// declared order whatever this says.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub divide: BTreeMap<Handle, Vec<Handle>>,
+    /// For an attacker: the amounts its controller assigns, by recipient
+    /// (its blockers, and with trample what it attacks), as
+    /// `{ attacker: { recipient: amount } }`. Checked against the
+    /// edition's rules: the amounts add up to the damage it assigns in
+    /// this step (its power, 510.1a; none if it assigns none); only its
+    /// blockers still in combat get any, what it attacks only with
+    /// trample and once every blocker is assigned lethal damage (510.1c,
+    /// 702.19b; 1 from deathtouch, 702.2c); where the damage assignment
+    /// order binds (2009-07 to 2024-11-08), a blocker gets damage only
+    /// once each blocker declared before it has lethal damage (510.1c of
+    /// those texts). An attacker has `divide` or `assign`, not both.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub assign: BTreeMap<Handle, BTreeMap<Handle, Count>>,
 }
 
 /// A mana ability such as Viridian Joiner's "add {G} equal to its power".

@@ -954,6 +954,24 @@ impl<'a> Validator<'a> {
                         }
                     }
                 }
+                for (attacker, split) in &s.assign {
+                    let at = path.key("assign").key(attacker.as_str().to_string());
+                    self.object_ref(attacker, &at);
+                    // One way to write an attacker's choice: an order or amounts.
+                    if s.divide.contains_key(attacker) {
+                        self.err(
+                            at.clone(),
+                            format!("`{attacker}` has both `divide` and `assign`: give its order or its amounts, not both"),
+                        );
+                    }
+                    for (h, n) in split {
+                        let to = at.key(h.as_str().to_string());
+                        self.kind_of(h, None, &to);
+                        if n.0 < 0 {
+                            self.err(to, "combat damage can't be negative (510.1a)");
+                        }
+                    }
+                }
             }
             Action::AddMana(m) => {
                 if let Some(p) = &m.player {
