@@ -364,6 +364,30 @@ pub fn check(case: &Value) -> Res<()> {
                     }
                 }
             }
+            "attack" => {
+                for e in body.as_array().cloned().unwrap_or_default() {
+                    for key in e
+                        .as_object()
+                        .map(|o| o.keys().cloned().collect())
+                        .unwrap_or(Vec::<String>::new())
+                    {
+                        if !["attacker", "defender", "blockers"].contains(&key.as_str()) {
+                            return unsupported(format!("{where_}: an attack with `{key}`"));
+                        }
+                    }
+                }
+            }
+            "combat_damage_step" => {
+                for key in body
+                    .as_object()
+                    .map(|o| o.keys().cloned().collect())
+                    .unwrap_or(Vec::<String>::new())
+                {
+                    if key != "divide" {
+                        return unsupported(format!("{where_}: a combat damage step with `{key}`"));
+                    }
+                }
+            }
             "move" => {
                 let to = body["to"].as_str().unwrap_or("");
                 if zone_type(to).is_none() || to == "stack" {

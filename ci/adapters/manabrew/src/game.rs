@@ -33,6 +33,9 @@ pub struct Game {
     /// then go through the engine's trigger handler, and the triggers they
     /// cause are put on the stack and resolved.
     triggers: bool,
+    /// The combat an `attack` step declared, if any: whether its
+    /// first-strike damage step was played (510.4).
+    pub declared: Option<bool>,
 }
 
 impl Game {
@@ -69,6 +72,7 @@ impl Game {
             objects: Vec::new(),
             code,
             triggers: has_dies_triggers(case),
+            declared: None,
         };
         if let Some(code) = &mut game.code {
             let lives: Vec<(i32, i32)> = (0..game.players.len())
@@ -418,6 +422,8 @@ impl Game {
                 self.resolve(src, you, &text, None, Some(p), sba)?;
             }
             "combat_damage" => self.combat(body, where_)?,
+            "attack" => self.attack(body, where_)?,
+            "combat_damage_step" => self.combat_damage_step(body, where_)?,
             "move" => {
                 // The engine's zone change (`GameState::move_card`, which
                 // makes the card a new object, 400.7), to its owner's zone.

@@ -51,6 +51,7 @@ const FEATURES: &[&str] = &[
     "deferred-sba",
     "zones",
     "combat-damage",
+    "combat",
     "cleanup",
     "static-abilities",
     "ability-changes",
