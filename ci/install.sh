@@ -4,7 +4,7 @@
 #   ci/install.sh --root DIR [--version REV] [--key] [--dry-run]
 #
 # Without --version: ptoracle from this checkout (`cargo install --path`).
-# With --version REV (a release tag such as v0.1.0, or a full commit id):
+# With --version REV (a full commit id, or a release tag such as vX.Y.Z once one exists):
 # that version from the repository ($PTORACLE_REPO, default the one in
 # Cargo.toml), with `cargo install --git URL --rev REV`. The binary lands
 # in DIR/bin/ptoracle.

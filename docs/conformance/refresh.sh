@@ -11,7 +11,7 @@ set -eu
 cargo build --quiet --release -p ptoracle
 bin=target/release/ptoracle
 out=docs/conformance/reports
-mkdir -p "$out"
+mkdir -p "$out/calibration"
 missing=""
 
 # Every engine plays the corpus and every adapter's confirmed findings, so
@@ -20,15 +20,18 @@ cases="rulings ci/adapters/phase/findings ci/adapters/python-mtg/findings ci/ada
 
 # gate NAME ENGINE-COMMAND: the cases against one engine. Exit 1 (cases
 # fail) is a result, not an error; 2 and 3 are errors.
+# A third argument names the directory under $out (calibration/ for the
+# mutants and the template engine).
 gate() {
     name=$1
     engine=$2
+    dir=$out/${3:-}
     echo "== $name: $engine"
     status=0
-    "$bin" gate --engine "$engine" --json "$out/$name.json" $cases | tail -n 1 || status=$?
+    "$bin" gate --engine "$engine" --json "$dir/$name.json" $cases | tail -n 1 || status=$?
     # An engine's stderr (a Python traceback) names this clone's absolute
     # path: the committed reports keep paths relative to the repository.
-    sed -i "s#$(pwd)/##g" "$out/$name.json"
+    sed -i "s#$(pwd)/##g" "$dir/$name.json"
     if [ "$status" -gt 1 ]; then
         echo "$name: the gate exited $status; its report may be partial" >&2
         missing="$missing $name"
@@ -54,9 +57,9 @@ if manabrew=$(ci/adapters/manabrew/setup.sh); then
 else
     missing="$missing manabrew"
 fi
-gate python-example "python3 ci/adapters/python-example/adapter.py"
-gate mutant-no-annihilation "$bin serve --mutant no-annihilation"
-gate mutant-wrapping-counters "$bin serve --mutant wrapping-counters"
+gate python-example "python3 ci/adapters/python-example/adapter.py" calibration
+gate mutant-no-annihilation "$bin serve --mutant no-annihilation" calibration
+gate mutant-wrapping-counters "$bin serve --mutant wrapping-counters" calibration
 
 sh docs/conformance/regenerate.sh
 if [ -n "$missing" ]; then

@@ -394,19 +394,25 @@ pub fn baseline(old: &Path, new: &Path) -> ExitCode {
 }
 
 /// `ptoracle matrix`: the site of the reports given, written into `out`.
-pub fn matrix(reports: &[String], out: &Path, findings: Option<PathBuf>) -> ExitCode {
+pub fn matrix(
+    reports: &[String],
+    calibration: &[String],
+    out: &Path,
+    findings: Option<PathBuf>,
+) -> ExitCode {
     let register = findings.or_else(|| {
         let here = PathBuf::from("ci/findings.yaml");
         here.is_file().then_some(here)
     });
-    let written = ptoracle::matrix::load(reports, register.as_deref())
+    let written = ptoracle::matrix::load(reports, calibration, register.as_deref())
         .and_then(|m| ptoracle::matrix::write_site(&m, out).map(|w| (m, w)));
     match written {
         Ok((m, files)) => {
+            let n = m.columns.len().saturating_add(m.calibration.len());
             outln!(
-                "matrix: {} report{}, {} files written to {}",
-                m.columns.len(),
-                if m.columns.len() == 1 { "" } else { "s" },
+                "matrix: {n} report{} ({} calibration), {} files written to {}",
+                if n == 1 { "" } else { "s" },
+                m.calibration.len(),
                 files.len(),
                 out.display()
             );

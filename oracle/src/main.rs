@@ -147,6 +147,11 @@ enum Command {
         /// The reports (`gate --json`), each `path.json` or `NAME=path.json`.
         #[arg(required = true)]
         reports: Vec<String>,
+        /// A calibration report (`path.json` or `NAME=path.json`; again
+        /// for each): a mutant of the reference or the template engine,
+        /// drawn in a table apart and in none of the engines' verdicts.
+        #[arg(long, value_name = "REPORT")]
+        calibration: Vec<String>,
         /// The directory to write the site into.
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
@@ -459,9 +464,10 @@ fn main() -> ExitCode {
         Command::Baseline { old, new } => gate_cmd::baseline(&old, &new),
         Command::Matrix {
             reports,
+            calibration,
             out,
             findings,
-        } => gate_cmd::matrix(&reports, &out, findings),
+        } => gate_cmd::matrix(&reports, &calibration, &out, findings),
         Command::Export {
             dir,
             corpus,

@@ -20,6 +20,11 @@ const SELFTEST: &str = r#"
   function check(ok, what) { if (!ok) out.push("FAIL " + what); }
   check(document.querySelector("table.sections") !== null, "sections table");
   check(document.querySelector("table.rules") !== null, "rules table");
+  var eng = document.querySelector("table.engines"), cal = document.querySelector("table.calibration");
+  check(eng !== null && cal !== null, "an engines table and a calibration table");
+  check(eng !== null && cal !== null && (eng.compareDocumentPosition(cal) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0, "the real engines before the calibration");
+  check(eng !== null && eng.textContent.indexOf("mutant") < 0 && eng.textContent.indexOf("tiny-engine") < 0, "no mutant or template engine among the engines");
+  check(cal !== null && cal.textContent.indexOf("mutant") >= 0 && cal.textContent.indexOf("tiny-engine") >= 0, "the mutants and the template engine in the calibration table");
   check(document.querySelectorAll("td.v-violated").length > 0, "a violated verdict");
   check(document.querySelectorAll("td.v-consistent").length > 0, "a consistent verdict");
   check(document.querySelectorAll("td.v-untested").length > 0, "an untested verdict");
@@ -89,19 +94,26 @@ fn the_matrix_renders_and_works_in_chromium() {
     };
     let dir = common::scratch("browser", "site");
     let site = dir.join("site");
-    let reports: Vec<PathBuf> = std::fs::read_dir(root().join("docs/conformance/reports"))
-        .expect("docs/conformance/reports")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    let out = Command::new(BIN)
-        .current_dir(root())
+    // Sorted, as regenerate.sh's glob gives them.
+    let json = |dir: &str| -> Vec<PathBuf> {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
+            .expect(dir)
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        paths.sort();
+        paths
+    };
+    let mut c = Command::new(BIN);
+    c.current_dir(root())
         .arg("matrix")
         .arg("--out")
         .arg(&site)
-        .args(&reports)
-        .output()
-        .expect("ptoracle runs");
+        .args(json("docs/conformance/reports"));
+    for r in json("docs/conformance/reports/calibration") {
+        c.arg("--calibration").arg(r);
+    }
+    let out = c.output().expect("ptoracle runs");
     assert!(
         out.status.success(),
         "{}",

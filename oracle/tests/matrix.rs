@@ -146,7 +146,7 @@ fn bad_input_is_a_clear_error() {
 #[test]
 fn history_names_the_version_that_fixed_a_case() {
     let dir = common::scratch("matrix", "history");
-    let old = root().join("docs/conformance/reports/mutant-wrapping-counters.json");
+    let old = root().join("docs/conformance/reports/calibration/mutant-wrapping-counters.json");
     let text = std::fs::read_to_string(&old).expect("the published mutant report");
     let mut v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
     v["engine"]["version"] = "0.2.0".into();
@@ -172,4 +172,58 @@ fn history_names_the_version_that_fixed_a_case() {
         history.contains("<td>0.1.0</td><td>0.2.0</td>"),
         "{history}"
     );
+}
+
+/// Issue 31: the mutants and the template engine were columns like the
+/// real engines, so a deliberate bug sat among the engines' verdicts and
+/// in "only one engine fails". A calibration report is drawn apart, after
+/// the engines, and judges nothing.
+#[test]
+fn calibration_reports_are_drawn_apart_and_judge_nothing() {
+    let dir = common::scratch("matrix", "calibration");
+    let inputs = reports(&dir);
+    let (template, mutant, hostile) = (&inputs[0], &inputs[1], &inputs[2]);
+    let out = dir.join("site");
+    let mut c = command(&["matrix", "--out"]);
+    c.arg(&out)
+        .arg(template)
+        .arg(hostile)
+        .arg("--calibration")
+        .arg(mutant);
+    let said = String::from_utf8_lossy(&exits(c, 0).stdout).into_owned();
+    assert!(said.contains("3 reports (1 calibration)"), "{said}");
+    let html = std::fs::read_to_string(out.join("index.html")).expect("index.html");
+    let mutant_name = "ptoracle (mutant wrapping-counters)";
+    let at = html
+        .find("<h2 id=\"calibration\">")
+        .expect("a calibration table");
+    assert!(
+        html[at..].contains(mutant_name),
+        "the mutant is in the calibration table"
+    );
+    let before = &html[..at];
+    assert!(
+        before.contains("<h2 id=\"engines\">") && !before.contains(mutant_name),
+        "the engines come first, the mutant in none of their tables"
+    );
+    let after_table = &html[at..][html[at..].find("</p>").expect("its note")..];
+    assert!(
+        !after_table.contains(mutant_name),
+        "the mutant's records are not in the cases"
+    );
+    let md = std::fs::read_to_string(out.join("summary.md")).expect("summary.md");
+    let cal = md.find("## Calibration").expect("a calibration section");
+    assert!(
+        !md[..cal].contains(mutant_name) && md[cal..].contains(mutant_name),
+        "{md}"
+    );
+    assert!(
+        out.join("badge-ptoracle--mutant-wrapping-counters--0.1.0.json")
+            .is_file(),
+        "a calibration engine has its badge"
+    );
+    // A calibration alone has nothing to calibrate.
+    let mut c = command(&["matrix", "--out"]);
+    c.arg(dir.join("alone")).arg("--calibration").arg(mutant);
+    exits(c, 2);
 }

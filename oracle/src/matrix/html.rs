@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::model::{Counts, Matrix, RuleVerdict};
+use super::model::{Column, Counts, Matrix, RuleVerdict};
 use crate::gate::Record;
 
 /// `s` safe in HTML text and in attribute values (quoted either way):
@@ -59,20 +59,25 @@ fn scale(c: &Counts) -> &'static str {
 pub fn page(m: &Matrix) -> String {
     let mut h = String::new();
     h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>ptoracle conformance matrix</title>\n<link rel=\"stylesheet\" href=\"matrix.css\">\n</head>\n<body>\n<h1>ptoracle conformance matrix</h1>\n");
-    engines(&mut h, m);
+    engines(&mut h, &m.columns, "engines", "Engines");
     sections(&mut h, m);
     rules(&mut h, m);
     apart(&mut h, m);
     history(&mut h, m);
+    calibration(&mut h, m);
     cases(&mut h, m);
     register(&mut h, m);
     h.push_str("<script src=\"matrix.js\"></script>\n</body>\n</html>\n");
     h
 }
 
-fn engines(h: &mut String, m: &Matrix) {
-    h.push_str("<h2 id=\"engines\">Engines</h2>\n<table class=\"engines\">\n<tr><th>engine</th><th>edition</th><th>passed</th><th>failed</th><th>errors</th><th>skipped</th><th>badge</th></tr>\n");
-    for c in &m.columns {
+/// The table of `columns`, under a heading with element id `id`.
+fn engines(h: &mut String, columns: &[Column], id: &str, heading: &str) {
+    let _ = write!(
+        h,
+        "<h2 id=\"{id}\">{heading}</h2>\n<table class=\"{id}\">\n<tr><th>engine</th><th>edition</th><th>passed</th><th>failed</th><th>errors</th><th>skipped</th><th>badge</th></tr>\n"
+    );
+    for c in columns {
         let (p, t) = c.score();
         let _ = write!(
             h,
@@ -251,6 +256,17 @@ fn history(h: &mut String, m: &Matrix) {
         }
         h.push_str("</table>\n");
     }
+}
+
+/// The calibration engines, apart: what the gate says of deliberate bugs
+/// and of the template engine, to show it catches the one and passes the
+/// other, not a verdict on an engine anyone plays.
+fn calibration(h: &mut String, m: &Matrix) {
+    if m.calibration.is_empty() {
+        return;
+    }
+    engines(h, &m.calibration, "calibration", "Calibration");
+    h.push_str("<p>Mutants of the reference (<code>ptoracle serve --mutant NAME</code>, each with one deliberate rules bug) and the template engine: the gate must fail the first and pass the second. They are in none of the verdicts above, and their cases are not listed below.</p>\n");
 }
 
 /// The `ptoracle explain` text of every case of the embedded corpus, by id.

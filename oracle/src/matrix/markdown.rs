@@ -6,16 +6,8 @@ use super::model::{Column, Matrix};
 
 /// The Markdown summary: engines and their scores, then the cases apart.
 pub fn summary(m: &Matrix) -> String {
-    let mut s = String::from(
-        "# ptoracle conformance matrix\n\n| engine | edition | passed | failed | errors | skipped |\n|---|---|---|---|---|---|\n",
-    );
-    for c in &m.columns {
-        let _ = write!(s, "| {} | {} |", md(&c.title()), md(&c.report.edition));
-        for n in c.counts() {
-            let _ = write!(s, " {n} |");
-        }
-        s.push('\n');
-    }
+    let mut s = String::from("# ptoracle conformance matrix\n\n");
+    table(&mut s, &m.columns);
     let (lonely, shared) = m.lonely_and_shared();
     s.push_str("\n## Cases only one engine fails\n\n");
     for (id, col) in &lonely {
@@ -26,7 +18,25 @@ pub fn summary(m: &Matrix) -> String {
     for id in &shared {
         let _ = writeln!(s, "- `{}`", md(id));
     }
+    if !m.calibration.is_empty() {
+        s.push_str("\n## Calibration\n\nMutants of the reference and the template engine: the gate must fail the first and pass the second; they are in none of the lists above.\n\n");
+        table(&mut s, &m.calibration);
+    }
     s
+}
+
+/// The table of `columns`: engine, edition and counts.
+fn table(s: &mut String, columns: &[Column]) {
+    s.push_str(
+        "| engine | edition | passed | failed | errors | skipped |\n|---|---|---|---|---|---|\n",
+    );
+    for c in columns {
+        let _ = write!(s, "| {} | {} |", md(&c.title()), md(&c.report.edition));
+        for n in c.counts() {
+            let _ = write!(s, " {n} |");
+        }
+        s.push('\n');
+    }
 }
 
 /// `s` with Markdown table and inline markup characters neutralised.

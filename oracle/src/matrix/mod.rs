@@ -19,26 +19,22 @@ pub use findings::Finding;
 pub use model::{Column, Matrix};
 
 /// Reads the reports named (`path.json` or `LABEL=path.json`) into a
-/// [`Matrix`], with the findings register at `register` if given (its
+/// [`Matrix`]: `args` are the engines', `calibration` those of the
+/// calibration engines (mutants of the reference, the template engine),
+/// drawn apart; with the findings register at `register` if given (its
 /// paths start from the directory above the register's own, the
 /// repository root for `ci/findings.yaml`); the error names the file and
 /// what is wrong with it.
-pub fn load(args: &[String], register: Option<&Path>) -> Result<Matrix, String> {
+pub fn load(
+    args: &[String],
+    calibration: &[String],
+    register: Option<&Path>,
+) -> Result<Matrix, String> {
     if args.is_empty() {
-        return Err("no report given: ptoracle matrix REPORT.json... --out DIR".into());
+        return Err("no engine's report given: ptoracle matrix REPORT.json... --out DIR (calibration reports are drawn beside engines, not alone)".into());
     }
-    let mut columns = Vec::new();
-    for a in args {
-        let (label, path) = match a.split_once('=') {
-            Some((l, p)) if !l.is_empty() && !Path::new(a).exists() => {
-                (Some(l.to_string()), PathBuf::from(p))
-            }
-            _ => (None, PathBuf::from(a)),
-        };
-        let report = crate::gate::baseline::load(&path)?;
-        columns.push(Column::new(label, &path, report));
-    }
-    let mut m = Matrix::new(columns);
+    let mut m = Matrix::new(columns(args)?);
+    m.calibration = columns(calibration)?;
     if let Some(r) = register {
         m.findings = findings::load(r)?;
         m.root = r
@@ -50,8 +46,25 @@ pub fn load(args: &[String], register: Option<&Path>) -> Result<Matrix, String> 
     Ok(m)
 }
 
+/// The columns of the reports named, in order.
+fn columns(args: &[String]) -> Result<Vec<Column>, String> {
+    let mut columns = Vec::new();
+    for a in args {
+        let (label, path) = match a.split_once('=') {
+            Some((l, p)) if !l.is_empty() && !Path::new(a).exists() => {
+                (Some(l.to_string()), PathBuf::from(p))
+            }
+            _ => (None, PathBuf::from(a)),
+        };
+        let report = crate::gate::baseline::load(&path)?;
+        columns.push(Column::new(label, &path, report));
+    }
+    Ok(columns)
+}
+
 /// Writes the site into `dir`: `index.html`, `matrix.css`, `matrix.js`,
-/// `summary.md` and `badge-<engine>.json` for each column.
+/// `summary.md` and `badge-<engine>.json` for each column, the
+/// calibration's included.
 pub fn write_site(m: &Matrix, dir: &Path) -> Result<Vec<PathBuf>, String> {
     let err = |p: &Path, e: std::io::Error| format!("{}: {e}", p.display());
     std::fs::create_dir_all(dir).map_err(|e| err(dir, e))?;
@@ -61,7 +74,7 @@ pub fn write_site(m: &Matrix, dir: &Path) -> Result<Vec<PathBuf>, String> {
         (dir.join("matrix.js"), html::JS.to_string()),
         (dir.join("summary.md"), markdown::summary(m)),
     ];
-    for c in &m.columns {
+    for c in m.columns.iter().chain(&m.calibration) {
         files.push((
             dir.join(format!("badge-{}.json", c.slug())),
             markdown::badge(c),

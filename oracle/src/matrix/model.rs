@@ -154,8 +154,12 @@ impl RuleVerdict {
 
 /// All the reports.
 pub struct Matrix {
-    /// One per report, in the order given.
+    /// One per engine's report, in the order given.
     pub columns: Vec<Column>,
+    /// One per calibration report (a mutant of the reference, the
+    /// template engine): drawn in a table apart, and in none of the
+    /// verdicts, since their bugs are deliberate.
+    pub calibration: Vec<Column>,
     /// The findings register (empty if none was read).
     pub findings: Vec<super::Finding>,
     /// Where the register's paths start from.
@@ -172,6 +176,7 @@ impl Matrix {
     pub fn new(columns: Vec<Column>) -> Matrix {
         Matrix {
             columns,
+            calibration: Vec::new(),
             findings: Vec::new(),
             root: std::path::PathBuf::new(),
         }
