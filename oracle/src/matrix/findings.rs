@@ -4,64 +4,15 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use serde::Deserialize;
+/// One confirmed engine bug: the gate's reading of the register serves the
+/// matrix too (one struct, one reader).
+pub use crate::gate::findings::Finding;
 
-/// One confirmed engine bug.
-#[derive(Clone, Debug, Deserialize)]
-pub struct Finding {
-    /// The engine.
-    pub engine: String,
-    /// The versions affected.
-    pub versions: String,
-    /// The minimal ruling (a path from the repository root).
-    pub ruling: String,
-    /// What is wrong, in one line.
-    pub title: String,
-    /// The CR rules it breaks.
-    #[serde(default)]
-    pub rules: Vec<String>,
-    /// The upstream issue, once filed.
-    #[serde(default)]
-    pub upstream: Option<String>,
-    /// `not filed`, `filed` or `fixed in VERSION`.
-    pub status: String,
-    /// The standalone program in the engine's own language that reproduces
-    /// it (a path from the repository root), run by CI against every
-    /// pinned version.
-    #[serde(default)]
-    pub reproduction: Option<String>,
-    /// What it breaks in games: `changes the outcome of ordinary games`,
-    /// `rare interaction` or `state nothing reads`.
-    #[serde(default)]
-    pub severity: Option<String>,
-}
-
-impl Finding {
-    /// Its id: the ruling file's stem.
-    pub fn id(&self) -> String {
-        Path::new(&self.ruling)
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    }
-
-    /// Whether it is still to be filed upstream.
-    pub fn unfiled(&self) -> bool {
-        self.status == "not filed"
-    }
-}
-
-#[derive(Deserialize)]
-struct Register {
-    findings: Vec<Finding>,
-}
-
-/// Reads the register at `path`.
+/// Reads the register at `path`, as the gate reads it (signatures checked).
 pub fn load(path: &Path) -> Result<Vec<Finding>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    serde_yaml::from_str::<Register>(&text)
+    crate::gate::findings::Register::load(path)
         .map(|r| r.findings)
-        .map_err(|e| format!("{}: not a findings register: {e}", path.display()))
+        .map_err(|e| e.to_string())
 }
 
 /// The issue text of `f`, its ruling's YAML read from under `root` (the
