@@ -159,3 +159,24 @@ fn the_register_in_the_repository_loads() {
     // register must load (exit 1 is the mutant failing, not bad input).
     assert!(code == 0 || code == 1, "{stdout}\n{stderr}");
 }
+
+/// D101: with `--findings`, a failure the register explains whole passes
+/// the gate without an expectations entry; `--strict` still asks for one.
+#[test]
+fn a_fully_explained_failure_passes_without_an_entry_unless_strict() {
+    let dir = common::scratch("attribution", "leniency");
+    // The mixed case's zone mismatch explained too: all three known.
+    let reg = register(&dir, "      - fields: [damage, zone]\n");
+    let (code, stdout, stderr) = gate(&["--findings", reg.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("findings: 3 of 3 failures and errors fully explained"),
+        "{stdout}"
+    );
+    let (code, stdout, _) = gate(&["--findings", reg.to_str().unwrap(), "--strict"]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("findings explain are not listed in the expectations file"),
+        "{stdout}"
+    );
+}
