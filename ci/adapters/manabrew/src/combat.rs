@@ -134,11 +134,23 @@ impl Game {
             let ts = self.g.card(*b).zone_timestamp;
             combat.declare_blocker(*b, *a, ts);
         }
+        self.deal_combat_damage(false);
+        self.game_loop.combat.clear_with_cards(&mut self.g.cards);
+        Ok(())
+    }
+}
+
+impl Game {
+    /// One combat damage step as the engine deals it (the first-strike
+    /// one if `first_strike_only`): its own assignment and damage, then
+    /// the counters that damage puts (wither, infect) through its
+    /// replacement of counter effects.
+    fn deal_combat_damage(&mut self, first_strike_only: bool) {
         self.g.copy_last_state();
         let res = self.game_loop.combat.resolve_damage_step(
             &mut self.g,
             &mut self.agents,
-            false,
+            first_strike_only,
             &std::collections::HashSet::new(),
         );
         res.counter_table.replace_counter_effect(
@@ -149,12 +161,8 @@ impl Game {
             false,
             Default::default(),
         );
-        self.game_loop.combat.clear_with_cards(&mut self.g.cards);
-        Ok(())
     }
-}
 
-impl Game {
     /// The `attack` step through the engine's declaration (as its game
     /// loop's declare-attackers step does it): each attacker tapped unless
     /// it has vigilance (508.1f) and recorded as attacking the defending
@@ -376,21 +384,7 @@ impl Game {
             }
             code.line("}");
         }
-        self.g.copy_last_state();
-        let res = self.game_loop.combat.resolve_damage_step(
-            &mut self.g,
-            &mut self.agents,
-            first,
-            &std::collections::HashSet::new(),
-        );
-        res.counter_table.replace_counter_effect(
-            &mut self.g,
-            None,
-            Some(&mut self.agents[..]),
-            None,
-            false,
-            Default::default(),
-        );
+        self.deal_combat_damage(first);
         if first {
             self.declared = Some(true);
         } else {
