@@ -2825,7 +2825,11 @@ impl EditionSensitive {
                 Action::Triple(_) => u.triple = true,
                 // 701.12g: an exchange leaves setting effects.
                 Action::Exchange(_) => u.set = true,
-                Action::CombatDamageStep(d) => u.divided_combat |= !d.divide.is_empty(),
+                // 510.1c: an order or amounts the attacker's controller
+                // writes bind only where the damage assignment order does.
+                Action::CombatDamageStep(d) => {
+                    u.divided_combat |= !d.divide.is_empty() || !d.assign.is_empty()
+                }
                 _ => {}
             }
         }
@@ -3327,6 +3331,38 @@ fn becomes_copy(case: &Case, h: &Handle) -> bool {
 mod tests {
     use crate::Edition;
     use crate::explore::{Exam, examine};
+
+    /// Found by the `resolve` fuzz target in CI (crash-58c694269f…): a
+    /// free division (`assign`) of a blocked attacker's damage is legal
+    /// under the current rules and refused where the damage assignment
+    /// order binds (510.1c of 2009-07 to 2024-11-08), so the case is not in
+    /// the domain where 2017-07-07 and the current rules agree.
+    #[test]
+    fn free_division_keeps_a_case_out_of_the_2017_edition_neutral_pair() {
+        let text = r#"
+id: x/free-division-on-the-second-blocker
+title: all of an attacker's damage on its second blocker
+rules: ["510.1c"]
+setup:
+  objects:
+    - { id: a, types: [Creature], pt: 5/6 }
+    - { id: b1, types: [Creature], pt: 1/1, controller: opponent }
+    - { id: b2, types: [Creature], pt: 6/3, controller: opponent }
+steps:
+  - do: { attack: [ { attacker: a, blockers: [b1, b2] } ] }
+  - do: { combat_damage_step: { assign: { a: { b2: 5 } } } }
+"#;
+        let case = crate::corpus::parse_str("x.yaml", text)
+            .unwrap()
+            .remove(0)
+            .case;
+        // Index 1 is in edition-neutral's sample.
+        let Exam::Checked { violations, .. } = examine(case, Edition::current(), None, 1) else {
+            panic!("the case is played");
+        };
+        let names: Vec<&str> = violations.iter().map(|v| v.invariant.name).collect();
+        assert!(!names.contains(&"edition-neutral"), "{names:?}");
+    }
 
     /// Found by `explore --seed 20261121` once lifelink became a trigger
     /// before Magic 2010 (D37): 2007-05 and 2009-07 disagree on a creature
