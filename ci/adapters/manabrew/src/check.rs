@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use crate::game::has_keyword_anywhere;
+use crate::game::{has_dies_triggers, has_keyword_anywhere};
 use crate::script::{effect_scripts, selector, static_line};
 use crate::terms::{counter_kind, empty, fixed, forge_keyword, parse_pt, small, zone_type, TYPES};
 use crate::{unsupported, Res};
@@ -394,8 +394,38 @@ pub fn check(case: &Value) -> Res<()> {
                     return unsupported(format!("{where_}: a move to the zone {to}"));
                 }
                 for key in body.as_object().unwrap().keys() {
-                    if !["object", "to"].contains(&key.as_str()) {
+                    if !["object", "to", "counters"].contains(&key.as_str()) {
                         return unsupported(format!("{where_}: a move with `{key}`"));
+                    }
+                }
+                if let Some(counters) = body["counters"].as_object().filter(|c| !c.is_empty()) {
+                    // 122.6: Forge's zone change puts one kind of counter
+                    // as the card enters (`WithCountersType$`).
+                    if to != "battlefield" {
+                        return unsupported(format!("{where_}: a move with counters to the {to}"));
+                    }
+                    if counters.len() > 1 {
+                        return unsupported(format!(
+                            "{where_}: a move with counters of several kinds (Forge's zone change \
+                             puts one kind, `WithCountersType$`)"
+                        ));
+                    }
+                    for (kind, n) in counters {
+                        if counter_kind(kind).is_none() {
+                            return unsupported(format!(
+                                "{where_}: {kind} counters (no such kind in Forge's counter list the adapter maps)"
+                            ));
+                        }
+                        let n = small(fixed(n, &where_)?, &where_)?;
+                        if n <= 0 {
+                            return unsupported(format!("{where_}: {n} counters"));
+                        }
+                    }
+                    if has_dies_triggers(case) {
+                        return unsupported(format!(
+                            "{where_}: a move with counters in a case with undying or persist \
+                             (not mapped yet)"
+                        ));
                     }
                 }
             }

@@ -438,14 +438,33 @@ impl Game {
                          (the engine's move_card fires no trigger)"
                     ));
                 }
-                if let Some(code) = &mut self.code {
-                    let var = code.var(id.0);
-                    code.line(format!(
-                        "g.move_card({var}, ZoneType::{zone:?}, PlayerId({}));",
-                        owner.0
-                    ));
+                if let Some(counters) = body["counters"].as_object().filter(|c| !c.is_empty()) {
+                    // Counters it enters with (122.6): Forge's zone change
+                    // with `WithCountersType$`/`WithCountersAmount$` (one
+                    // kind, put through the engine's AddCounter chain as the
+                    // card enters), cast by its owner. Its origin is where
+                    // the card is; `check` refused every other shape.
+                    let (kind, n) = counters.iter().next().unwrap();
+                    let kind = forge_counter(kind).unwrap_or_default();
+                    let n = n.as_i64().unwrap_or(0);
+                    let origin = format!("{:?}", self.g.card(id).zone);
+                    let src = self.spell_card(owner, "ptoracle return");
+                    let text = format!(
+                        "SP$ ChangeZone | ValidTgts$ Card | TgtZone$ {origin} | Origin$ {origin} \
+                         | Destination$ Battlefield | WithCountersType$ {kind} \
+                         | WithCountersAmount$ {n}"
+                    );
+                    self.resolve(src, owner, &text, Some(id), None, sba)?;
+                } else {
+                    if let Some(code) = &mut self.code {
+                        let var = code.var(id.0);
+                        code.line(format!(
+                            "g.move_card({var}, ZoneType::{zone:?}, PlayerId({}));",
+                            owner.0
+                        ));
+                    }
+                    self.g.move_card(id, zone, owner);
                 }
-                self.g.move_card(id, zone, owner);
             }
             "put_counters" | "remove_counters" => {
                 let put = name == "put_counters";

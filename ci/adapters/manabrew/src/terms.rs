@@ -43,6 +43,10 @@ pub const KEYWORDS: &[(&str, &str)] = &[
     ("intimidate", "Intimidate"),
     ("horsemanship", "Horsemanship"),
     ("banding", "Banding"),
+    // Landwalk (702.14) is an evasion ability; ptoracle gives it no effect
+    // and the adapter declares blockers itself, so it is inert here.
+    // Forge's cards write it `Landwalk:Island`.
+    ("islandwalk", "Landwalk:Island"),
 ];
 
 pub const TYPES: &[(&str, CoreType)] = &[
