@@ -324,6 +324,32 @@ pub fn check(case: &Value) -> Res<()> {
                     ));
                 }
             }
+            "exchange" => {
+                // 701.12g: Forge's `ExchangePower` (Serene Master's), an
+                // ability of the first creature with the second as its
+                // target; toughness and life exchanges are not mapped
+                // (the engine's `ExchangeLifeVariant` exchanges two life
+                // totals whatever its mode).
+                let values = body["values"].as_array().cloned().unwrap_or_default();
+                let objects: Vec<&str> =
+                    values.iter().filter_map(|v| v["power"].as_str()).collect();
+                if values.len() != 2 || objects.len() != 2 || objects[0] == objects[1] {
+                    return unsupported(format!(
+                        "{where_}: an exchange of other values than two creatures' powers"
+                    ));
+                }
+                if body["until"].as_str() != Some("end-of-turn") {
+                    return unsupported(format!(
+                        "{where_}: an exchange lasting {} (Forge's ExchangePower ends with the turn)",
+                        body["until"]
+                    ));
+                }
+                for key in body.as_object().unwrap().keys() {
+                    if !["name", "values", "until"].contains(&key.as_str()) {
+                        return unsupported(format!("{where_}: an exchange with `{key}`"));
+                    }
+                }
+            }
             "begin_turn" => {
                 if !handles.iter().any(|h| Some(h.as_str()) == body.as_str()) {
                     return unsupported(format!("{where_}: the turn of {body}"));

@@ -547,6 +547,28 @@ impl Game {
                     sba,
                 )?;
             }
+            "exchange" => {
+                // Forge's `ExchangePower`, as Serene Master's trigger
+                // writes it: an ability of the first creature targeting
+                // the second; the engine does nothing unless both are
+                // creatures on the battlefield (701.12a).
+                let first = body["values"][0]["power"].as_str().unwrap_or("");
+                let second = body["values"][1]["power"].as_str().unwrap_or("");
+                let from = self.card_of(first, where_)?;
+                let tgt = match self.g.card(self.card_of(second, where_)?).zone {
+                    ZoneType::Battlefield => self.creature_target(second, where_)?,
+                    _ => self.card_of(second, where_)?,
+                };
+                let controller = self.g.card(from).controller;
+                self.resolve(
+                    from,
+                    controller,
+                    "AB$ ExchangePower | Cost$ 0 | ValidTgts$ Creature",
+                    Some(tgt),
+                    None,
+                    sba,
+                )?;
+            }
             "begin_turn" => {
                 // The engine's per-turn reset of a player's turn
                 // (`new_turn_for_player`): their permanents are no longer

@@ -67,6 +67,9 @@ const FEATURES: &[&str] = &[
     "undying",
     "persist",
     "control-changes",
+    // Two creatures' powers only (Forge's `ExchangePower`); the rest of
+    // the feature is answered `unsupported`.
+    "exchange",
     // Only a printed mana cost on an object (the card's `ManaCost`); casting,
     // X and the rest of the feature are answered `unsupported`.
     "spells",
