@@ -64,7 +64,6 @@ pub fn check(case: &Value) -> Res<()> {
             "crew",
             "attached_to",
             "max_counters",
-            "loyalty",
             "defense",
             "enters_with",
             "chapters",
@@ -87,6 +86,16 @@ pub fn check(case: &Value) -> Res<()> {
             if !TYPES.iter().any(|(n, _)| *n == t) {
                 return unsupported(format!("{where_}: the card type {t}"));
             }
+        }
+        if let Some(l) = o.get("loyalty").filter(|l| !l.is_null()) {
+            // 306.5b: the engine's printed loyalty (`initial_loyalty`).
+            if !o["types"]
+                .as_array()
+                .is_some_and(|t| t.iter().any(|t| t == "Planeswalker"))
+            {
+                return unsupported(format!("{where_}: a loyalty on a non-planeswalker"));
+            }
+            small(fixed(l, &where_)?, &where_)?;
         }
         if let Some(pt) = o["pt"].as_str() {
             let (p, t) = parse_pt(pt, &where_, None, false)?;

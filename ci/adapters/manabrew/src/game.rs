@@ -222,6 +222,13 @@ impl Game {
             c.has_deathtouch_damage = o["deathtouch_damage"].as_bool().unwrap_or(false);
             c.tapped = o["tapped"].as_bool().unwrap_or(false);
             c.regeneration_shields = o["regeneration_shields"].as_i64().unwrap_or(0) as i32;
+            // The printed loyalty (306.5b), written after the card is put
+            // in its zone: a planeswalker set up on the battlefield has the
+            // counters the setup gives it; one that enters later gets its
+            // loyalty counters from the engine's zone change.
+            if let Some(l) = o["loyalty"].as_i64() {
+                c.initial_loyalty = Some(l.to_string());
+            }
         }
         self.objects.push((handle, id));
         Ok(())

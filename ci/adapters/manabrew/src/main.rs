@@ -70,6 +70,8 @@ const FEATURES: &[&str] = &[
     // Two creatures' powers only (Forge's `ExchangePower`); the rest of
     // the feature is answered `unsupported`.
     "exchange",
+    // Loyalty, damage to planeswalkers, attacks on them: the engine's.
+    "planeswalkers",
     // Only a printed mana cost on an object (the card's `ManaCost`); casting,
     // X and the rest of the feature are answered `unsupported`.
     "spells",
