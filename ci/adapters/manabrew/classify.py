@@ -33,6 +33,7 @@ BUGS = {
     "R": "bug 18: a creature whose control changes is not summoning sick",
     "S": "bug 19: a prevention shield does not prevent a wither or infect source's -1/-1 counters",
     "T": "bug 20: state-based actions are not simultaneous: a lord's death saves what it was killing",
+    "U": "bug 21: an exchange of powers writes the pump slot, not the base power (701.12g)",
 }
 
 PT_FIELDS = {"pt", "base_pt", "total", "combat_damage", "zone", "damage", "deathtouch_damage", "lost", "life", "poison", "counters", "types"}
@@ -56,6 +57,10 @@ def new_bug(case, fields):
     statics = [a for o in objs for a in o.get("abilities") or []]
     if "summoning_sick" in fields and steps_of(case, "gain_control"):
         return "R"
+    # ExchangePower sets each power modifier to the difference: the bases
+    # stay, earlier pumps are overwritten.
+    if steps_of(case, "exchange") and "base_pt" in fields:
+        return "U"
     shielded = {p.get("to") for p in steps_of(case, "prevent")}
     counter_sources = {o["id"] for o in objs if {"wither", "infect"} & set(o.get("keywords", []))}
     for f in fields.values():
