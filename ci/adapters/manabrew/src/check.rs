@@ -359,6 +359,24 @@ pub fn check(case: &Value) -> Res<()> {
                     }
                 }
             }
+            "double" => {
+                if !["power", "toughness", "both"].contains(&body["what"].as_str().unwrap_or("")) {
+                    return unsupported(format!("{where_}: doubling {}", body["what"]));
+                }
+                let until = body["until"].as_str().unwrap_or("");
+                if until != "end-of-turn" && until != "forever" {
+                    return unsupported(format!("{where_}: the duration {until}"));
+                }
+                for key in body.as_object().unwrap().keys() {
+                    if !["name", "affects", "what", "until"].contains(&key.as_str()) {
+                        return unsupported(format!("{where_}: a doubling with `{key}`"));
+                    }
+                }
+                // A resolved effect: it takes a timestamp, as `effect` does.
+                last_effect = last_effect.max(counter_hi);
+                counter = counter.saturating_add(1);
+                counter_hi = counter_hi.saturating_add(1);
+            }
             "begin_turn" => {
                 if !handles.iter().any(|h| Some(h.as_str()) == body.as_str()) {
                     return unsupported(format!("{where_}: the turn of {body}"));

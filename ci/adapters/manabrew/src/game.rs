@@ -576,6 +576,36 @@ impl Game {
                     sba,
                 )?;
             }
+            "double" => {
+                // 701.10b: Unleash Fury's script, `SP$ Pump | NumAtt$ +X`
+                // with `SVar:X:Targeted$CardPower` on the spell (and
+                // `Targeted$CardToughness` for the toughness): the engine
+                // reads the value as the spell resolves and adds it.
+                let tgt = self.creature_target(body["affects"].as_str().unwrap_or(""), where_)?;
+                let what = body["what"].as_str().unwrap_or("");
+                let src = self.spell_card(you, "ptoracle double");
+                let mut text = "SP$ Pump | ValidTgts$ Creature".to_string();
+                let mut svars = Vec::new();
+                if what == "power" || what == "both" {
+                    text.push_str(" | NumAtt$ +X");
+                    svars.push(("X", "Targeted$CardPower"));
+                }
+                if what == "toughness" || what == "both" {
+                    text.push_str(" | NumDef$ +Y");
+                    svars.push(("Y", "Targeted$CardToughness"));
+                }
+                if body["until"] == "forever" {
+                    text.push_str(" | Duration$ Permanent");
+                }
+                for (k, v) in svars {
+                    if let Some(code) = &mut self.code {
+                        let var = code.var(src.0);
+                        code.line(format!("g.card_mut({var}).set_s_var({k:?}, {v:?});"));
+                    }
+                    self.g.card_mut(src).set_s_var(k, v);
+                }
+                self.resolve(src, you, &text, Some(tgt), None, sba)?;
+            }
             "begin_turn" => {
                 // The engine's per-turn reset of a player's turn
                 // (`new_turn_for_player`): their permanents are no longer

@@ -72,6 +72,8 @@ const FEATURES: &[&str] = &[
     "exchange",
     // Loyalty, damage to planeswalkers, attacks on them: the engine's.
     "planeswalkers",
+    // Power, toughness or both, as Unleash Fury's script does it.
+    "double",
     // Only a printed mana cost on an object (the card's `ManaCost`); casting,
     // X and the rest of the feature are answered `unsupported`.
     "spells",
