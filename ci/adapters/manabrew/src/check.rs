@@ -359,9 +359,9 @@ pub fn check(case: &Value) -> Res<()> {
                     }
                 }
             }
-            "double" => {
+            "double" | "triple" => {
                 if !["power", "toughness", "both"].contains(&body["what"].as_str().unwrap_or("")) {
-                    return unsupported(format!("{where_}: doubling {}", body["what"]));
+                    return unsupported(format!("{where_}: a `{name}` of {}", body["what"]));
                 }
                 let until = body["until"].as_str().unwrap_or("");
                 if until != "end-of-turn" && until != "forever" {
@@ -369,7 +369,7 @@ pub fn check(case: &Value) -> Res<()> {
                 }
                 for key in body.as_object().unwrap().keys() {
                     if !["name", "affects", "what", "until"].contains(&key.as_str()) {
-                        return unsupported(format!("{where_}: a doubling with `{key}`"));
+                        return unsupported(format!("{where_}: a `{name}` with `{key}`"));
                     }
                 }
                 // A resolved effect: it takes a timestamp, as `effect` does.

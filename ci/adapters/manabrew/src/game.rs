@@ -576,11 +576,13 @@ impl Game {
                     sba,
                 )?;
             }
-            "double" => {
+            "double" | "triple" => {
                 // 701.10b: Unleash Fury's script, `SP$ Pump | NumAtt$ +X`
                 // with `SVar:X:Targeted$CardPower` on the spell (and
                 // `Targeted$CardToughness` for the toughness): the engine
-                // reads the value as the spell resolves and adds it.
+                // reads the value as the spell resolves and adds it. To
+                // triple (701.11b) adds twice the value: Forge's `/Twice`.
+                let times = if name == "triple" { "/Twice" } else { "" };
                 let tgt = self.creature_target(body["affects"].as_str().unwrap_or(""), where_)?;
                 let what = body["what"].as_str().unwrap_or("");
                 let src = self.spell_card(you, "ptoracle double");
@@ -588,11 +590,11 @@ impl Game {
                 let mut svars = Vec::new();
                 if what == "power" || what == "both" {
                     text.push_str(" | NumAtt$ +X");
-                    svars.push(("X", "Targeted$CardPower"));
+                    svars.push(("X", format!("Targeted$CardPower{times}")));
                 }
                 if what == "toughness" || what == "both" {
                     text.push_str(" | NumDef$ +Y");
-                    svars.push(("Y", "Targeted$CardToughness"));
+                    svars.push(("Y", format!("Targeted$CardToughness{times}")));
                 }
                 if body["until"] == "forever" {
                     text.push_str(" | Duration$ Permanent");

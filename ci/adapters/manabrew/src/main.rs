@@ -74,6 +74,7 @@ const FEATURES: &[&str] = &[
     "planeswalkers",
     // Power, toughness or both, as Unleash Fury's script does it.
     "double",
+    "triple",
     // Only a printed mana cost on an object (the card's `ManaCost`); casting,
     // X and the rest of the feature are answered `unsupported`.
     "spells",
