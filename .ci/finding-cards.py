@@ -232,6 +232,9 @@ QUERIES = {
     "ci/adapters/manabrew/findings/exchanged-power-is-a-pump-over-the-old-base.yaml": (
         "cards that exchange powers or a power with a toughness",
         lambda c: has(c, r"exchanges? [^.]*power")),
+    "ci/adapters/manabrew/findings/a-returned-creatures-power-is-read-from-its-old-object.yaml": (
+        "cards whose effect reads a target creature's power or toughness",
+        lambda c: has(c, r"(where x is|equal to) (its|that creature's|target creature's|the creature's) (power|toughness)|double (its|target creature's) power")),
 }
 
 
