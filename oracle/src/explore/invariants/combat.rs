@@ -2,15 +2,40 @@
 
 use super::*;
 
-pub(super) fn combat_assignment(s: &Subject<'_>) -> Option<Found> {
+/// The combat the `combat-assignment` and `removed-from-combat` relations
+/// declare at the end of a case: who attacks, who blocks, what the
+/// attacking player asks for, and the steps that prepare it.
+pub(super) struct Declared {
+    n: usize,
+    you: Handle,
+    opponent: Handle,
+    bits: u64,
+    prelude: Vec<Step>,
+    decl: Vec<AttackDeclaration>,
+    divide: BTreeMap<Handle, Vec<Handle>>,
+}
+
+/// Each step checks state-based actions, as a real combat would.
+fn checked(action: Action) -> Step {
+    Step {
+        sba: true,
+        ..quiet(action)
+    }
+}
+
+/// Steps played in the declared combat before one of its damage steps
+/// (`at`: 0 before the first, 1 before the second), meant to remove
+/// `of` from combat (506.4).
+pub(super) struct Removal {
+    at: usize,
+    steps: Vec<Step>,
+    of: Handle,
+}
+
+pub(super) fn declared(s: &Subject<'_>) -> Option<Declared> {
     if s.objects_act() {
         return None;
     }
-    // Each step checks state-based actions, as a real combat would.
-    let checked = |action: Action| Step {
-        sba: true,
-        ..quiet(action)
-    };
     let n = s.case.steps.len();
     let end = s.after(n.checked_sub(1)?)?;
     let you = s.case.setup.players.first()?.id.clone();
@@ -108,18 +133,129 @@ pub(super) fn combat_assignment(s: &Subject<'_>) -> Option<Found> {
     } else {
         BTreeMap::new()
     };
+    Some(Declared {
+        n,
+        you,
+        opponent,
+        bits,
+        prelude,
+        decl,
+        divide,
+    })
+}
+
+pub(super) fn combat_assignment(s: &Subject<'_>) -> Option<Found> {
+    let d = declared(s)?;
+    fight(
+        s,
+        &d,
+        None,
+        "assigning lethal damage to each blocker in turn leaves (510.1c, 702.19b, 510.4)",
+    )
+}
+
+/// 506.4, 701.19a: the declared combat with one of its creatures removed
+/// from combat before a damage step, by a change of control or by
+/// regeneration; from the case's index, like the rest of the combat.
+pub(super) fn removed_from_combat(s: &Subject<'_>) -> Option<Found> {
+    let d = declared(s)?;
+    let fighters: Vec<&Handle> = d
+        .decl
+        .iter()
+        .flat_map(|a| std::iter::once(&a.attacker).chain(&a.blockers))
+        .collect();
+    let of = fighters[(d.bits >> 26) as usize % fighters.len()].clone();
+    let attacks = d.decl.iter().any(|a| a.attacker == of);
+    let steps = if d.bits >> 29 & 1 == 0 {
+        // 506.4: a change of control; an attacker goes to the defending
+        // player, a blocker to the attacking one.
+        let player = if attacks { &d.opponent } else { &d.you };
+        vec![checked(Action::GainControl(GainControl {
+            object: of.clone(),
+            player: player.clone(),
+        }))]
+    } else {
+        // 701.19a: regenerated, it is removed from combat.
+        vec![
+            checked(Action::Regenerate(of.clone())),
+            checked(Action::Destroy(of.clone())),
+        ]
+    };
+    let removal = Removal {
+        at: (d.bits >> 30 & 1) as usize,
+        steps,
+        of,
+    };
+    fight(
+        s,
+        &d,
+        Some(&removal),
+        "assigning lethal damage to each blocker in turn, with nothing from or to a creature removed from combat, leaves (506.4, 701.19a, 509.1h, 510.1c)",
+    )
+}
+
+/// Plays the declared combat (with `removal` before one of its damage
+/// steps) and compares each combat damage step with explicit assignments
+/// worked out from the state as the step begins.
+fn fight(s: &Subject<'_>, d: &Declared, removal: Option<&Removal>, what: &str) -> Option<Found> {
+    let Declared {
+        n,
+        ref opponent,
+        ref prelude,
+        ref decl,
+        ref divide,
+        ..
+    } = *d;
     let attack = checked(Action::Attack(decl.clone()));
     let step = checked(Action::CombatDamageStep(DamageStep {
         divide: divide.clone(),
         ..DamageStep::default()
     }));
-    let combat = Combat {
-        decl: &decl,
-        divide: &divide,
-        defender: &opponent,
+    let mut combat = Combat {
+        decl,
+        divide,
+        defender: opponent,
         rules: s.edition.rules(),
+        removed: Vec::new(),
     };
-    let declared = s.extend(&[prelude.as_slice(), std::slice::from_ref(&attack)].concat())?;
+    let mut theirs_steps = [prelude.as_slice(), std::slice::from_ref(&attack)].concat();
+    let mut mine_steps = theirs_steps.clone();
+    // Plays the removal before damage step `at`, and marks its creature
+    // out of combat if it took: it changed controller, or a shield was
+    // used and it is still there (regenerated).
+    let remove = |at: usize,
+                  theirs_steps: &mut Vec<Step>,
+                  mine_steps: &mut Vec<Step>,
+                  combat: &mut Combat<'_>|
+     -> Option<()> {
+        let Some(r) = removal.filter(|r| r.at == at) else {
+            return Some(());
+        };
+        let before = s.extend(theirs_steps)?.last()?.objects.get(&r.of)?.clone();
+        theirs_steps.extend(r.steps.iter().cloned());
+        mine_steps.extend(r.steps.iter().cloned());
+        let states = s.extend(theirs_steps)?;
+        let after = states.last()?.objects.get(&r.of)?;
+        let shields = |o: &ObjectState| o.regeneration_shields;
+        let took = on_bf(after)
+            && is_creature(after)
+            && match r.steps.len() {
+                1 => true,
+                _ => {
+                    let shielded = states
+                        .get(states.len().checked_sub(2)?)?
+                        .objects
+                        .get(&r.of)?;
+                    shields(after) < shields(shielded) && shields(shielded) > shields(&before)
+                }
+            };
+        if took {
+            combat.removed.push(r.of.clone());
+        }
+        Some(())
+    };
+    remove(0, &mut theirs_steps, &mut mine_steps, &mut combat)?;
+    let declared = s.extend(&theirs_steps)?;
     let (first, strikers) = combat.assignments(declared.last()?, None)?;
     let explicit = |v: Vec<CombatAssignment>| {
         checked(if v.is_empty() {
@@ -128,9 +264,13 @@ pub(super) fn combat_assignment(s: &Subject<'_>) -> Option<Found> {
             Action::CombatDamage(v)
         })
     };
-    let mut theirs_steps = [prelude.as_slice(), &[attack.clone(), explicit(first)]].concat();
-    let mut mine_steps = [prelude.as_slice(), &[attack, step.clone()]].concat();
+    theirs_steps.push(explicit(first));
+    mine_steps.push(step.clone());
+    if removal.is_some_and(|r| r.at == 1) && strikers.is_none() {
+        return None;
+    }
     if let Some(strikers) = strikers {
+        remove(1, &mut theirs_steps, &mut mine_steps, &mut combat)?;
         let mid = s.extend(&theirs_steps)?;
         let (second, _) = combat.assignments(mid.last()?, Some(&strikers))?;
         theirs_steps.push(explicit(second));
@@ -140,11 +280,14 @@ pub(super) fn combat_assignment(s: &Subject<'_>) -> Option<Found> {
     let theirs = s.extend(&theirs_steps)?;
     for k in prelude.len() + 1..mine.len() {
         if mine[k] != theirs[k] {
-            let nth = k - prelude.len();
+            let nth = mine_steps[prelude.len()..=k]
+                .iter()
+                .filter(|st| matches!(st.action, Action::CombatDamageStep(_)))
+                .count();
             return Some(
                 found(
                     n + k,
-                    format!("combat damage step {nth} should leave the state that assigning lethal damage to each blocker in turn leaves (510.1c, 702.19b, 510.4)"),
+                    format!("combat damage step {nth} should leave the state that {what}"),
                 )
                 .on(extended(s.case, mine_steps[..=k].iter().cloned()))
                 .expect_all(diff(&theirs[k], &mine[k])),
@@ -161,6 +304,9 @@ pub(super) struct Combat<'a> {
     divide: &'a BTreeMap<Handle, Vec<Handle>>,
     defender: &'a Handle,
     rules: &'static Rules,
+    /// The creatures removed from combat (506.4): they deal and are dealt
+    /// no combat damage.
+    removed: Vec<Handle>,
 }
 
 impl Combat<'_> {
@@ -173,9 +319,11 @@ impl Combat<'_> {
         first: Option<&[Handle]>,
     ) -> Option<(Vec<CombatAssignment>, Option<Vec<Handle>>)> {
         let in_combat = |h: &Handle| {
-            obs.objects
-                .get(h)
-                .is_some_and(|o| on_bf(o) && is_creature(o))
+            !self.removed.contains(h)
+                && obs
+                    .objects
+                    .get(h)
+                    .is_some_and(|o| on_bf(o) && is_creature(o))
         };
         let has =
             |h: &Handle, k: Keyword| obs.objects.get(h).is_some_and(|o| o.keywords.contains(&k));

@@ -128,6 +128,8 @@ const QUARTER_OF_TAIL: (u64, u64) = (16, 0);
 /// Another quarter of the [`TAIL`] cases, which [`QUARTER_OF_TAIL`]
 /// leaves out: its relations don't pile onto the same cases.
 const OTHER_QUARTER_OF_TAIL: (u64, u64) = (16, 4);
+/// A third quarter of the [`TAIL`] cases, apart from the other two.
+const THIRD_QUARTER_OF_TAIL: (u64, u64) = (16, 8);
 /// The relation that checks again after a step: another case in four.
 const RECHECK: (u64, u64) = (4, 2);
 /// One case in four, neither a [`TAIL`] nor a [`RECHECK`] one: for a
@@ -609,6 +611,18 @@ pub static ALL: &[Invariant] = &[
         closed_form: false,
         holds_in: EVERY_EDITION,
         check: combat_assignment,
+    },
+    Invariant {
+        name: "removed-from-combat",
+        rules: &[
+            "506.4", "701.19a", "509.1h", "510.1a", "510.1c", "510.1d", "510.4", "702.19e",
+        ],
+        statement: "at the end of a case, the combat of combat-assignment with one of its creatures removed from combat before the first or the second damage step, by a change of control or by regeneration: each damage step leaves the same state as explicit assignments in which the removed creature deals and is dealt no combat damage, the attacker it blocked stays blocked (assigning nothing without other blockers, all to the player with trample), and every other attacker still assigns all its power",
+        caught_by: Mutant::RemovedFromCombatStillFights,
+        sampling: THIRD_QUARTER_OF_TAIL,
+        closed_form: false,
+        holds_in: EVERY_EDITION,
+        check: removed_from_combat,
     },
     Invariant {
         name: "copy-ignores-counters-and-effects",
