@@ -37,7 +37,71 @@ impl Gen<'_, '_> {
             let k = self.index(decl.len())?;
             decl[k].blockers.push(object_handle(b));
         }
+        // 508.1b: sometimes a planeswalker of the other player is attacked.
+        let walkers: Vec<usize> = (0..self.objects.len())
+            .filter(|&i| {
+                self.objects[i] == Kind::Planeswalker
+                    && self.zones[i] == Zone::Battlefield
+                    && self.theirs.get(i) == Some(&true)
+            })
+            .collect();
+        if !walkers.is_empty() {
+            for a in &mut decl {
+                if self.one_in(2)? {
+                    a.defender = Some(object_handle(self.pick(&walkers)?));
+                }
+            }
+        }
         Ok(Action::Attack(decl))
+    }
+
+    /// Between the steps of a declared combat, sometimes what removes one
+    /// of its permanents from combat (506.4): a change of control of an
+    /// attacker, a blocker or an attacked planeswalker, or a creature's
+    /// regeneration (701.19a: a shield, then a destruction it replaces).
+    pub(super) fn removal_steps(&mut self, attack: &[AttackDeclaration]) -> Result<Vec<Step>> {
+        let control = self.on(Switches::CONTROL);
+        let regenerate = self.on(Switches::REGENERATION) && !self.scope.no_destroy;
+        if !(control || regenerate) || !self.one_in(2)? {
+            return Ok(Vec::new());
+        }
+        let fighters: Vec<(Handle, bool)> = attack
+            .iter()
+            .flat_map(|a| {
+                std::iter::once((a.attacker.clone(), true))
+                    .chain(a.blockers.iter().map(|b| (b.clone(), false)))
+            })
+            .collect();
+        let walkers: Vec<Handle> = attack.iter().filter_map(|a| a.defender.clone()).collect();
+        if fighters.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (of, attacks) = self.pick_of(&fighters)?;
+        if regenerate && (!control || self.one_in(2)?) {
+            return Ok(vec![
+                checked_step(Action::Regenerate(of.clone())),
+                checked_step(Action::Destroy(of)),
+            ]);
+        }
+        // An attacker goes to the defending player, a blocker to the
+        // attacking one; an attacked planeswalker to the attacking one.
+        let (object, player) = if !walkers.is_empty() && self.one_in(3)? {
+            (self.pick_of(&walkers)?, "you")
+        } else if attacks {
+            (of, "opponent")
+        } else {
+            (of, "you")
+        };
+        Ok(vec![checked_step(Action::GainControl(GainControl {
+            object,
+            player: handle(player),
+        }))])
+    }
+
+    /// One of `items`, cloned.
+    fn pick_of<T: Clone>(&mut self, items: &[T]) -> Result<T> {
+        let i = self.index(items.len())?;
+        Ok(items[i].clone())
     }
 
     /// The attacking player's choice in a combat damage step: sometimes

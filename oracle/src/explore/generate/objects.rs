@@ -63,6 +63,7 @@ impl Gen<'_, '_> {
                     if self.one_in(3)? {
                         steps.push(self.step()?);
                     }
+                    steps.extend(self.removal_steps(&decl)?);
                     steps.push(checked_step(self.divided_damage_step(&decl)?));
                 }
                 continue;
