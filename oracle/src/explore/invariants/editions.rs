@@ -20,6 +20,9 @@ pub(super) struct EditionSensitive {
     /// Lifelink, a triggered ability before Magic 2010 (2007-05 CR
     /// 502.68a; D37) and static since (702.15b).
     lifelink: bool,
+    /// Deathtouch, a triggered ability before Magic 2010 too (2007-05 CR
+    /// 502.63a; D37, D71) and a state-based action since (704.5h).
+    deathtouch: bool,
     /// A combat damage step with the attacking player's order of
     /// blockers, which the damage assignment order overrides from 2009-07
     /// to 2024-06-07 (509.2, D45).
@@ -33,6 +36,7 @@ impl EditionSensitive {
             CounterKind::Keyword(k) => {
                 u.keyword_counters = true;
                 u.lifelink |= *k == Keyword::Lifelink;
+                u.deathtouch |= *k == Keyword::Deathtouch;
             }
             CounterKind::Named(n) if n == "hone" => u.hone_counters = true,
             CounterKind::Pt { power, toughness } if *power < 0 || *toughness < 0 => {
@@ -42,6 +46,7 @@ impl EditionSensitive {
         };
         let keywords = |u: &mut EditionSensitive, ks: &[Keyword]| {
             u.lifelink |= ks.contains(&Keyword::Lifelink);
+            u.deathtouch |= ks.contains(&Keyword::Deathtouch);
             if ks
                 .iter()
                 .any(|k| matches!(k, Keyword::Wither | Keyword::Infect | Keyword::Persist))
@@ -117,9 +122,15 @@ pub(super) const NEUTRAL: &[(&str, &str, Domain)] = &[
     // 613.4 (2009-07): 6b set and pumps in one order (both annihilate
     // counters since 2006-10-01; -1/-1 counters are kept out all the same);
     // 702.15b (2009-07): lifelink became static, a trigger before (D37);
+    // 704.5h (2009-07): so did deathtouch (502.63a of 2007-05, D71);
     // 509.2 (2009-07): the damage assignment order binds.
     ("2007-05", "2009-07", |u| {
-        !(u.set || u.minus_counters || u.pt_conditions || u.lifelink || u.divided_combat)
+        !(u.set
+            || u.minus_counters
+            || u.pt_conditions
+            || u.lifelink
+            || u.deathtouch
+            || u.divided_combat)
     }),
 ];
 
@@ -261,6 +272,32 @@ steps:
             .remove(0)
             .case;
         // Index 1 is in edition-neutral's sample.
+        let Exam::Checked { violations, .. } = examine(case, Edition::current(), None, 1) else {
+            panic!("the case is played");
+        };
+        let names: Vec<&str> = violations.iter().map(|v| v.invariant.name).collect();
+        assert!(!names.contains(&"edition-neutral"), "{names:?}");
+    }
+
+    /// Found by `explore --seed 1` (case 12129): deathtouch is a trigger
+    /// before Magic 2010 (D71), so 2007-05 marks no deathtouch damage where
+    /// 2009-07 does (704.5h).
+    #[test]
+    fn deathtouch_keeps_a_case_out_of_the_magic_2010_edition_neutral_pair() {
+        let text = r#"
+id: x/deathtouch-self-damage
+title: a creature with deathtouch damages itself
+rules: ["704.5h"]
+setup:
+  objects:
+    - { id: o1, types: [Creature], pt: 5/1, keywords: [deathtouch] }
+steps:
+  - do: { damage: { from: o1, to: o1, amount: 4 } }
+"#;
+        let case = crate::corpus::parse_str("x.yaml", text)
+            .unwrap()
+            .remove(0)
+            .case;
         let Exam::Checked { violations, .. } = examine(case, Edition::current(), None, 1) else {
             panic!("the case is played");
         };

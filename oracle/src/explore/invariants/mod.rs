@@ -432,7 +432,7 @@ pub static ALL: &[Invariant] = &[
             "613.4c", "613.4d", "107.1b", "701.10c", "701.11c", "122.1b", "122.1j", "704.5q",
             "702.15b",
         ],
-        statement: "where the rules digest calls an edition change neutral, both editions give the same run: the counter merge of 2020-04-17 (without keyword counters), 2017-07-07 and the current rules (without doubling, tripling, keyword or hone counters), 2025-06-06 and the current rules (without hone counters), 2018-04-27 and 2020-01-22 (no P/T rule changed), 2007-05 and 2009-07 (without setting effects, -1/-1 counters or lifelink); where the sublayer plan changed, only without effects whose affected set tests P/T",
+        statement: "where the rules digest calls an edition change neutral, both editions give the same run: the counter merge of 2020-04-17 (without keyword counters), 2017-07-07 and the current rules (without doubling, tripling, keyword or hone counters), 2025-06-06 and the current rules (without hone counters), 2018-04-27 and 2020-01-22 (no P/T rule changed), 2007-05 and 2009-07 (without setting effects, -1/-1 counters, lifelink or deathtouch); where the sublayer plan changed, only without effects whose affected set tests P/T",
         caught_by: Mutant::CountersInFourthSublayer,
         sampling: (32, 1),
         closed_form: false,
