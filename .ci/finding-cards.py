@@ -235,6 +235,9 @@ QUERIES = {
     "ci/adapters/manabrew/findings/a-returned-creatures-power-is-read-from-its-old-object.yaml": (
         "cards whose effect reads a target creature's power or toughness",
         lambda c: has(c, r"(where x is|equal to) (its|that creature's|target creature's|the creature's) (power|toughness)|double (its|target creature's) power")),
+    "ci/adapters/manabrew/findings/a-regenerated-attacker-stays-in-combat.yaml": (
+        "cards that regenerate a creature",
+        lambda c: has(c, r"\bregenerate\b")),
 }
 
 

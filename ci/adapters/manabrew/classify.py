@@ -35,6 +35,7 @@ BUGS = {
     "T": "bug 20: state-based actions are not simultaneous: a lord's death saves what it was killing",
     "U": "bug 21: an exchange of powers writes the pump slot, not the base power (701.12g)",
     "V": "bug 22: the power of a creature that left and returned is read from its old object (400.7)",
+    "W": "bug 23: a regenerated attacker or blocker stays in combat and deals combat damage (701.19a, 506.4)",
 }
 
 PT_FIELDS = {"pt", "base_pt", "total", "combat_damage", "zone", "damage", "deathtouch_damage", "lost", "life", "poison", "counters", "types"}
@@ -115,6 +116,31 @@ def new_bug(case, fields):
     return None
 
 
+def regenerated_in_combat(case, mism):
+    """Whether the first difference is in a combat damage step that follows a
+    destruction of a creature in combat (an attacker or a blocker of that
+    combat) in a case with regeneration."""
+    if not mism:
+        return False
+    steps = case.get("steps", [])
+    first = min(m["step"] for m in mism)
+    if not (0 < first <= len(steps)) or not (isinstance(steps[first - 1]["do"], dict)
+                                             and "combat_damage_step" in steps[first - 1]["do"]):
+        return False
+    if not (steps_of(case, "regenerate") or any(
+            o.get("regeneration_shields") for o in case["setup"].get("objects", []))):
+        return False
+    in_combat = set()
+    for i, s in enumerate(steps[:first - 1]):
+        do = s["do"]
+        if isinstance(do, dict) and "attack" in do:
+            in_combat = {a.get("attacker") for a in do["attack"]} | {
+                b for a in do["attack"] for b in a.get("blockers") or []}
+        elif isinstance(do, dict) and "destroy" in do and do["destroy"] in in_combat:
+            return True
+    return False
+
+
 def keywords(case):
     return {k for o in case["setup"].get("objects", []) for k in o.get("keywords", [])}
 
@@ -168,6 +194,11 @@ def classify(rec):
         return "B"
     if "life" in fields and dt_damage and "lifelink" in kws:
         return "E"
+    # DestroyEffect uses the shield and taps, but never removes the creature
+    # from combat (701.19a, 506.4): a regenerated attacker or blocker still
+    # deals and is dealt damage in the next combat damage step.
+    if regenerated_in_combat(case, mism):
+        return "W"
     return None
 
 
