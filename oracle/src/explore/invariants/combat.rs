@@ -13,6 +13,9 @@ pub(super) struct Declared {
     prelude: Vec<Step>,
     decl: Vec<AttackDeclaration>,
     divide: BTreeMap<Handle, Vec<Handle>>,
+    /// The other player's planeswalker the first attacker attacks, if any
+    /// (508.1b).
+    walker: Option<Handle>,
 }
 
 /// Each step checks state-based actions, as a real combat would.
@@ -42,11 +45,18 @@ pub(super) fn declared(s: &Subject<'_>) -> Option<Declared> {
     let opponent = s.case.setup.players.get(1)?.id.clone();
     let mut attackers = Vec::new();
     let mut blockers = Vec::new();
+    let mut walkers = Vec::new();
     for (h, o) in &end.objects {
-        if !on_bf(o) || !is_creature(o) || o.tapped || s.control_may_change(h, n) {
+        if !on_bf(o) || o.tapped || s.control_may_change(h, n) {
             continue;
         }
         let controller = s.spec(h)?.controller.clone().unwrap_or_else(|| you.clone());
+        if !is_creature(o) {
+            if controller == opponent && o.types.contains(&CardType::Planeswalker) {
+                walkers.push(h.clone());
+            }
+            continue;
+        }
         if controller == you && !o.summoning_sick {
             attackers.push(h.clone());
         } else if controller == opponent {
@@ -86,6 +96,10 @@ pub(super) fn declared(s: &Subject<'_>) -> Option<Declared> {
             blockers: Vec::new(),
         })
         .collect();
+    // 508.1b: sometimes the first attacker attacks a planeswalker, which a
+    // removal may then take out of combat (506.4, 702.19b).
+    let walker = walkers.first().filter(|_| bits >> 32 & 1 == 1).cloned();
+    decl[0].defender = walker.clone();
     for (i, b) in blockers.iter().enumerate().take(8) {
         match (bits >> (2 * i)) % 4 {
             0 => {}
@@ -125,7 +139,7 @@ pub(super) fn declared(s: &Subject<'_>) -> Option<Declared> {
                     .get(&a.attacker)
                     .is_some_and(|o| o.keywords.contains(&Keyword::Trample));
                 if tramples || given_trample && a.attacker == decl[0].attacker {
-                    order.push(opponent.clone());
+                    order.push(a.defender.clone().unwrap_or_else(|| opponent.clone()));
                 }
                 (a.attacker.clone(), order)
             })
@@ -141,6 +155,7 @@ pub(super) fn declared(s: &Subject<'_>) -> Option<Declared> {
         prelude,
         decl,
         divide,
+        walker,
     })
 }
 
@@ -163,12 +178,20 @@ pub(super) fn removed_from_combat(s: &Subject<'_>) -> Option<Found> {
         .decl
         .iter()
         .flat_map(|a| std::iter::once(&a.attacker).chain(&a.blockers))
+        .chain(&d.walker)
         .collect();
-    let of = fighters[(d.bits >> 26) as usize % fighters.len()].clone();
+    // Half the time an attacked planeswalker is the one taken: the way a
+    // trampler is left with excess and nothing to trample over to.
+    let of = match &d.walker {
+        Some(w) if d.bits >> 33 & 1 == 1 => w.clone(),
+        _ => fighters[(d.bits >> 26) as usize % fighters.len()].clone(),
+    };
     let attacks = d.decl.iter().any(|a| a.attacker == of);
-    let steps = if d.bits >> 29 & 1 == 0 {
+    let walker = d.walker.as_ref() == Some(&of);
+    let steps = if d.bits >> 29 & 1 == 0 || walker {
         // 506.4: a change of control; an attacker goes to the defending
-        // player, a blocker to the attacking one.
+        // player, a blocker or an attacked planeswalker to the attacking
+        // one.
         let player = if attacks { &d.opponent } else { &d.you };
         vec![checked(Action::GainControl(GainControl {
             object: of.clone(),
@@ -190,7 +213,7 @@ pub(super) fn removed_from_combat(s: &Subject<'_>) -> Option<Found> {
         s,
         &d,
         Some(&removal),
-        "assigning lethal damage to each blocker in turn, with nothing from or to a creature removed from combat, leaves (506.4, 701.19a, 509.1h, 510.1c)",
+        "assigning lethal damage to each blocker in turn, with nothing from or to a permanent removed from combat, leaves (506.4, 701.19a, 509.1h, 510.1c, 702.19b)",
     )
 }
 
@@ -220,7 +243,7 @@ fn fight(s: &Subject<'_>, d: &Declared, removal: Option<&Removal>, what: &str) -
     };
     let mut theirs_steps = [prelude.as_slice(), std::slice::from_ref(&attack)].concat();
     let mut mine_steps = theirs_steps.clone();
-    // Plays the removal before damage step `at`, and marks its creature
+    // Plays the removal before damage step `at`, and marks its permanent
     // out of combat if it took: it changed controller, or a shield was
     // used and it is still there (regenerated).
     let remove = |at: usize,
@@ -237,8 +260,9 @@ fn fight(s: &Subject<'_>, d: &Declared, removal: Option<&Removal>, what: &str) -
         let states = s.extend(theirs_steps)?;
         let after = states.last()?.objects.get(&r.of)?;
         let shields = |o: &ObjectState| o.regeneration_shields;
+        let walker = d.walker.as_ref() == Some(&r.of);
         let took = on_bf(after)
-            && is_creature(after)
+            && (is_creature(after) || walker)
             && match r.steps.len() {
                 1 => true,
                 _ => {
@@ -304,7 +328,7 @@ pub(super) struct Combat<'a> {
     divide: &'a BTreeMap<Handle, Vec<Handle>>,
     defender: &'a Handle,
     rules: &'static Rules,
-    /// The creatures removed from combat (506.4): they deal and are dealt
+    /// The permanents removed from combat (506.4): they deal and are dealt
     /// no combat damage.
     removed: Vec<Handle>,
 }
@@ -363,6 +387,17 @@ impl Combat<'_> {
         };
         for a in self.decl {
             let attacker_in = in_combat(&a.attacker);
+            // 506.4, 506.4c: a planeswalker that left the battlefield,
+            // stopped being one or changed controller is out of combat,
+            // and what attacked it attacks nothing.
+            let defender = a.defender.as_ref().unwrap_or(self.defender);
+            let defender_there = a.defender.as_ref().is_none_or(|w| {
+                !self.removed.contains(w)
+                    && obs
+                        .objects
+                        .get(w)
+                        .is_some_and(|o| on_bf(o) && o.types.contains(&CardType::Planeswalker))
+            });
             if attacker_in && assigns.contains(&a.attacker) {
                 let p = power(&a.attacker)?;
                 let trample = has(&a.attacker, Keyword::Trample);
@@ -373,11 +408,16 @@ impl Combat<'_> {
                     live.sort_by_key(|h| order.iter().position(|o| o == *h).unwrap_or(usize::MAX));
                 }
                 if a.blockers.is_empty() || (live.is_empty() && trample) {
-                    give(&mut v, &a.attacker, self.defender, p);
+                    if defender_there {
+                        give(&mut v, &a.attacker, defender, p);
+                    }
                 } else {
                     let mut left = p;
+                    // 510.1a, 702.19b: with nothing left to trample over
+                    // to, the last blocker gets the rest.
+                    let over = trample && defender_there;
                     for (i, b) in live.iter().enumerate() {
-                        let share = if i + 1 == live.len() && !trample {
+                        let share = if i + 1 == live.len() && !over {
                             left
                         } else {
                             let o = obs.objects.get(*b)?;
@@ -395,8 +435,8 @@ impl Combat<'_> {
                         left -= share;
                         give(&mut v, &a.attacker, b, share);
                     }
-                    if !live.is_empty() {
-                        give(&mut v, &a.attacker, self.defender, left);
+                    if !live.is_empty() && defender_there {
+                        give(&mut v, &a.attacker, defender, left);
                     }
                 }
             }

@@ -615,9 +615,10 @@ pub static ALL: &[Invariant] = &[
     Invariant {
         name: "removed-from-combat",
         rules: &[
-            "506.4", "701.19a", "509.1h", "510.1a", "510.1c", "510.1d", "510.4", "702.19e",
+            "506.4", "506.4c", "701.19a", "509.1h", "510.1a", "510.1c", "510.1d", "510.4",
+            "702.19b", "702.19e",
         ],
-        statement: "at the end of a case, the combat of combat-assignment with one of its creatures removed from combat before the first or the second damage step, by a change of control or by regeneration: each damage step leaves the same state as explicit assignments in which the removed creature deals and is dealt no combat damage, the attacker it blocked stays blocked (assigning nothing without other blockers, all to the player with trample), and every other attacker still assigns all its power",
+        statement: "at the end of a case, the combat of combat-assignment (its first attacker sometimes attacking the other player's planeswalker) with one of its creatures or that planeswalker removed from combat before the first or the second damage step, by a change of control or by regeneration: each damage step leaves the same state as explicit assignments in which the removed permanent deals and is dealt no combat damage, the attacker it blocked stays blocked (assigning nothing without other blockers, all to what it attacks with trample), an attacker whose planeswalker left assigns nothing unblocked and all its damage among its blockers when blocked, trample or not, and every other attacker still assigns all its power",
         caught_by: Mutant::RemovedFromCombatStillFights,
         sampling: THIRD_QUARTER_OF_TAIL,
         closed_form: false,
