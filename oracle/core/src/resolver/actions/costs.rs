@@ -1,11 +1,12 @@
 //! Paying costs: mana abilities, crewing and cost payments (107.4, 118, 702.122).
 
-use super::{invalid, s};
+use super::invalid;
 use crate::cost::{ManaCost, ManaKind, PAYMENT_LIMIT, Payment, Pool, Symbol};
 use crate::error::NodePath;
 use crate::resolver::{Bugs, Effect, Eval, Game, Log, Mutant, Res, add};
 use crate::scenario::{Affects, CostPayment, Crew, EffectSpec, Until};
 use crate::terms::{CardType, Zone};
+use crate::text::plural;
 
 impl<'c, B: Bugs> Game<'c, B> {
     /// A mana ability adds mana, its amount read as it resolves (106.4, 608.2h, 107.1b).
@@ -170,7 +171,7 @@ impl<'c, B: Bugs> Game<'c, B> {
         log.line(1, || {
             format!(
                 "{what} can be paid in {count}{more} distinct way{} (by the mana of each kind spent and the life paid) [107.4]",
-                s(count)
+                plural(count)
             )
         });
         self.spend(p, payment)?;

@@ -1,9 +1,9 @@
 //! Putting, doubling, removing and moving counters (122).
 
-use super::s;
 use crate::resolver::{Bugs, Eval, Game, Log, Mutant, Pending, Res, Resolution, Stack, Who, add};
 use crate::scenario::{CounterMove, CounterPut, CounterRemove, CountersFrom};
 use crate::terms::{CardType, CounterKind};
+use crate::text::plural;
 
 /// A chapter number as printed: I, II, III, IV, …
 pub(super) fn roman(n: i64) -> String {
@@ -100,7 +100,11 @@ impl<'c, B: Bugs> Game<'c, B> {
             Who::Player(i) => {
                 let n = self.give_poison(i, p.count.0, by, log)?;
                 log.line(1, || {
-                    format!("{who} gives {} {n} poison counter{} [122.1f]", p.on, s(n))
+                    format!(
+                        "{who} gives {} {n} poison counter{} [122.1f]",
+                        p.on,
+                        plural(n)
+                    )
                 });
                 Ok(())
             }
@@ -112,7 +116,7 @@ impl<'c, B: Bugs> Game<'c, B> {
                     format!(
                         "{who} puts {n} {} counter{} on {name} (t={ts}) [122.1, 613.7c]",
                         p.kind,
-                        s(n)
+                        plural(n)
                     )
                 });
                 Ok(())
@@ -317,7 +321,7 @@ impl<'c, B: Bugs> Game<'c, B> {
             format!(
                 "remove {taken} {} counter{} from {name} [122.1]",
                 r.kind,
-                s(taken)
+                plural(taken)
             )
         });
         Ok(())
@@ -367,12 +371,12 @@ impl<'c, B: Bugs> Game<'c, B> {
         if put == moved {
             format!(
                 "{who} moves {moved} {kind} counter{} from {a} to {b} [122.5]",
-                s(moved)
+                plural(moved)
             )
         } else {
             format!(
                 "{who} moves {moved} {kind} counter{} from {a} to {b}: {moved} removed from {a}, {put} put on {b} [122.5, 614.1a]",
-                s(moved)
+                plural(moved)
             )
         }
     }
@@ -445,7 +449,7 @@ impl<'c, B: Bugs> Game<'c, B> {
         let who = self.players[by].handle.clone();
         for (kind, n) in kinds {
             let put = self.put_counters(to, &kind, n, by, None, log)?;
-            log.line(1, || format!("{a} has left the battlefield: {who} puts {put} {kind} counter{} on {b} for the {n} it had as it last existed; nothing is moved [122.8, 608.2h, 122.6a]", s(put)));
+            log.line(1, || format!("{a} has left the battlefield: {who} puts {put} {kind} counter{} on {b} for the {n} it had as it last existed; nothing is moved [122.8, 608.2h, 122.6a]", plural(put)));
         }
         Ok(())
     }

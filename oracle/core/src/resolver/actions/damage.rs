@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{invalid, s};
+use super::invalid;
 use crate::error::NodePath;
 use crate::number::checked;
 use crate::resolver::{
@@ -10,6 +10,7 @@ use crate::resolver::{
 };
 use crate::scenario::{Damage, Prevention};
 use crate::terms::{CardType, CounterKind, Keyword};
+use crate::text::plural;
 
 /// What a source of damage is like as it deals damage (120.3).
 pub(in crate::resolver) struct Source {
@@ -319,7 +320,7 @@ impl<'c, B: Bugs> Game<'c, B> {
                 if src.infect {
                     // 120.3b: the source's controller gives them.
                     let n = self.give_poison(p, amount, src.controller, log)?;
-                    log.line(1, || format!("{name} deals {amount} damage to {who}: its controller gives {who} {n} poison counter{} (infect) [120.3b]", s(n)));
+                    log.line(1, || format!("{name} deals {amount} damage to {who}: its controller gives {who} {n} poison counter{} (infect) [120.3b]", plural(n)));
                 } else {
                     pl.life = checked(pl.life.checked_sub(amount), || {
                         format!("the life total of {who}")
@@ -361,7 +362,7 @@ impl<'c, B: Bugs> Game<'c, B> {
                         } else {
                             "wither, 702.80"
                         };
-                        log.line(1, || format!("{name} deals {amount} damage to {tn}: its controller puts {n} -1/-1 counter{} on it instead of marking damage [120.3d; {why}]", s(n)));
+                        log.line(1, || format!("{name} deals {amount} damage to {tn}: its controller puts {n} -1/-1 counter{} on it instead of marking damage [120.3d; {why}]", plural(n)));
                     } else {
                         let cd = &mut self.cards[card];
                         cd.damage = add(cd.damage, amount, || format!("the damage on {tn}"))?;

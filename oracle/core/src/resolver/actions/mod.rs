@@ -92,7 +92,3 @@ impl<'c, B: Bugs> Game<'c, B> {
 pub(super) fn invalid(path: NodePath, message: String) -> Fault {
     Fault::Invalid(ScenarioError::new(path, message))
 }
-
-fn s(n: i64) -> &'static str {
-    if n == 1 { "" } else { "s" }
-}

@@ -2,6 +2,7 @@
 
 use crate::resolver::{Bugs, Game, Log, Mutant, Res};
 use crate::scenario::Until;
+use crate::text::plural;
 
 impl<'c, B: Bugs> Game<'c, B> {
     /// A player's turn begins: their permanents have been under their control continuously since (302.6).
@@ -15,7 +16,7 @@ impl<'c, B: Bugs> Game<'c, B> {
             }
         }
         log.line(1, || {
-                format!("the turn of {h} begins: the {n} permanent{} {h} controls have been under that control continuously since it began [302.6]", if n == 1 { "" } else { "s" })
+                format!("the turn of {h} begins: the {n} permanent{} {h} controls have been under that control continuously since it began [302.6]", plural(n))
             });
         Ok(())
     }
@@ -48,7 +49,7 @@ impl<'c, B: Bugs> Game<'c, B> {
         // 511.3: combat is long over by the cleanup step.
         self.combat = None;
         log.line(1, || {
-            format!("cleanup: all marked damage is removed and {ended} \"until end of turn\" effect{} end, at the same time [514.2]; regeneration shields expire [701.19a]; mana empties [500.5]", if ended == 1 { "" } else { "s" })
+            format!("cleanup: all marked damage is removed and {ended} \"until end of turn\" effect{} end, at the same time [514.2]; regeneration shields expire [701.19a]; mana empties [500.5]", plural(ended))
         });
     }
 }

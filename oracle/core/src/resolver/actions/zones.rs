@@ -3,12 +3,13 @@
 
 use std::collections::BTreeMap;
 
-use super::{invalid, s};
+use super::invalid;
 use crate::error::NodePath;
 use crate::observation::ObjectState;
 use crate::resolver::{Bugs, Eval, Fault, Game, Log, Mutant, Res, Trigger, add};
 use crate::scenario::{Count, Until};
 use crate::terms::{CardType, CounterKind, Keyword, Zone};
+use crate::text::plural;
 
 /// What an object that enters the battlefield comes with.
 #[derive(Clone, Copy, Default)]
@@ -328,7 +329,7 @@ impl<'c, B: Bugs> Game<'c, B> {
             for (kind, n) in counters.into_iter().flatten() {
                 let put = self.put_counters(c, kind, n.0, by, Some((ts, seq)), log)?;
                 log.line(1, || {
-                    format!("{name} enters with {put} {kind} counter{}, put on it by {who} [122.6, 122.6a]", s(put))
+                    format!("{name} enters with {put} {kind} counter{}, put on it by {who} [122.6, 122.6a]", plural(put))
                 });
             }
             // 122.6a: its own "enters with" ability names nobody: its
@@ -336,7 +337,7 @@ impl<'c, B: Bugs> Game<'c, B> {
             for (kind, n) in &entering {
                 let put = self.put_counters(c, kind, *n, controller, Some((ts, seq)), log)?;
                 log.line(1, || {
-                    format!("{name} enters with {put} {kind} counter{}, put on it by its controller [122.6, 122.6a]", s(put))
+                    format!("{name} enters with {put} {kind} counter{}, put on it by its controller [122.6, 122.6a]", plural(put))
                 });
             }
             // 714.3a: as a Saga enters, its controller puts a lore counter
@@ -345,7 +346,7 @@ impl<'c, B: Bugs> Game<'c, B> {
                 let lore = CounterKind::named("lore");
                 let put = self.put_counters(c, &lore, 1, controller, Some((ts, seq)), log)?;
                 log.line(1, || {
-                    format!("{name} enters with {put} lore counter{}, put on it by its controller [714.3a]", s(put))
+                    format!("{name} enters with {put} lore counter{}, put on it by its controller [714.3a]", plural(put))
                 });
             }
             // 306.5b: a planeswalker enters with its printed loyalty, in
@@ -368,7 +369,7 @@ impl<'c, B: Bugs> Game<'c, B> {
                     log.line(1, || {
                         format!(
                             "{name} enters with {put} defense counter{} [310.4b]",
-                            s(put)
+                            plural(put)
                         )
                     });
                 }

@@ -360,7 +360,3 @@ fn by_time_last_first<T, K: Ord>(pending: &mut [T], key: impl Fn(&T) -> K) {
     pending.sort_by_key(key);
     pending.reverse();
 }
-
-fn plural(n: i64) -> &'static str {
-    if n == 1 { "" } else { "s" }
-}

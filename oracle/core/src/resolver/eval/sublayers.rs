@@ -1,10 +1,11 @@
 //! One P/T effect applied in its sublayer (613.4a–d), with the line of
 //! explanation it gives.
 
-use super::{Eval, PtEntry, Wide, XVal, plural};
+use super::{Eval, PtEntry, Wide, XVal};
 use crate::number::{Change, Overflow, checked};
 use crate::resolver::{Bugs, Mutant};
 use crate::terms::CounterKind;
+use crate::text::plural;
 
 pub(super) fn show_set(set: crate::number::SetPt, x: i64) -> String {
     if set.uses_x() {
