@@ -127,7 +127,7 @@ fn reaches_every_feature() -> Result<(), Failed> {
 
 /// FNV-1a over the JSON of the first 2,000 cases of seed [`SEED`] drawn
 /// for an engine with every protocol feature but those of the derived
-/// switches (48 on, generate.rs), as the generator drew them before the
+/// switches (48 on, generate/), as the generator drew them before the
 /// first of those switches came (commit 182c028): a derived switch reads
 /// no byte, so it must not change one byte of them.
 const WITHOUT_DERIVED: u64 = 0x8bb7_60a1_1c99_ec6e;
