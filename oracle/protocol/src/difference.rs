@@ -10,7 +10,7 @@ use crate::wire::Observable;
 use crate::wire::WireObservation;
 
 /// One field where the engine's observation differs from the reference's,
-/// sent with a [`Request::Reproduce`](crate::Request::Reproduce): what the program checks.
+/// sent with a `reproduce` request: what the program checks.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Difference {
@@ -28,7 +28,7 @@ pub struct Difference {
 }
 
 /// Every field where `got` differs from `reference`, at the first step
-/// where they differ, as a [`Request::Reproduce`](crate::Request::Reproduce) carries them: by object
+/// where they differ, as a `reproduce` request carries them: by object
 /// or player and observation field, each value as a reply writes it.
 /// Fields the engine does not report (`unobserved`) are left out.
 pub fn differences(

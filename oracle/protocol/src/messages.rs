@@ -54,12 +54,12 @@ pub struct EngineHello {
     pub protocol: u32,
     /// Who the engine is.
     pub engine: EngineInfo,
-    /// The features it implements (see [`Feature`](crate::Feature)); a case that needs
+    /// The features it implements (see `Feature`); a case that needs
     /// another is skipped without being sent.
     pub features: Vec<String>,
     /// The rules editions it implements, by id (e.g. `2026-09-25`).
     pub editions: Vec<String>,
-    /// Observation fields it cannot report (see [`Observable`](crate::Observable)); they are
+    /// Observation fields it cannot report (see `Observable`); they are
     /// neither required in its replies nor compared.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unobserved: Vec<String>,
