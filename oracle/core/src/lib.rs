@@ -46,6 +46,7 @@ pub mod observation;
 pub mod resolver;
 pub mod scenario;
 pub mod terms;
+pub mod text;
 pub mod verdict;
 
 pub use edition::Edition;

@@ -101,6 +101,7 @@ use crate::scenario::{
     Action, Affects, Case, EffectSpec, ObjectSpec, Quantity, QuantityRef, Step, Until,
 };
 use crate::terms::{CardType, CounterKind, Keyword, Zone};
+use ptoracle_core::text::plural;
 
 macro_rules! features {
     ($($variant:ident => $name:literal, $what:literal;)*) => {
@@ -283,11 +284,7 @@ pub struct Unlock {
 impl Unlock {
     /// What declaring it adds, in words: `3 more cases`.
     pub fn more_cases(&self) -> String {
-        format!(
-            "{} more case{}",
-            self.alone,
-            if self.alone == 1 { "" } else { "s" }
-        )
+        format!("{} more case{}", self.alone, plural(self.alone))
     }
 }
 

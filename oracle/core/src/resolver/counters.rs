@@ -9,6 +9,7 @@ use super::{Bugs, Eval, Game, Log, Res, Who};
 use crate::number::checked;
 use crate::scenario::CounterScale;
 use crate::terms::CounterKind;
+use crate::text::plural;
 
 impl<'c, B: Bugs> Game<'c, B> {
     /// Whether card `c` can't have counters put on it now: it is a
@@ -118,8 +119,4 @@ impl<'c, B: Bugs> Game<'c, B> {
         }
         Ok(count)
     }
-}
-
-fn plural(n: i64) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }

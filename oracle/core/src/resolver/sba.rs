@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use super::actions::Arrival;
 use super::{Bugs, DamageTrigger, Eval, Fault, Game, Log, Mutant, Res, Resolution};
 use crate::terms::{CardType, CounterKind, Keyword, Zone};
+use crate::text::plural;
 
 /// More rounds than any real scenario needs; past this, SBAs and triggers
 /// are looping (104.4b would make the game a draw).
@@ -231,7 +232,7 @@ impl<'c, B: Bugs> Game<'c, B> {
             if lore >= last && !waiting {
                 return Ok(Some(Leave::Graveyard(format!(
                     "{name} is a Saga with {lore} lore counter{} and final chapter {last}, and no chapter ability of it waits to resolve: it is sacrificed [704.5s, 714.4]",
-                    if lore == 1 { "" } else { "s" }
+                    plural(lore)
                 ))));
             } else if lore >= last {
                 log.line(2, || format!("{name} has reached its final chapter, but a chapter ability of it has yet to resolve: it stays [704.5s]"));
