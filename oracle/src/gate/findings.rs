@@ -29,6 +29,25 @@
 //! object's `total` and `combat_damage` are explained by what explains its
 //! `pt` at that step, and every field of an object by what explains its
 //! `zone` there (an object in another zone differs in everything).
+//!
+//! The register's `limitations:` section lists what an *adapter* cannot
+//! map or observe (not bugs of its engine), each with its own `id`, the
+//! `adapter` directory it belongs to, its `reason` and a signature of the
+//! same clauses (rulings/DECISIONS.md D100). A mismatch no finding explains
+//! is credited to a limitation whose clause holds of it; the case is then
+//! reported with that limitation, never as a finding.
+//!
+//! ```yaml
+//! limitations:
+//!   - id: setup-damage-stays-off-the-battlefield
+//!     engine: python-mtg
+//!     adapter: ci/adapters/python-mtg
+//!     reason: the engine keeps no marked damage; the adapter's own record of it stays
+//!     signature:
+//!       - fields: [damage]
+//!         zone: [graveyard, exile, hand, library]
+//!         expected: [0]
+//! ```
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -96,15 +115,10 @@ impl Finding {
     /// shown as given; its `upstream`, when given, is an `http://` or
     /// `https://` URL (it becomes a link: a `javascript:` one would run).
     fn check_links(&self) -> Result<(), String> {
-        use std::path::Component;
         let paths = std::iter::once(("ruling", &self.ruling))
             .chain(self.reproduction.iter().map(|r| ("reproduction", r)));
         for (key, p) in paths {
-            let inside = !p.is_empty()
-                && Path::new(p)
-                    .components()
-                    .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
-            if !inside {
+            if !relative_inside(p) {
                 return Err(format!(
                     "`{key}: {}` is not a path inside the repository (relative, without `..`)",
                     crate::printable::printable(p)
@@ -133,11 +147,85 @@ impl Finding {
 
     /// Whether it is a finding of the engine whose hello names it `name`.
     pub fn of_engine(&self, name: &str) -> bool {
-        name == self.engine
-            || name
-                .strip_prefix(self.engine.as_str())
-                .is_some_and(|rest| rest.starts_with(" ("))
+        names_engine(&self.engine, name)
     }
+}
+
+/// Whether a register entry for `engine` is about the engine whose hello
+/// names it `name`: the same name, or `name` is it with a parenthesized
+/// qualifier (`phase.rs (phase-python)`).
+fn names_engine(engine: &str, name: &str) -> bool {
+    name == engine
+        || name
+            .strip_prefix(engine)
+            .is_some_and(|rest| rest.starts_with(" ("))
+}
+
+/// A known limit of an adapter: what it cannot map to its engine or read
+/// back from it, which makes cases differ without an engine bug (D100).
+/// Mismatches it explains are reported as the limitation's, never as a
+/// finding's.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limitation {
+    /// Its id, unique among the engine's findings and limitations.
+    pub id: String,
+    /// The engine its adapter drives, as for a [`Finding`].
+    pub engine: String,
+    /// The adapter's directory (a path from the repository root).
+    pub adapter: String,
+    /// Why the adapter cannot do better, in a sentence or two.
+    pub reason: String,
+    /// The CR rules whose outcome it changes.
+    #[serde(default)]
+    pub rules: Vec<String>,
+    /// What it explains, as a finding's signature.
+    pub signature: Vec<Clause>,
+}
+
+impl Limitation {
+    /// Whether it is a limitation of the adapter of the engine named `name`.
+    pub fn of_engine(&self, name: &str) -> bool {
+        names_engine(&self.engine, name)
+    }
+
+    /// Why its fields cannot be read, if they cannot.
+    fn check(&self) -> Result<(), String> {
+        let id_ok = !self.id.is_empty()
+            && self
+                .id
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+        if !id_ok {
+            return Err(format!(
+                "`id: {}` is not a slug (lowercase letters, digits and `-`)",
+                crate::printable::printable(&self.id)
+            ));
+        }
+        if !relative_inside(&self.adapter) {
+            return Err(format!(
+                "`adapter: {}` is not a path inside the repository (relative, without `..`)",
+                crate::printable::printable(&self.adapter)
+            ));
+        }
+        if self.reason.trim().is_empty() {
+            return Err("`reason` is empty: say why the adapter cannot do better".into());
+        }
+        if self.signature.is_empty() {
+            return Err("it has no `signature`: give the clauses of what it explains".into());
+        }
+        Ok(())
+    }
+}
+
+/// Whether `p` is relative and stays inside the repository (no root, no
+/// drive, no `..`).
+fn relative_inside(p: &str) -> bool {
+    use std::path::Component;
+    !p.is_empty()
+        && Path::new(p)
+            .components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
 }
 
 /// A value as a mismatch writes it (`0`, `true`, `2/2`, `[flying]`):
@@ -214,12 +302,16 @@ pub struct Register {
     /// Its findings, in the register's order (the first that explains a
     /// mismatch is credited with it).
     pub findings: Vec<Finding>,
+    /// The adapters' limitations, credited with what no finding explains.
+    pub limitations: Vec<Limitation>,
 }
 
 #[derive(Deserialize)]
 struct File {
     #[serde(default)]
     findings: Vec<Finding>,
+    #[serde(default)]
+    limitations: Vec<Limitation>,
 }
 
 impl Register {
@@ -258,7 +350,8 @@ impl Register {
             column: e.column,
             message: format!("not a findings register: {}", e.message),
         })?;
-        let findings = parsed.map_or_else(Vec::new, |f| f.findings);
+        let (findings, limitations) =
+            parsed.map_or_else(Default::default, |f| (f.findings, f.limitations));
         let mut ids = BTreeSet::new();
         for f in &findings {
             let at = |message: String| {
@@ -288,7 +381,38 @@ impl Register {
                 })?;
             }
         }
-        Ok(Register { findings })
+        for l in &limitations {
+            let at = |message: String| {
+                let needle = format!("id: {}", l.id);
+                let line = text
+                    .lines()
+                    .position(|t| t.contains(needle.as_str()))
+                    .map_or(1, |i| i + 1);
+                LoadError {
+                    file: file.to_string(),
+                    line,
+                    column: 1,
+                    message: format!("limitation `{}`: {message}", l.id),
+                }
+            };
+            l.check().map_err(at)?;
+            // One name space per engine: an attribution names either.
+            if !ids.insert((l.engine.clone(), l.id.clone())) {
+                return Err(at(format!(
+                    "the id is used twice among the findings and limitations of {}",
+                    l.engine
+                )));
+            }
+            for (n, clause) in l.signature.iter().enumerate() {
+                clause
+                    .validate()
+                    .map_err(|why| at(format!("signature clause {}: {why}", n + 1)))?;
+            }
+        }
+        Ok(Register {
+            findings,
+            limitations,
+        })
     }
 
     /// The findings of the engine named `name` (see [`Finding::of_engine`]).
@@ -297,9 +421,11 @@ impl Register {
     }
 
     /// Which finding of the engine `engine` explains each mismatch of a
-    /// failure, or the error of an errored case: `None` for other verdicts
-    /// (a pass, a skip, a flaky case: its mismatches are between two
-    /// answers of the engine, not with the rules).
+    /// failure, or the error of an errored case, and failing a finding, which
+    /// limitation of its adapter: `None` for other verdicts (a pass, a skip,
+    /// a flaky case: its mismatches are between two answers of the engine,
+    /// not with the rules). The gate and `compare` both attribute through
+    /// [`Register::attribute_record`].
     pub fn attribute(
         &self,
         engine: &str,
@@ -307,39 +433,67 @@ impl Register {
         reference: Option<&Run>,
         outcome: &Outcome,
     ) -> Option<Attribution> {
-        let findings: Vec<&Finding> = self.of_engine(engine).collect();
+        // Findings first: a mismatch an engine bug explains is the bug's,
+        // whatever limit the adapter also has (D100).
+        let explainers: Vec<(String, &[Clause])> = self
+            .of_engine(engine)
+            .map(|f| (f.id(), f.signature.as_slice()))
+            .chain(
+                self.limitations
+                    .iter()
+                    .filter(|l| l.of_engine(engine))
+                    .map(|l| (l.id.clone(), l.signature.as_slice())),
+            )
+            .collect();
+        let limitation_ids: BTreeSet<&str> = self
+            .limitations
+            .iter()
+            .filter(|l| l.of_engine(engine))
+            .map(|l| l.id.as_str())
+            .collect();
         let context = Context::of(case, reference);
-        match outcome {
+        let by = match outcome {
             Outcome::Fail { mismatches } => {
                 let direct = mismatches.iter().map(|m| {
-                    findings
+                    explainers
                         .iter()
-                        .find(|f| f.signature.iter().any(|c| c.explains(m, &context)))
-                        .map(|f| f.id())
+                        .find(|(_, sig)| sig.iter().any(|c| c.explains(m, &context)))
+                        .map(|(id, _)| id.clone())
                 });
                 let mut by = direct.collect::<Vec<_>>();
                 follow(mismatches, &mut by);
-                Some(Attribution::of(by))
+                by
             }
             Outcome::Error {
                 kind,
                 message,
                 not_sent: false,
             } if kind != crate::engine::FaultKind::Interrupted.name() => {
-                let f = findings.iter().find(|f| {
-                    f.signature
-                        .iter()
-                        .any(|c| c.explains_error(message, &context))
-                });
-                let findings: Vec<String> = f.map(|f| f.id()).into_iter().collect();
-                Some(Attribution {
-                    known: !findings.is_empty(),
-                    findings,
-                    mismatches: Vec::new(),
-                })
+                let id = explainers
+                    .iter()
+                    .find(|(_, sig)| sig.iter().any(|c| c.explains_error(message, &context)))
+                    .map(|(id, _)| id.clone());
+                let mut a = Attribution::of(vec![id], &limitation_ids);
+                // An error has no mismatches to list.
+                a.mismatches.clear();
+                return Some(a);
             }
-            _ => None,
-        }
+            _ => return None,
+        };
+        Some(Attribution::of(by, &limitation_ids))
+    }
+
+    /// Sets `record`'s attribution: what [`Register::attribute`] says of its
+    /// outcome, for the engine named `engine`. The one place where the gate
+    /// and `compare` attribute a record.
+    pub fn attribute_record(
+        &self,
+        engine: &str,
+        case: &Case,
+        reference: Option<&Run>,
+        record: &mut super::Record,
+    ) {
+        record.attribution = self.attribute(engine, case, reference, &record.outcome);
     }
 }
 
@@ -374,28 +528,51 @@ pub struct Attribution {
     /// the error. A case with a mismatch none explains is new, even when
     /// a known bug fails it too.
     pub known: bool,
-    /// The findings that explain some of it, by id, in the register's
-    /// order.
+    /// The findings that explain some of it, by id, in the order of the
+    /// mismatches they explain.
     pub findings: Vec<String>,
-    /// For each mismatch of the failure, in order, the finding that
-    /// explains it, or `null`.
+    /// The adapter limitations that explain some of it (D100), by id, in
+    /// the order of the mismatches they explain: never findings.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub limitations: Vec<String>,
+    /// For each mismatch of the failure, in order, the finding or
+    /// limitation that explains it, or `null`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mismatches: Vec<Option<String>>,
 }
 
 impl Attribution {
-    fn of(by: Vec<Option<String>>) -> Attribution {
-        let mut findings: Vec<String> = Vec::new();
+    /// From what explains each mismatch (or the error), the ids in
+    /// `limitations` being limitations and the others findings.
+    fn of(by: Vec<Option<String>>, limitations: &BTreeSet<&str>) -> Attribution {
+        let (mut findings, mut limits): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
         for f in by.iter().flatten() {
-            if !findings.contains(f) {
-                findings.push(f.clone());
+            let list = if limitations.contains(f.as_str()) {
+                &mut limits
+            } else {
+                &mut findings
+            };
+            if !list.contains(f) {
+                list.push(f.clone());
             }
         }
         Attribution {
             known: !by.is_empty() && by.iter().all(Option::is_some),
             findings,
+            limitations: limits,
             mismatches: by,
         }
+    }
+
+    /// What explains it, findings then limitations, as the text report and
+    /// the summary's table name it (`F1, F2, limitation L1`).
+    pub fn explainers(&self, sep: &str) -> String {
+        self.findings
+            .iter()
+            .cloned()
+            .chain(self.limitations.iter().map(|l| format!("limitation {l}")))
+            .collect::<Vec<_>>()
+            .join(sep)
     }
 
     /// The mismatches of `mismatches` (the record's) that no finding
