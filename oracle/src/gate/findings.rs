@@ -788,3 +788,82 @@ fn object_fields() -> &'static BTreeSet<String> {
             .unwrap_or_default()
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const REGISTER: &str = "\
+limitations:
+  - id: test-adapter-keeps-damage
+    engine: test-engine
+    adapter: ci/adapters/test
+    reason: Test adapter that reads back the damage it wrote
+    signature:
+      - fields: [damage, pt]
+findings:
+  - engine: test-engine
+    versions: '1'
+    ruling: f/test-pt-bug.yaml
+    title: Test P/T bug
+    status: not filed
+    signature:
+      - fields: [pt]
+";
+
+    fn case() -> Case {
+        crate::corpus::from_yaml(
+            "id: test/limits\ntitle: t\nrules: [\"120.3e\"]\nsetup:\n  objects:\n    - { id: a, types: [Creature], pt: 2/2 }\n    - { id: b, types: [Creature], pt: 2/2 }\nsteps:\n  - do: state_based_actions\n",
+        )
+        .unwrap()
+    }
+
+    fn mismatch(field: &str) -> Mismatch {
+        Mismatch {
+            step: 0,
+            field: field.to_string(),
+            expected: "0".to_string(),
+            got: "1".to_string(),
+        }
+    }
+
+    fn attribution(fields: &[&str]) -> Attribution {
+        let register = Register::parse("r.yaml", REGISTER).unwrap();
+        let outcome = Outcome::Fail {
+            mismatches: fields.iter().map(|f| mismatch(f)).collect(),
+        };
+        register
+            .attribute("test-engine", &case(), None, &outcome)
+            .unwrap()
+    }
+
+    /// D100: a limitation explains its own mismatches only, as a
+    /// limitation; a finding that explains a mismatch too is credited
+    /// first; another mismatch beside them leaves the case new.
+    #[test]
+    fn a_limitation_explains_its_own_mismatches_and_hides_no_other() {
+        let alone = attribution(&["a.damage"]);
+        assert!(alone.known);
+        assert!(alone.findings.is_empty());
+        assert_eq!(alone.limitations, ["test-adapter-keeps-damage"]);
+        let both = attribution(&["a.pt", "a.damage"]);
+        assert!(both.known);
+        assert_eq!(both.findings, ["test-pt-bug"]);
+        assert_eq!(both.limitations, ["test-adapter-keeps-damage"]);
+        let mixed = attribution(&["a.damage", "b.tapped"]);
+        assert!(!mixed.known, "{mixed:?}");
+        assert_eq!(
+            mixed.mismatches,
+            [Some("test-adapter-keeps-damage".to_string()), None]
+        );
+        // Another engine's limitation explains nothing.
+        let register = Register::parse("r.yaml", REGISTER).unwrap();
+        let outcome = Outcome::Fail {
+            mismatches: vec![mismatch("a.damage")],
+        };
+        let other = register
+            .attribute("another", &case(), None, &outcome)
+            .unwrap();
+        assert!(!other.known && other.limitations.is_empty());
+    }
+}
