@@ -155,6 +155,9 @@ QUERIES = {
     "ci/adapters/python-mtg/findings/regeneration-saves-from-zero-toughness.yaml": (
         "cards that regenerate a creature",
         lambda c: has(c, r"\bregenerate\b")),
+    "ci/adapters/python-mtg/findings/regenerated-creature-stays-tapped-in-the-graveyard.yaml": (
+        "cards that regenerate a creature",
+        lambda c: has(c, r"\bregenerate\b")),
     "ci/adapters/python-mtg/findings/two-regeneration-shields-are-one.yaml": (
         "cards whose regeneration can be activated or cast more than once",
         lambda c: has(c, r"\{[^}]*\}[^:]*: regenerate")),
