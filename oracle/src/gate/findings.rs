@@ -10,7 +10,8 @@
 //! step (`zone`), what the step does (`step`), the values (`expected`,
 //! `got`), what the case needs (`needs`, protocol features), keywords the
 //! case gives (`keywords`), how the object is set up (`object`), its
-//! counters (`counters`). A clause with `error` instead explains a case
+//! counters (`counters`), the counters it had just before that step
+//! (`had_counters`). A clause with `error` instead explains a case
 //! that ends in an engine error whose message contains that text.
 //!
 //! ```yaml
@@ -294,6 +295,12 @@ pub struct Clause {
     /// observation of that step.
     #[serde(default)]
     pub counters: Vec<CounterKind>,
+    /// The object had a counter of one of these kinds just before that
+    /// step: in the reference's observation of the step before, or its
+    /// setup for the first step (a creature those counters should have
+    /// killed or saved has none left once it is in the graveyard).
+    #[serde(default)]
+    pub had_counters: Vec<CounterKind>,
 }
 
 /// The register.
@@ -619,6 +626,33 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// Whether the object `handle` had a counter of kind `k` just before
+    /// step `step` (from 0): in the reference's observation of the step
+    /// before, or as set up for the first step.
+    fn had(&self, handle: &str, step: usize, k: &CounterKind) -> bool {
+        match step.checked_sub(1) {
+            None => self
+                .case
+                .setup
+                .objects
+                .iter()
+                .find(|o| o.id.as_str() == handle)
+                .and_then(|o| o.counters.get(k))
+                .is_some_and(|n| n.0 != 0),
+            Some(before) => self
+                .reference
+                .and_then(|r| r.steps.get(before))
+                .and_then(|s| {
+                    s.observation
+                        .objects
+                        .iter()
+                        .find(|(h, _)| h.as_str() == handle)
+                })
+                .and_then(|(_, o)| o.counters.get(k))
+                .is_some_and(|n| *n != 0),
+        }
+    }
+
     /// The case-wide conditions of `c`.
     fn case_holds(&self, c: &Clause) -> bool {
         c.needs
@@ -674,6 +708,11 @@ impl Clause {
         {
             return false;
         }
+        if !self.had_counters.is_empty()
+            && !handle.is_some_and(|h| self.had_counters.iter().any(|k| cx.had(h, m.step, k)))
+        {
+            return false;
+        }
         if !self.object.is_empty() {
             let setup = handle.and_then(|h| {
                 cx.case
@@ -726,6 +765,7 @@ impl Clause {
                     ("got", self.got.is_empty()),
                     ("object", self.object.is_empty()),
                     ("counters", self.counters.is_empty()),
+                    ("had_counters", self.had_counters.is_empty()),
                 ];
                 if let Some((name, _)) = per_mismatch.iter().find(|(_, empty)| !empty) {
                     return Err(format!(
@@ -865,5 +905,28 @@ findings:
             .attribute("another", &case(), None, &outcome)
             .unwrap();
         assert!(!other.known && other.limitations.is_empty());
+    }
+
+    /// `had_counters`: the counters the object had before the step (here,
+    /// as set up), though the reference's observation has none left.
+    #[test]
+    fn had_counters_reads_the_counters_before_the_step() {
+        let text = "findings:\n  - { engine: e, versions: '1', ruling: f/a.yaml, title: t, status: filed,\n      signature: [ { fields: [zone], had_counters: [-2/-2] } ] }\n";
+        let register = Register::parse("r.yaml", text).unwrap();
+        let case = crate::corpus::from_yaml(
+            "id: test/had\ntitle: t\nrules: [\"704.5f\"]\nsetup:\n  objects:\n    - { id: a, types: [Creature], pt: 2/1, counters: { -2/-2: 1 } }\n    - { id: b, types: [Creature], pt: 2/1 }\nsteps:\n  - do: state_based_actions\n",
+        )
+        .unwrap();
+        let of = |field: &str| {
+            let outcome = Outcome::Fail {
+                mismatches: vec![mismatch(field)],
+            };
+            register
+                .attribute("e", &case, None, &outcome)
+                .unwrap()
+                .known
+        };
+        assert!(of("a.zone"));
+        assert!(!of("b.zone"));
     }
 }
