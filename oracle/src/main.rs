@@ -334,7 +334,8 @@ struct GateArgs {
     /// How long the engine may take to start and answer the hello.
     #[arg(long, value_name = "DURATION", default_value = "30s")]
     handshake_timeout: String,
-    /// The longest reply line accepted, in bytes.
+    /// The longest reply line accepted, in bytes. A case whose correct
+    /// reply (the reference's) is longer is skipped with that reason.
     #[arg(long, value_name = "BYTES", default_value_t = 16 << 20)]
     max_line: usize,
     /// Start a new engine process for every case (slow; for engines that

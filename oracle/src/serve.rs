@@ -11,7 +11,7 @@ use std::io::{self, BufRead, Write};
 use crate::edition::Edition;
 use crate::engine::{Answer, Engine, Reference, wire_error};
 use crate::protocol::{self, EngineHello, HelloTag, Reply, Request};
-use crate::resolver::Mutant;
+use crate::resolver::{Mutant, Run};
 use crate::scenario::validate;
 
 /// The longest request line read, in bytes; a longer one is skipped and
@@ -127,22 +127,7 @@ pub(crate) fn answer(line: &[u8], engine: &mut Reference) -> Option<Vec<u8>> {
         }));
     }
     let reply = match engine.run(&case, edition) {
-        Answer::Ran(run) => match run.error.as_ref().map(|e| (e, wire_error(e))) {
-            // Not about a step: the setup itself is impossible.
-            Some((e, None)) => Reply::Error {
-                seq: Some(seq),
-                message: format!("invalid case: {e}"),
-            },
-            error => Reply::Result {
-                seq,
-                steps: run
-                    .steps
-                    .iter()
-                    .map(|s| protocol::to_wire(&s.observation))
-                    .collect(),
-                error: error.and_then(|(_, w)| w),
-            },
-        },
+        Answer::Ran(run) => ran_reply(seq, &run),
         Answer::Unsupported(reason) => Reply::Unsupported { seq, reason },
         Answer::Fault(f) => Reply::Error {
             seq: Some(seq),
@@ -150,6 +135,28 @@ pub(crate) fn answer(line: &[u8], engine: &mut Reference) -> Option<Vec<u8>> {
         },
     };
     Some(encode_reply(&reply))
+}
+
+/// The reply to request `seq` that reports the reference's `run` of its
+/// case: what `serve` writes, and what the gate measures against its line
+/// limit (D90).
+pub(crate) fn ran_reply(seq: u64, run: &Run) -> Reply {
+    match run.error.as_ref().map(|e| (e, wire_error(e))) {
+        // Not about a step: the setup itself is impossible.
+        Some((e, None)) => Reply::Error {
+            seq: Some(seq),
+            message: format!("invalid case: {e}"),
+        },
+        error => Reply::Result {
+            seq,
+            steps: run
+                .steps
+                .iter()
+                .map(|s| protocol::to_wire(&s.observation))
+                .collect(),
+            error: error.and_then(|(_, w)| w),
+        },
+    }
 }
 
 fn encode_reply(r: &Reply) -> Vec<u8> {

@@ -650,6 +650,69 @@ fn unsupported_is_a_skip() {
     );
 }
 
+/// Issue 33 item 8 (D90): a case within the case limits whose correct
+/// reply is longer than the gate's line limit (10 000 objects × 100 steps
+/// make one of 294 MiB against the default 16 MiB) is skipped with that
+/// reason, not charged to the engine as a `too-long` error; a case whose
+/// correct reply fits is played as ever.
+#[test]
+fn a_case_whose_correct_reply_exceeds_the_line_limit_is_skipped_not_an_error() {
+    let dir = scratch("too-long-to-judge");
+    let rulings = dir.join("rulings");
+    std::fs::create_dir_all(&rulings).unwrap();
+    let mut big = String::from(
+        "id: big/forty-bears\ntitle: forty creatures observed twice\nrules: [\"613.4c\"]\nsetup:\n  objects:\n",
+    );
+    for i in 0..40 {
+        big.push_str(&format!(
+            "    - {{ id: test-bear-{i}, types: [Creature], pt: 2/2 }}\n"
+        ));
+    }
+    big.push_str(
+        "steps:\n  - do: { put_counters: { on: test-bear-0, kind: +1/+1 } }\n    expect: { test-bear-0: { pt: 3/3 } }\n  - do: { put_counters: { on: test-bear-1, kind: +1/+1 } }\n",
+    );
+    let small = "id: big/one-bear\ntitle: one creature\nrules: [\"613.4c\"]\nsetup:\n  objects:\n    - { id: bear, types: [Creature], pt: 2/2 }\nsteps:\n  - do: { put_counters: { on: bear, kind: +1/+1 } }\n    expect: { bear: { pt: 3/3 } }\n";
+    std::fs::write(rulings.join("big.yaml"), big).unwrap();
+    std::fs::write(rulings.join("small.yaml"), small).unwrap();
+    let report = dir.join("report.json");
+    let r = ptoracle(
+        &[
+            "gate",
+            "--engine",
+            &format!("{BIN} serve"),
+            "--max-line",
+            "8192",
+            "--jobs",
+            "1",
+            "--json",
+            report.to_str().unwrap(),
+            rulings.to_str().unwrap(),
+        ],
+        &[],
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        last_line(&r.stdout).ends_with("1 passed, 0 failed, 0 errored, 1 skipped"),
+        "{}",
+        r.stdout
+    );
+    let v = json(&report);
+    let big = v["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "big/forty-bears")
+        .unwrap();
+    assert_eq!(big["verdict"], "skip", "{big}");
+    let reason = big["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("a correct reply exceeds the line limit")
+            && reason.contains("longer than 8192 bytes"),
+        "{big}"
+    );
+}
+
 /// The skip summary counts a generated case's reason once whatever object
 /// it names (`oN`), as it does whatever step: an adapter that names the
 /// object it cannot map ("setup object o3: ...") had its skips split into

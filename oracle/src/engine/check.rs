@@ -2,9 +2,10 @@
 //! and the case's expectations.
 
 use std::collections::BTreeSet;
+use std::io;
 
 use crate::edition::Edition;
-use crate::engine::{Answer, Engine};
+use crate::engine::{Answer, Engine, FaultKind};
 use crate::error::ResolveError;
 use crate::observation::ObjectState;
 use crate::protocol::{Capabilities, Observable};
@@ -91,7 +92,15 @@ pub fn check_engine(
     }
     let (verdict, got) = match answer {
         Answer::Unsupported(why) => (Verdict::Skip(format!("unsupported: {why}")), None),
-        Answer::Fault(f) => (Verdict::Error(Problem::Engine(f)), None),
+        Answer::Fault(f) => match (f.kind, engine.line_limit()) {
+            (FaultKind::TooLong, Some(limit)) if reply_longer_than(&reference, limit) => (
+                Verdict::Skip(format!(
+                    "{TOO_LONG_TO_JUDGE}the reference's reply to it is longer than {limit} bytes too; raise --max-line to play it"
+                )),
+                None,
+            ),
+            _ => (Verdict::Error(Problem::Engine(f)), None),
+        },
         Answer::Ran(mut got) => {
             fill_unobserved(&mut got, &reference, &caps.unobserved);
             (
@@ -121,6 +130,37 @@ pub fn skipped(case: &Case, edition: Edition, caps: &Capabilities) -> Option<Str
         return Some(format!("{MISSING_FEATURES}{}", names.join(", ")));
     }
     None
+}
+
+/// How the reason of a case starts that the engine's reply line limit
+/// cannot carry (D90).
+pub(crate) const TOO_LONG_TO_JUDGE: &str = "a correct reply exceeds the line limit: ";
+
+/// Whether the reply `serve` would write for the reference's `run` is
+/// longer than `limit` bytes with its newline (the line the gate reads),
+/// counted without building it: 10 000 objects × 100 steps make a reply of
+/// hundreds of MiB.
+fn reply_longer_than(run: &Run, limit: usize) -> bool {
+    struct Count {
+        n: usize,
+        limit: usize,
+    }
+    impl io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.n = self.n.saturating_add(buf.len());
+            if self.n > self.limit {
+                return Err(io::Error::other("over the limit"));
+            }
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    // The newline counts against the limit as the gate reads it; sequence
+    // number 0 is the shortest, so the reply to any request is as long.
+    let mut count = Count { n: 1, limit };
+    serde_json::to_writer(&mut count, &crate::serve::ran_reply(0, run)).is_err()
 }
 
 /// How the reason of a case skipped for the features it needs starts; the

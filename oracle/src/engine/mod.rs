@@ -60,6 +60,13 @@ pub trait Engine {
         Vec::new()
     }
 
+    /// The longest reply line it is read with, in bytes, when its replies
+    /// are read under a limit (`--max-line`): a case whose correct reply
+    /// is longer cannot be judged through it (D90). `None`: no limit.
+    fn line_limit(&self) -> Option<usize> {
+        None
+    }
+
     /// How many requests it takes in flight at once (1: one at a time):
     /// how far ahead a caller may [`Engine::send_ahead`].
     fn pipeline(&mut self) -> usize {

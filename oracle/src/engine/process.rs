@@ -956,6 +956,10 @@ impl Engine for ProcessEngine {
         self.ask(case, edition, &mut || {})
     }
 
+    fn line_limit(&self) -> Option<usize> {
+        Some(self.config.max_line)
+    }
+
     fn run_alongside(
         &mut self,
         case: &Case,
