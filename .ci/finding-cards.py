@@ -209,6 +209,38 @@ QUERIES = {
     "ci/adapters/manabrew/findings/keyword-counter-grants-no-keyword.yaml": (
         "cards that put keyword counters",
         lambda c: has(c, r"\b(flying|first strike|double strike|deathtouch|decayed|exalted|haste|hexproof|indestructible|lifelink|menace|reach|shadow|trample|vigilance) counters?\b")),
+    "ci/adapters/manabrew/findings/a-permanent-whose-controller-changes-stays-in-combat.yaml": (
+        "instants and flash cards that gain control of a creature or permanent",
+        lambda c: ("Instant" in c["types"] or kw(c, "flash"))
+        and has(c, r"gain control of (target|another target|enchanted) (creature|permanent|artifact)")),
+    "ci/adapters/manabrew/findings/first-strike-gained-after-the-first-strike-step-deals-no-damage.yaml": (
+        "instants and activated abilities that give a creature first strike",
+        lambda c: has(c, r"(gains?|gets? [^.]*and gains?) first strike until end of turn")),
+    "ci/adapters/manabrew/findings/a-prevention-shield-stays-on-the-card-after-a-zone-change.yaml": (
+        "cards that prevent the next N damage to a creature or any target",
+        lambda c: has(c, r"prevent the next (\d+|x) damage that would be dealt to (any target|target creature|target creature or player|target permanent|~)")),
+    "ci/adapters/manabrew/findings/regeneration-gives-a-noncreature-no-shield.yaml": (
+        "cards that regenerate a noncreature permanent",
+        lambda c: has(c, r"regenerate (target |each |all )?(artifacts?|lands?|permanents?|enchantments?|noncreature)")
+        or (not creature(c) and not ("Instant" in c["types"] or "Sorcery" in c["types"])
+            and has(c, r"\bregenerate ~"))),
+    "ci/adapters/manabrew/findings/cleanup-removes-damage-from-creatures-only.yaml": (
+        "permanents whose static ability makes noncreature permanents creatures",
+        lambda c: has(c, r"(each|all|other) (other )?(noncreature )?(non-aura )?(artifacts?|enchantments?|lands?|permanents?)[^.]* (is|are) (an? )?(artifact |enchantment |land )?creatures?")),
+    "ci/adapters/manabrew/findings/state-based-actions-kill-one-creature-at-a-time.yaml": (
+        "permanents whose static ability gives other creatures -N/-N",
+        lambda c: not ("Instant" in c["types"] or "Sorcery" in c["types"])
+        and has(c, r"(other creatures|all creatures|each creature|creatures your opponents control|non-?\w+ creatures)[^.]* gets? -\d+/-\d+(?![^.]*until end of turn)")),
+    "ci/adapters/manabrew/findings/an-instant-put-onto-the-battlefield-enters-it.yaml": (
+        "cards that put a card of any type onto the battlefield",
+        lambda c: has(c, r"put (target|that|those|it|them|the revealed|a|any number of) ?cards? [^.]*onto the battlefield")
+        and not has(c, r"(creature|permanent|land|artifact|enchantment|planeswalker|aura|equipment|battle|legendary)\b[^.]{0,60}\bcards?\b[^.]*onto the battlefield")),
+    "ci/adapters/manabrew/findings/exchanged-power-is-a-pump-over-the-old-base.yaml": (
+        "cards that exchange powers or a power with a toughness",
+        lambda c: has(c, r"exchanges? [^.]*power")),
+    "ci/adapters/manabrew/findings/a-returned-creatures-power-is-read-from-its-old-object.yaml": (
+        "cards whose effect reads a target creature's power or toughness",
+        lambda c: has(c, r"(where x is|equal to) (its|that creature's|target creature's|the creature's) (power|toughness)|double (its|target creature's) power")),
 }
 
 

@@ -33,6 +33,8 @@ BUGS = {
     "R": "bug 18: a creature whose control changes is not summoning sick",
     "S": "bug 19: a prevention shield does not prevent a wither or infect source's -1/-1 counters",
     "T": "bug 20: state-based actions are not simultaneous: a lord's death saves what it was killing",
+    "U": "bug 21: an exchange of powers writes the pump slot, not the base power (701.12g)",
+    "V": "bug 22: the power of a creature that left and returned is read from its old object (400.7)",
 }
 
 PT_FIELDS = {"pt", "base_pt", "total", "combat_damage", "zone", "damage", "deathtouch_damage", "lost", "life", "poison", "counters", "types"}
@@ -56,6 +58,18 @@ def new_bug(case, fields):
     statics = [a for o in objs for a in o.get("abilities") or []]
     if "summoning_sick" in fields and steps_of(case, "gain_control"):
         return "R"
+    # ExchangePower sets each power modifier to the difference: the bases
+    # stay, earlier pumps are overwritten.
+    if steps_of(case, "exchange") and "base_pt" in fields:
+        return "U"
+    # Targeted$CardPower reads `lki_power`, saved on the card as it left
+    # the battlefield and never cleared: a doubling after a return (a
+    # move, undying, persist) adds the old value.
+    doubles = steps_of(case, "double") + steps_of(case, "triple")
+    returns = any(m.get("to") == "battlefield" for m in steps_of(case, "move")) or any(
+        {"undying", "persist"} & set(o.get("keywords", [])) for o in objs)
+    if doubles and returns and set(fields) & PT_FIELDS:
+        return "V"
     shielded = {p.get("to") for p in steps_of(case, "prevent")}
     counter_sources = {o["id"] for o in objs if {"wither", "infect"} & set(o.get("keywords", []))}
     for f in fields.values():
@@ -141,7 +155,8 @@ def classify(rec):
     if "damage" in fields and fields["damage"]["expected"] == "0" and regen:
         return "D"
     cleanup = any(s["do"] == "cleanup" for s in case.get("steps", []))
-    forever = any(e.get("until") == "forever" for e in steps_of(case, "effect"))
+    forever = any(e.get("until") == "forever"
+                  for e in steps_of(case, "effect") + steps_of(case, "double") + steps_of(case, "triple"))
     if ("pt" in fields or "base_pt" in fields) and cleanup and forever:
         return "G"
     if ("pt" in fields or "base_pt" in fields) and sets:

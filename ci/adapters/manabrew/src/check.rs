@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use crate::game::has_keyword_anywhere;
+use crate::game::{has_dies_triggers, has_keyword_anywhere};
 use crate::script::{effect_scripts, selector, static_line};
 use crate::terms::{counter_kind, empty, fixed, forge_keyword, parse_pt, small, zone_type, TYPES};
 use crate::{unsupported, Res};
@@ -64,7 +64,6 @@ pub fn check(case: &Value) -> Res<()> {
             "crew",
             "attached_to",
             "max_counters",
-            "loyalty",
             "defense",
             "enters_with",
             "chapters",
@@ -87,6 +86,16 @@ pub fn check(case: &Value) -> Res<()> {
             if !TYPES.iter().any(|(n, _)| *n == t) {
                 return unsupported(format!("{where_}: the card type {t}"));
             }
+        }
+        if let Some(l) = o.get("loyalty").filter(|l| !l.is_null()) {
+            // 306.5b: the engine's printed loyalty (`initial_loyalty`).
+            if !o["types"]
+                .as_array()
+                .is_some_and(|t| t.iter().any(|t| t == "Planeswalker"))
+            {
+                return unsupported(format!("{where_}: a loyalty on a non-planeswalker"));
+            }
+            small(fixed(l, &where_)?, &where_)?;
         }
         if let Some(pt) = o["pt"].as_str() {
             let (p, t) = parse_pt(pt, &where_, None, false)?;
@@ -324,6 +333,50 @@ pub fn check(case: &Value) -> Res<()> {
                     ));
                 }
             }
+            "exchange" => {
+                // 701.12g: Forge's `ExchangePower` (Serene Master's), an
+                // ability of the first creature with the second as its
+                // target; toughness and life exchanges are not mapped
+                // (the engine's `ExchangeLifeVariant` exchanges two life
+                // totals whatever its mode).
+                let values = body["values"].as_array().cloned().unwrap_or_default();
+                let objects: Vec<&str> =
+                    values.iter().filter_map(|v| v["power"].as_str()).collect();
+                if values.len() != 2 || objects.len() != 2 || objects[0] == objects[1] {
+                    return unsupported(format!(
+                        "{where_}: an exchange of other values than two creatures' powers"
+                    ));
+                }
+                if body["until"].as_str() != Some("end-of-turn") {
+                    return unsupported(format!(
+                        "{where_}: an exchange lasting {} (Forge's ExchangePower ends with the turn)",
+                        body["until"]
+                    ));
+                }
+                for key in body.as_object().unwrap().keys() {
+                    if !["name", "values", "until"].contains(&key.as_str()) {
+                        return unsupported(format!("{where_}: an exchange with `{key}`"));
+                    }
+                }
+            }
+            "double" | "triple" => {
+                if !["power", "toughness", "both"].contains(&body["what"].as_str().unwrap_or("")) {
+                    return unsupported(format!("{where_}: a `{name}` of {}", body["what"]));
+                }
+                let until = body["until"].as_str().unwrap_or("");
+                if until != "end-of-turn" && until != "forever" {
+                    return unsupported(format!("{where_}: the duration {until}"));
+                }
+                for key in body.as_object().unwrap().keys() {
+                    if !["name", "affects", "what", "until"].contains(&key.as_str()) {
+                        return unsupported(format!("{where_}: a `{name}` with `{key}`"));
+                    }
+                }
+                // A resolved effect: it takes a timestamp, as `effect` does.
+                last_effect = last_effect.max(counter_hi);
+                counter = counter.saturating_add(1);
+                counter_hi = counter_hi.saturating_add(1);
+            }
             "begin_turn" => {
                 if !handles.iter().any(|h| Some(h.as_str()) == body.as_str()) {
                     return unsupported(format!("{where_}: the turn of {body}"));
@@ -394,8 +447,38 @@ pub fn check(case: &Value) -> Res<()> {
                     return unsupported(format!("{where_}: a move to the zone {to}"));
                 }
                 for key in body.as_object().unwrap().keys() {
-                    if !["object", "to"].contains(&key.as_str()) {
+                    if !["object", "to", "counters"].contains(&key.as_str()) {
                         return unsupported(format!("{where_}: a move with `{key}`"));
+                    }
+                }
+                if let Some(counters) = body["counters"].as_object().filter(|c| !c.is_empty()) {
+                    // 122.6: Forge's zone change puts one kind of counter
+                    // as the card enters (`WithCountersType$`).
+                    if to != "battlefield" {
+                        return unsupported(format!("{where_}: a move with counters to the {to}"));
+                    }
+                    if counters.len() > 1 {
+                        return unsupported(format!(
+                            "{where_}: a move with counters of several kinds (Forge's zone change \
+                             puts one kind, `WithCountersType$`)"
+                        ));
+                    }
+                    for (kind, n) in counters {
+                        if counter_kind(kind).is_none() {
+                            return unsupported(format!(
+                                "{where_}: {kind} counters (no such kind in Forge's counter list the adapter maps)"
+                            ));
+                        }
+                        let n = small(fixed(n, &where_)?, &where_)?;
+                        if n <= 0 {
+                            return unsupported(format!("{where_}: {n} counters"));
+                        }
+                    }
+                    if has_dies_triggers(case) {
+                        return unsupported(format!(
+                            "{where_}: a move with counters in a case with undying or persist \
+                             (not mapped yet)"
+                        ));
                     }
                 }
             }

@@ -58,8 +58,10 @@ impl Game {
             ids.push(from);
             if self.seat(t).is_none() {
                 let to = self.creature_target(t, where_)?;
-                if !self.g.card(to).is_creature() {
-                    return unsupported(format!("{where_}: combat damage to {t}, not a creature"));
+                if !self.g.card(to).is_creature() && !self.attacked_walker(to) {
+                    return unsupported(format!(
+                        "{where_}: combat damage to {t}, not a creature or planeswalker"
+                    ));
                 }
             }
         }
@@ -71,7 +73,7 @@ impl Game {
             .find(|((_, t), _)| self.seat(t).is_some())
             .map(|(_, id)| self.g.card(*id).controller)
             .unwrap_or(self.g.card(ids[0]).controller);
-        let mut attackers: Vec<(CardId, PlayerId)> = Vec::new();
+        let mut attackers: Vec<(CardId, DefenderId)> = Vec::new();
         let mut blockers: Vec<(CardId, CardId)> = Vec::new();
         for ((f, t), &from) in entries.iter().zip(&ids) {
             if let Some(p) = self.seat(t) {
@@ -80,7 +82,21 @@ impl Game {
                         "{where_}: combat damage to players from creatures of both players"
                     ));
                 }
-                attackers.push((from, p));
+                attackers.push((from, DefenderId::Player(p)));
+                continue;
+            }
+            let to = self.card_of(t, where_)?;
+            if self.attacked_walker(to) {
+                // 506.3, 510.1b: a creature dealing combat damage to a
+                // planeswalker attacks it.
+                if self.g.card(from).controller != attacking
+                    || self.g.card(to).controller == attacking
+                {
+                    return unsupported(format!(
+                        "{where_}: combat damage to a planeswalker of the attacking player"
+                    ));
+                }
+                attackers.push((from, DefenderId::Permanent(to)));
                 continue;
             }
             let back = entries.iter().any(|(f2, t2)| f2 == t && t2 == f);
@@ -99,13 +115,13 @@ impl Game {
                 ));
             }
             if a == attacking {
-                attackers.push((from, b));
+                attackers.push((from, DefenderId::Player(b)));
                 blockers.push((to, from));
             } else if !back {
                 // A creature of the defending player dealing damage to an
                 // attacker that deals none back (its power is 0 or less,
                 // 510.1a): the attacker is `to`, blocked by `from`.
-                attackers.push((to, a));
+                attackers.push((to, DefenderId::Player(a)));
                 blockers.push((from, to));
             }
         }
@@ -126,9 +142,9 @@ impl Game {
         }
         let combat = &mut self.game_loop.combat;
         combat.clear();
-        for (a, p) in &attackers {
+        for (a, d) in &attackers {
             let ts = self.g.card(*a).zone_timestamp;
-            combat.declare_attacker(*a, DefenderId::Player(*p), ts);
+            combat.declare_attacker(*a, *d, ts);
         }
         for (b, a) in &blockers {
             let ts = self.g.card(*b).zone_timestamp;
@@ -141,6 +157,13 @@ impl Game {
 }
 
 impl Game {
+    /// Whether a permanent is a planeswalker that is no creature: what a
+    /// creature may attack besides a player (battles are not mapped).
+    fn attacked_walker(&self, id: CardId) -> bool {
+        let c = self.g.card(id);
+        c.type_line.is_planeswalker() && !c.is_creature()
+    }
+
     /// One combat damage step as the engine deals it (the first-strike
     /// one if `first_strike_only`): its own assignment and damage, then
     /// the counters that damage puts (wither, infect) through its
@@ -177,7 +200,7 @@ impl Game {
             return unsupported(format!("{where_}: an attack with no attacker"));
         }
         let mut attacking: Option<PlayerId> = None;
-        let mut declared: Vec<(CardId, PlayerId, Vec<CardId>)> = Vec::new();
+        let mut declared: Vec<(CardId, PlayerId, DefenderId, Vec<CardId>)> = Vec::new();
         for e in &entries {
             let a = self.creature_target(e["attacker"].as_str().unwrap_or(""), where_)?;
             let card = self.g.card(a);
@@ -194,14 +217,28 @@ impl Game {
                 return unsupported(format!("{where_}: attackers of two players"));
             }
             attacking = Some(controller);
-            let defender = match e.get("defender").and_then(Value::as_str) {
-                None => PlayerId(1 - controller.0.min(1)),
+            let (defender, target) = match e.get("defender").and_then(Value::as_str) {
+                None => {
+                    let p = PlayerId(1 - controller.0.min(1));
+                    (p, DefenderId::Player(p))
+                }
                 Some(d) => match self.seat(d) {
-                    Some(p) if p != controller => p,
-                    _ => {
-                        return unsupported(format!(
-                            "{where_}: an attack on {d} (planeswalkers and battles are not mapped)"
-                        ))
+                    Some(p) if p != controller => (p, DefenderId::Player(p)),
+                    Some(_) => return unsupported(format!("{where_}: an attack on {d}")),
+                    None => {
+                        // 508.1b: a planeswalker an opponent controls.
+                        let pw = self.card_of(d, where_)?;
+                        let pc = self.g.card(pw);
+                        if pc.zone != forge_foundation::ZoneType::Battlefield
+                            || !self.attacked_walker(pw)
+                            || pc.controller == controller
+                        {
+                            return unsupported(format!(
+                                "{where_}: an attack on {d} (only players and opponents' \
+                                 planeswalkers are mapped; battles are not)"
+                            ));
+                        }
+                        (pc.controller, DefenderId::Permanent(pw))
                     }
                 },
             };
@@ -214,13 +251,14 @@ impl Game {
                         "{where_}: {b} cannot block (tapped, no creature, or not the defending player's)"
                     ));
                 }
-                if declared.iter().any(|(_, _, bs)| bs.contains(&b_id)) || blockers.contains(&b_id)
+                if declared.iter().any(|(_, _, _, bs)| bs.contains(&b_id))
+                    || blockers.contains(&b_id)
                 {
                     return unsupported(format!("{where_}: {b} blocks twice"));
                 }
                 blockers.push(b_id);
             }
-            declared.push((a, defender, blockers));
+            declared.push((a, defender, target, blockers));
         }
         let combat = &mut self.game_loop.combat;
         combat.clear();
@@ -231,8 +269,18 @@ impl Game {
                 "game_loop.combat.attacking_player = Some(PlayerId({}));",
                 attacking.map_or(0, |p| p.0)
             ));
-            for (a, d, blockers) in &declared {
+            for (a, d, target, blockers) in &declared {
                 let v = code.var(a.0);
+                let target = match target {
+                    DefenderId::Player(p) => format!(
+                        "manabrew_engine::combat::DefenderId::Player(PlayerId({}))",
+                        p.0
+                    ),
+                    DefenderId::Permanent(c) => format!(
+                        "manabrew_engine::combat::DefenderId::Permanent({})",
+                        code.var(c.0)
+                    ),
+                };
                 if !self.g.card(*a).has_vigilance() {
                     code.line(format!("g.tap({v});"));
                 }
@@ -246,8 +294,7 @@ impl Game {
                     d.0
                 ));
                 code.line(format!(
-                    "game_loop.combat.declare_attacker({v}, manabrew_engine::combat::DefenderId::Player(PlayerId({})), g.card({v}).zone_timestamp);",
-                    d.0
+                    "game_loop.combat.declare_attacker({v}, {target}, g.card({v}).zone_timestamp);"
                 ));
                 for b in blockers {
                     let bv = code.var(b.0);
@@ -264,7 +311,7 @@ impl Game {
                 }
             }
         }
-        for (a, defender, blockers) in &declared {
+        for (a, defender, target, blockers) in &declared {
             if !self.g.card(*a).has_vigilance() {
                 self.g.tap(*a);
             }
@@ -273,7 +320,7 @@ impl Game {
             let ts = self.g.card(*a).zone_timestamp;
             let combat = &mut self.game_loop.combat;
             combat.defending_player = Some(*defender);
-            combat.declare_attacker(*a, DefenderId::Player(*defender), ts);
+            combat.declare_attacker(*a, *target, ts);
             for b in blockers {
                 let ts = self.g.card(*b).zone_timestamp;
                 self.game_loop.combat.declare_blocker(*b, *a, ts);

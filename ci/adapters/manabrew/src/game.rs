@@ -222,6 +222,13 @@ impl Game {
             c.has_deathtouch_damage = o["deathtouch_damage"].as_bool().unwrap_or(false);
             c.tapped = o["tapped"].as_bool().unwrap_or(false);
             c.regeneration_shields = o["regeneration_shields"].as_i64().unwrap_or(0) as i32;
+            // The printed loyalty (306.5b), written after the card is put
+            // in its zone: a planeswalker set up on the battlefield has the
+            // counters the setup gives it; one that enters later gets its
+            // loyalty counters from the engine's zone change.
+            if let Some(l) = o["loyalty"].as_i64() {
+                c.initial_loyalty = Some(l.to_string());
+            }
         }
         self.objects.push((handle, id));
         Ok(())
@@ -438,14 +445,33 @@ impl Game {
                          (the engine's move_card fires no trigger)"
                     ));
                 }
-                if let Some(code) = &mut self.code {
-                    let var = code.var(id.0);
-                    code.line(format!(
-                        "g.move_card({var}, ZoneType::{zone:?}, PlayerId({}));",
-                        owner.0
-                    ));
+                if let Some(counters) = body["counters"].as_object().filter(|c| !c.is_empty()) {
+                    // Counters it enters with (122.6): Forge's zone change
+                    // with `WithCountersType$`/`WithCountersAmount$` (one
+                    // kind, put through the engine's AddCounter chain as the
+                    // card enters), cast by its owner. Its origin is where
+                    // the card is; `check` refused every other shape.
+                    let (kind, n) = counters.iter().next().unwrap();
+                    let kind = forge_counter(kind).unwrap_or_default();
+                    let n = n.as_i64().unwrap_or(0);
+                    let origin = format!("{:?}", self.g.card(id).zone);
+                    let src = self.spell_card(owner, "ptoracle return");
+                    let text = format!(
+                        "SP$ ChangeZone | ValidTgts$ Card | TgtZone$ {origin} | Origin$ {origin} \
+                         | Destination$ Battlefield | WithCountersType$ {kind} \
+                         | WithCountersAmount$ {n}"
+                    );
+                    self.resolve(src, owner, &text, Some(id), None, sba)?;
+                } else {
+                    if let Some(code) = &mut self.code {
+                        let var = code.var(id.0);
+                        code.line(format!(
+                            "g.move_card({var}, ZoneType::{zone:?}, PlayerId({}));",
+                            owner.0
+                        ));
+                    }
+                    self.g.move_card(id, zone, owner);
                 }
-                self.g.move_card(id, zone, owner);
             }
             "put_counters" | "remove_counters" => {
                 let put = name == "put_counters";
@@ -527,6 +553,60 @@ impl Game {
                     None,
                     sba,
                 )?;
+            }
+            "exchange" => {
+                // Forge's `ExchangePower`, as Serene Master's trigger
+                // writes it: an ability of the first creature targeting
+                // the second; the engine does nothing unless both are
+                // creatures on the battlefield (701.12a).
+                let first = body["values"][0]["power"].as_str().unwrap_or("");
+                let second = body["values"][1]["power"].as_str().unwrap_or("");
+                let from = self.card_of(first, where_)?;
+                let tgt = match self.g.card(self.card_of(second, where_)?).zone {
+                    ZoneType::Battlefield => self.creature_target(second, where_)?,
+                    _ => self.card_of(second, where_)?,
+                };
+                let controller = self.g.card(from).controller;
+                self.resolve(
+                    from,
+                    controller,
+                    "AB$ ExchangePower | Cost$ 0 | ValidTgts$ Creature",
+                    Some(tgt),
+                    None,
+                    sba,
+                )?;
+            }
+            "double" | "triple" => {
+                // 701.10b: Unleash Fury's script, `SP$ Pump | NumAtt$ +X`
+                // with `SVar:X:Targeted$CardPower` on the spell (and
+                // `Targeted$CardToughness` for the toughness): the engine
+                // reads the value as the spell resolves and adds it. To
+                // triple (701.11b) adds twice the value: Forge's `/Twice`.
+                let times = if name == "triple" { "/Twice" } else { "" };
+                let tgt = self.creature_target(body["affects"].as_str().unwrap_or(""), where_)?;
+                let what = body["what"].as_str().unwrap_or("");
+                let src = self.spell_card(you, "ptoracle double");
+                let mut text = "SP$ Pump | ValidTgts$ Creature".to_string();
+                let mut svars = Vec::new();
+                if what == "power" || what == "both" {
+                    text.push_str(" | NumAtt$ +X");
+                    svars.push(("X", format!("Targeted$CardPower{times}")));
+                }
+                if what == "toughness" || what == "both" {
+                    text.push_str(" | NumDef$ +Y");
+                    svars.push(("Y", format!("Targeted$CardToughness{times}")));
+                }
+                if body["until"] == "forever" {
+                    text.push_str(" | Duration$ Permanent");
+                }
+                for (k, v) in svars {
+                    if let Some(code) = &mut self.code {
+                        let var = code.var(src.0);
+                        code.line(format!("g.card_mut({var}).set_s_var({k:?}, {v:?});"));
+                    }
+                    self.g.card_mut(src).set_s_var(k, v);
+                }
+                self.resolve(src, you, &text, Some(tgt), None, sba)?;
             }
             "begin_turn" => {
                 // The engine's per-turn reset of a player's turn

@@ -67,6 +67,14 @@ const FEATURES: &[&str] = &[
     "undying",
     "persist",
     "control-changes",
+    // Two creatures' powers only (Forge's `ExchangePower`); the rest of
+    // the feature is answered `unsupported`.
+    "exchange",
+    // Loyalty, damage to planeswalkers, attacks on them: the engine's.
+    "planeswalkers",
+    // Power, toughness or both, as Unleash Fury's script does it.
+    "double",
+    "triple",
     // Only a printed mana cost on an object (the card's `ManaCost`); casting,
     // X and the rest of the feature are answered `unsupported`.
     "spells",

@@ -468,7 +468,8 @@ pub fn card_expr(
 
 impl Code {
     /// What the setup writes on a card besides its zone: counters, damage,
-    /// deathtouch damage, tapped status, regeneration shields; and that it
+    /// deathtouch damage, tapped status, regeneration shields, printed
+    /// loyalty; and that it
     /// has been there since before the turn (not summoning sick).
     pub fn setup_state(&mut self, id: u32, o: &Value) {
         let sick = o["sick"].as_bool().unwrap_or(false);
@@ -491,6 +492,9 @@ impl Code {
             if let Some(n) = o[key].as_i64().filter(|n| *n != 0) {
                 self.set(id, field, &n.to_string());
             }
+        }
+        if let Some(l) = o["loyalty"].as_i64() {
+            self.set(id, "initial_loyalty", &format!("Some(\"{l}\".to_string())"));
         }
         for (key, field) in [
             ("deathtouch_damage", "has_deathtouch_damage"),

@@ -43,6 +43,10 @@ pub const KEYWORDS: &[(&str, &str)] = &[
     ("intimidate", "Intimidate"),
     ("horsemanship", "Horsemanship"),
     ("banding", "Banding"),
+    // Landwalk (702.14) is an evasion ability; ptoracle gives it no effect
+    // and the adapter declares blockers itself, so it is inert here.
+    // Forge's cards write it `Landwalk:Island`.
+    ("islandwalk", "Landwalk:Island"),
 ];
 
 pub const TYPES: &[(&str, CoreType)] = &[
@@ -85,7 +89,7 @@ const KEYWORD_COUNTERS: &[&str] = &[
 /// Forge's name of a counter kind (its `CounterType$`): `P1P1`, `M0M1`
 /// for the P/T counters (each sign and number in turn, as Forge's counter
 /// list spells `+1/+0` `P1P0`), the keyword's name in capitals for a
-/// keyword counter, `CHARGE`. The engine parses it (`parse_counter_type`):
+/// keyword counter, `CHARGE`, `LOYALTY`. The engine parses it (`parse_counter_type`):
 /// its own kinds for +1/+1, -1/-1 and charge, a named kind for the rest.
 pub fn forge_counter(kind: &str) -> Option<String> {
     if let Some((p, t)) = kind.split_once('/') {
@@ -105,7 +109,7 @@ pub fn forge_counter(kind: &str) -> Option<String> {
         }
         return Some(name);
     }
-    if kind == "charge" || KEYWORD_COUNTERS.contains(&kind) {
+    if kind == "charge" || kind == "loyalty" || KEYWORD_COUNTERS.contains(&kind) {
         return Some(kind.to_ascii_uppercase());
     }
     None
