@@ -155,12 +155,18 @@ QUERIES = {
     "ci/adapters/python-mtg/findings/regeneration-saves-from-zero-toughness.yaml": (
         "cards that regenerate a creature",
         lambda c: has(c, r"\bregenerate\b")),
+    "ci/adapters/python-mtg/findings/regenerated-creature-stays-tapped-in-the-graveyard.yaml": (
+        "cards that regenerate a creature",
+        lambda c: has(c, r"\bregenerate\b")),
     "ci/adapters/python-mtg/findings/two-regeneration-shields-are-one.yaml": (
         "cards whose regeneration can be activated or cast more than once",
         lambda c: has(c, r"\{[^}]*\}[^:]*: regenerate")),
     "ci/adapters/python-mtg/findings/two-setting-effects-give-two-pts.yaml": (
         "cards that set a creature's power and toughness to a number",
         lambda c: has(c, r"(base power and toughness \d+/\d+|becomes? an? \d+/\d+|power and toughness (are|is) each equal)")),
+    "ci/adapters/manabrew/findings/a-creature-whose-control-changes-is-not-summoning-sick.yaml": (
+        "cards that gain control of a creature or permanent",
+        lambda c: has(c, r"gains? control of [^.]*(creature|permanent)")),
     "ci/adapters/manabrew/findings/noncombat-deathtouch-damage-does-not-destroy.yaml": (
         "cards with deathtouch and an ability that deals damage or fights",
         lambda c: kw(c, "deathtouch") and has(c, r"deals? (\d+|x|damage)|\bfights?\b")),

@@ -63,13 +63,7 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
         })?),
         None => None,
     };
-    let findings = match &args.findings {
-        Some(p) => Some(ptoracle::gate::findings::Register::load(p).map_err(|e| {
-            eprintln!("{e}");
-            BAD_INPUT
-        })?),
-        None => None,
-    };
+    let findings = args.findings.as_deref().map(load_register).transpose()?;
     let mut out = std::io::stdout().lock();
     // One handshake first: to know what the engine is before planning, and
     // to stop early, with every case in error, if it can't be used at all.
@@ -442,9 +436,27 @@ fn write_json(path: Option<&Path>, report: &Report) -> bool {
     }
 }
 
-/// `ptoracle compare EXPORT REPLIES [--json FILE]`.
-pub fn compare(export: &Path, replies: &Path, json: Option<&Path>) -> ExitCode {
-    let report = match gate::offline::compare(export, replies) {
+/// The findings register at `p`, for `gate` and `compare`; an error is
+/// printed, and is bad input.
+fn load_register(p: &Path) -> Result<ptoracle::gate::findings::Register, u8> {
+    ptoracle::gate::findings::Register::load(p).map_err(|e| {
+        eprintln!("{e}");
+        BAD_INPUT
+    })
+}
+
+/// `ptoracle compare EXPORT REPLIES [--json FILE] [--findings FILE]`.
+pub fn compare(
+    export: &Path,
+    replies: &Path,
+    json: Option<&Path>,
+    findings: Option<&Path>,
+) -> ExitCode {
+    let register = match findings.map(load_register).transpose() {
+        Ok(r) => r,
+        Err(code) => return ExitCode::from(code),
+    };
+    let report = match gate::offline::compare(export, replies, register) {
         Ok(r) => r,
         Err(e) => return ExitCode::from(bad(e)),
     };

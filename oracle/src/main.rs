@@ -197,6 +197,11 @@ enum Command {
         /// Write every case's record as JSON (as `gate --json`).
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
+        /// The findings register (`ci/findings.yaml`): each failure is
+        /// attributed to the findings and adapter limitations that explain
+        /// it, as `gate --findings` does.
+        #[arg(long, value_name = "FILE")]
+        findings: Option<PathBuf>,
     },
     /// Speak the engine protocol on stdin/stdout as the reference engine
     /// (see docs/protocol.md): what `gate` tests adapters against.
@@ -481,7 +486,8 @@ fn main() -> ExitCode {
             export,
             replies,
             json,
-        } => gate_cmd::compare(&export, &replies, json.as_deref()),
+            findings,
+        } => gate_cmd::compare(&export, &replies, json.as_deref(), findings.as_deref()),
         Command::Serve {
             mutant,
             list_mutants,

@@ -66,6 +66,10 @@ pub struct Entry {
     /// the gate if it gains a mismatch no finding explains.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub findings: Vec<String>,
+    /// The adapter limitations that explained part of it with them (D100):
+    /// the ratchet holds for them as for findings.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub limitations: Vec<String>,
 }
 
 const HEADER: &str = "\
@@ -175,6 +179,7 @@ impl Expectations {
                 skips.add_skip_by_feature(c);
                 return Ok(());
             }
+            let known = c.attribution.as_ref().filter(|a| a.known);
             let mut reason = c.outcome.summary();
             if reason.chars().count() > 200 {
                 reason = reason.chars().take(199).collect::<String>() + "…";
@@ -185,12 +190,8 @@ impl Expectations {
                     verdict,
                     reason: old.map_or(reason, |e| e.reason.clone()),
                     issue: old.and_then(|e| e.issue.clone()),
-                    findings: c
-                        .attribution
-                        .as_ref()
-                        .filter(|a| a.known)
-                        .map(|a| a.findings.clone())
-                        .unwrap_or_default(),
+                    findings: known.map(|a| a.findings.clone()).unwrap_or_default(),
+                    limitations: known.map(|a| a.limitations.clone()).unwrap_or_default(),
                 },
             );
             Ok(())
@@ -232,7 +233,12 @@ pub fn mark(expectations: Option<&Expectations>, attributed: bool, record: &mut 
         None if kind.bad() && explained => Some(Expectation::Explained),
         None if kind.bad() => Some(Expectation::Unexpected),
         None => None,
-        Some(e) if e.verdict == kind && attributed && !e.findings.is_empty() && !explained => {
+        Some(e)
+            if e.verdict == kind
+                && attributed
+                && !(e.findings.is_empty() && e.limitations.is_empty())
+                && !explained =>
+        {
             Some(Expectation::Unexplained)
         }
         Some(e) if e.verdict == kind => Some(Expectation::Known),

@@ -10,7 +10,8 @@
 //! step (`zone`), what the step does (`step`), the values (`expected`,
 //! `got`), what the case needs (`needs`, protocol features), keywords the
 //! case gives (`keywords`), how the object is set up (`object`), its
-//! counters (`counters`). A clause with `error` instead explains a case
+//! counters (`counters`), the counters it had just before that step
+//! (`had_counters`). A clause with `error` instead explains a case
 //! that ends in an engine error whose message contains that text.
 //!
 //! ```yaml
@@ -29,6 +30,25 @@
 //! object's `total` and `combat_damage` are explained by what explains its
 //! `pt` at that step, and every field of an object by what explains its
 //! `zone` there (an object in another zone differs in everything).
+//!
+//! The register's `limitations:` section lists what an *adapter* cannot
+//! map or observe (not bugs of its engine), each with its own `id`, the
+//! `adapter` directory it belongs to, its `reason` and a signature of the
+//! same clauses (rulings/DECISIONS.md D100). A mismatch no finding explains
+//! is credited to a limitation whose clause holds of it; the case is then
+//! reported with that limitation, never as a finding.
+//!
+//! ```yaml
+//! limitations:
+//!   - id: setup-damage-stays-off-the-battlefield
+//!     engine: python-mtg
+//!     adapter: ci/adapters/python-mtg
+//!     reason: the engine keeps no marked damage; the adapter's own record of it stays
+//!     signature:
+//!       - fields: [damage]
+//!         zone: [graveyard, exile, hand, library]
+//!         expected: [0]
+//! ```
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -96,15 +116,10 @@ impl Finding {
     /// shown as given; its `upstream`, when given, is an `http://` or
     /// `https://` URL (it becomes a link: a `javascript:` one would run).
     fn check_links(&self) -> Result<(), String> {
-        use std::path::Component;
         let paths = std::iter::once(("ruling", &self.ruling))
             .chain(self.reproduction.iter().map(|r| ("reproduction", r)));
         for (key, p) in paths {
-            let inside = !p.is_empty()
-                && Path::new(p)
-                    .components()
-                    .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
-            if !inside {
+            if !relative_inside(p) {
                 return Err(format!(
                     "`{key}: {}` is not a path inside the repository (relative, without `..`)",
                     crate::printable::printable(p)
@@ -133,11 +148,85 @@ impl Finding {
 
     /// Whether it is a finding of the engine whose hello names it `name`.
     pub fn of_engine(&self, name: &str) -> bool {
-        name == self.engine
-            || name
-                .strip_prefix(self.engine.as_str())
-                .is_some_and(|rest| rest.starts_with(" ("))
+        names_engine(&self.engine, name)
     }
+}
+
+/// Whether a register entry for `engine` is about the engine whose hello
+/// names it `name`: the same name, or `name` is it with a parenthesized
+/// qualifier (`phase.rs (phase-python)`).
+fn names_engine(engine: &str, name: &str) -> bool {
+    name == engine
+        || name
+            .strip_prefix(engine)
+            .is_some_and(|rest| rest.starts_with(" ("))
+}
+
+/// A known limit of an adapter: what it cannot map to its engine or read
+/// back from it, which makes cases differ without an engine bug (D100).
+/// Mismatches it explains are reported as the limitation's, never as a
+/// finding's.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limitation {
+    /// Its id, unique among the engine's findings and limitations.
+    pub id: String,
+    /// The engine its adapter drives, as for a [`Finding`].
+    pub engine: String,
+    /// The adapter's directory (a path from the repository root).
+    pub adapter: String,
+    /// Why the adapter cannot do better, in a sentence or two.
+    pub reason: String,
+    /// The CR rules whose outcome it changes.
+    #[serde(default)]
+    pub rules: Vec<String>,
+    /// What it explains, as a finding's signature.
+    pub signature: Vec<Clause>,
+}
+
+impl Limitation {
+    /// Whether it is a limitation of the adapter of the engine named `name`.
+    pub fn of_engine(&self, name: &str) -> bool {
+        names_engine(&self.engine, name)
+    }
+
+    /// Why its fields cannot be read, if they cannot.
+    fn check(&self) -> Result<(), String> {
+        let id_ok = !self.id.is_empty()
+            && self
+                .id
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+        if !id_ok {
+            return Err(format!(
+                "`id: {}` is not a slug (lowercase letters, digits and `-`)",
+                crate::printable::printable(&self.id)
+            ));
+        }
+        if !relative_inside(&self.adapter) {
+            return Err(format!(
+                "`adapter: {}` is not a path inside the repository (relative, without `..`)",
+                crate::printable::printable(&self.adapter)
+            ));
+        }
+        if self.reason.trim().is_empty() {
+            return Err("`reason` is empty: say why the adapter cannot do better".into());
+        }
+        if self.signature.is_empty() {
+            return Err("it has no `signature`: give the clauses of what it explains".into());
+        }
+        Ok(())
+    }
+}
+
+/// Whether `p` is relative and stays inside the repository (no root, no
+/// drive, no `..`).
+fn relative_inside(p: &str) -> bool {
+    use std::path::Component;
+    !p.is_empty()
+        && Path::new(p)
+            .components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
 }
 
 /// A value as a mismatch writes it (`0`, `true`, `2/2`, `[flying]`):
@@ -206,6 +295,12 @@ pub struct Clause {
     /// observation of that step.
     #[serde(default)]
     pub counters: Vec<CounterKind>,
+    /// The object had a counter of one of these kinds just before that
+    /// step: in the reference's observation of the step before, or its
+    /// setup for the first step (a creature those counters should have
+    /// killed or saved has none left once it is in the graveyard).
+    #[serde(default)]
+    pub had_counters: Vec<CounterKind>,
 }
 
 /// The register.
@@ -214,12 +309,16 @@ pub struct Register {
     /// Its findings, in the register's order (the first that explains a
     /// mismatch is credited with it).
     pub findings: Vec<Finding>,
+    /// The adapters' limitations, credited with what no finding explains.
+    pub limitations: Vec<Limitation>,
 }
 
 #[derive(Deserialize)]
 struct File {
     #[serde(default)]
     findings: Vec<Finding>,
+    #[serde(default)]
+    limitations: Vec<Limitation>,
 }
 
 impl Register {
@@ -258,7 +357,8 @@ impl Register {
             column: e.column,
             message: format!("not a findings register: {}", e.message),
         })?;
-        let findings = parsed.map_or_else(Vec::new, |f| f.findings);
+        let (findings, limitations) =
+            parsed.map_or_else(Default::default, |f| (f.findings, f.limitations));
         let mut ids = BTreeSet::new();
         for f in &findings {
             let at = |message: String| {
@@ -288,7 +388,38 @@ impl Register {
                 })?;
             }
         }
-        Ok(Register { findings })
+        for l in &limitations {
+            let at = |message: String| {
+                let needle = format!("id: {}", l.id);
+                let line = text
+                    .lines()
+                    .position(|t| t.contains(needle.as_str()))
+                    .map_or(1, |i| i + 1);
+                LoadError {
+                    file: file.to_string(),
+                    line,
+                    column: 1,
+                    message: format!("limitation `{}`: {message}", l.id),
+                }
+            };
+            l.check().map_err(at)?;
+            // One name space per engine: an attribution names either.
+            if !ids.insert((l.engine.clone(), l.id.clone())) {
+                return Err(at(format!(
+                    "the id is used twice among the findings and limitations of {}",
+                    l.engine
+                )));
+            }
+            for (n, clause) in l.signature.iter().enumerate() {
+                clause
+                    .validate()
+                    .map_err(|why| at(format!("signature clause {}: {why}", n + 1)))?;
+            }
+        }
+        Ok(Register {
+            findings,
+            limitations,
+        })
     }
 
     /// The findings of the engine named `name` (see [`Finding::of_engine`]).
@@ -297,9 +428,11 @@ impl Register {
     }
 
     /// Which finding of the engine `engine` explains each mismatch of a
-    /// failure, or the error of an errored case: `None` for other verdicts
-    /// (a pass, a skip, a flaky case: its mismatches are between two
-    /// answers of the engine, not with the rules).
+    /// failure, or the error of an errored case, and failing a finding, which
+    /// limitation of its adapter: `None` for other verdicts (a pass, a skip,
+    /// a flaky case: its mismatches are between two answers of the engine,
+    /// not with the rules). The gate and `compare` both attribute through
+    /// [`Register::attribute_record`].
     pub fn attribute(
         &self,
         engine: &str,
@@ -307,39 +440,67 @@ impl Register {
         reference: Option<&Run>,
         outcome: &Outcome,
     ) -> Option<Attribution> {
-        let findings: Vec<&Finding> = self.of_engine(engine).collect();
+        // Findings first: a mismatch an engine bug explains is the bug's,
+        // whatever limit the adapter also has (D100).
+        let explainers: Vec<(String, &[Clause])> = self
+            .of_engine(engine)
+            .map(|f| (f.id(), f.signature.as_slice()))
+            .chain(
+                self.limitations
+                    .iter()
+                    .filter(|l| l.of_engine(engine))
+                    .map(|l| (l.id.clone(), l.signature.as_slice())),
+            )
+            .collect();
+        let limitation_ids: BTreeSet<&str> = self
+            .limitations
+            .iter()
+            .filter(|l| l.of_engine(engine))
+            .map(|l| l.id.as_str())
+            .collect();
         let context = Context::of(case, reference);
-        match outcome {
+        let by = match outcome {
             Outcome::Fail { mismatches } => {
                 let direct = mismatches.iter().map(|m| {
-                    findings
+                    explainers
                         .iter()
-                        .find(|f| f.signature.iter().any(|c| c.explains(m, &context)))
-                        .map(|f| f.id())
+                        .find(|(_, sig)| sig.iter().any(|c| c.explains(m, &context)))
+                        .map(|(id, _)| id.clone())
                 });
                 let mut by = direct.collect::<Vec<_>>();
                 follow(mismatches, &mut by);
-                Some(Attribution::of(by))
+                by
             }
             Outcome::Error {
                 kind,
                 message,
                 not_sent: false,
             } if kind != crate::engine::FaultKind::Interrupted.name() => {
-                let f = findings.iter().find(|f| {
-                    f.signature
-                        .iter()
-                        .any(|c| c.explains_error(message, &context))
-                });
-                let findings: Vec<String> = f.map(|f| f.id()).into_iter().collect();
-                Some(Attribution {
-                    known: !findings.is_empty(),
-                    findings,
-                    mismatches: Vec::new(),
-                })
+                let id = explainers
+                    .iter()
+                    .find(|(_, sig)| sig.iter().any(|c| c.explains_error(message, &context)))
+                    .map(|(id, _)| id.clone());
+                let mut a = Attribution::of(vec![id], &limitation_ids);
+                // An error has no mismatches to list.
+                a.mismatches.clear();
+                return Some(a);
             }
-            _ => None,
-        }
+            _ => return None,
+        };
+        Some(Attribution::of(by, &limitation_ids))
+    }
+
+    /// Sets `record`'s attribution: what [`Register::attribute`] says of its
+    /// outcome, for the engine named `engine`. The one place where the gate
+    /// and `compare` attribute a record.
+    pub fn attribute_record(
+        &self,
+        engine: &str,
+        case: &Case,
+        reference: Option<&Run>,
+        record: &mut super::Record,
+    ) {
+        record.attribution = self.attribute(engine, case, reference, &record.outcome);
     }
 }
 
@@ -374,28 +535,51 @@ pub struct Attribution {
     /// the error. A case with a mismatch none explains is new, even when
     /// a known bug fails it too.
     pub known: bool,
-    /// The findings that explain some of it, by id, in the register's
-    /// order.
+    /// The findings that explain some of it, by id, in the order of the
+    /// mismatches they explain.
     pub findings: Vec<String>,
-    /// For each mismatch of the failure, in order, the finding that
-    /// explains it, or `null`.
+    /// The adapter limitations that explain some of it (D100), by id, in
+    /// the order of the mismatches they explain: never findings.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub limitations: Vec<String>,
+    /// For each mismatch of the failure, in order, the finding or
+    /// limitation that explains it, or `null`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mismatches: Vec<Option<String>>,
 }
 
 impl Attribution {
-    fn of(by: Vec<Option<String>>) -> Attribution {
-        let mut findings: Vec<String> = Vec::new();
+    /// From what explains each mismatch (or the error), the ids in
+    /// `limitations` being limitations and the others findings.
+    fn of(by: Vec<Option<String>>, limitations: &BTreeSet<&str>) -> Attribution {
+        let (mut findings, mut limits): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
         for f in by.iter().flatten() {
-            if !findings.contains(f) {
-                findings.push(f.clone());
+            let list = if limitations.contains(f.as_str()) {
+                &mut limits
+            } else {
+                &mut findings
+            };
+            if !list.contains(f) {
+                list.push(f.clone());
             }
         }
         Attribution {
             known: !by.is_empty() && by.iter().all(Option::is_some),
             findings,
+            limitations: limits,
             mismatches: by,
         }
+    }
+
+    /// What explains it, findings then limitations, as the text report and
+    /// the summary's table name it (`F1, F2, limitation L1`).
+    pub fn explainers(&self, sep: &str) -> String {
+        self.findings
+            .iter()
+            .cloned()
+            .chain(self.limitations.iter().map(|l| format!("limitation {l}")))
+            .collect::<Vec<_>>()
+            .join(sep)
     }
 
     /// The mismatches of `mismatches` (the record's) that no finding
@@ -439,6 +623,33 @@ impl<'a> Context<'a> {
             reference,
             needs: required_features(case),
             keywords,
+        }
+    }
+
+    /// Whether the object `handle` had a counter of kind `k` just before
+    /// step `step` (from 0): in the reference's observation of the step
+    /// before, or as set up for the first step.
+    fn had(&self, handle: &str, step: usize, k: &CounterKind) -> bool {
+        match step.checked_sub(1) {
+            None => self
+                .case
+                .setup
+                .objects
+                .iter()
+                .find(|o| o.id.as_str() == handle)
+                .and_then(|o| o.counters.get(k))
+                .is_some_and(|n| n.0 != 0),
+            Some(before) => self
+                .reference
+                .and_then(|r| r.steps.get(before))
+                .and_then(|s| {
+                    s.observation
+                        .objects
+                        .iter()
+                        .find(|(h, _)| h.as_str() == handle)
+                })
+                .and_then(|(_, o)| o.counters.get(k))
+                .is_some_and(|n| *n != 0),
         }
     }
 
@@ -497,6 +708,11 @@ impl Clause {
         {
             return false;
         }
+        if !self.had_counters.is_empty()
+            && !handle.is_some_and(|h| self.had_counters.iter().any(|k| cx.had(h, m.step, k)))
+        {
+            return false;
+        }
         if !self.object.is_empty() {
             let setup = handle.and_then(|h| {
                 cx.case
@@ -549,6 +765,7 @@ impl Clause {
                     ("got", self.got.is_empty()),
                     ("object", self.object.is_empty()),
                     ("counters", self.counters.is_empty()),
+                    ("had_counters", self.had_counters.is_empty()),
                 ];
                 if let Some((name, _)) = per_mismatch.iter().find(|(_, empty)| !empty) {
                     return Err(format!(
@@ -610,4 +827,106 @@ fn object_fields() -> &'static BTreeSet<String> {
             .map(|p| p.keys().cloned().collect())
             .unwrap_or_default()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const REGISTER: &str = "\
+limitations:
+  - id: test-adapter-keeps-damage
+    engine: test-engine
+    adapter: ci/adapters/test
+    reason: Test adapter that reads back the damage it wrote
+    signature:
+      - fields: [damage, pt]
+findings:
+  - engine: test-engine
+    versions: '1'
+    ruling: f/test-pt-bug.yaml
+    title: Test P/T bug
+    status: not filed
+    signature:
+      - fields: [pt]
+";
+
+    fn case() -> Case {
+        crate::corpus::from_yaml(
+            "id: test/limits\ntitle: t\nrules: [\"120.3e\"]\nsetup:\n  objects:\n    - { id: a, types: [Creature], pt: 2/2 }\n    - { id: b, types: [Creature], pt: 2/2 }\nsteps:\n  - do: state_based_actions\n",
+        )
+        .unwrap()
+    }
+
+    fn mismatch(field: &str) -> Mismatch {
+        Mismatch {
+            step: 0,
+            field: field.to_string(),
+            expected: "0".to_string(),
+            got: "1".to_string(),
+        }
+    }
+
+    fn attribution(fields: &[&str]) -> Attribution {
+        let register = Register::parse("r.yaml", REGISTER).unwrap();
+        let outcome = Outcome::Fail {
+            mismatches: fields.iter().map(|f| mismatch(f)).collect(),
+        };
+        register
+            .attribute("test-engine", &case(), None, &outcome)
+            .unwrap()
+    }
+
+    /// D100: a limitation explains its own mismatches only, as a
+    /// limitation; a finding that explains a mismatch too is credited
+    /// first; another mismatch beside them leaves the case new.
+    #[test]
+    fn a_limitation_explains_its_own_mismatches_and_hides_no_other() {
+        let alone = attribution(&["a.damage"]);
+        assert!(alone.known);
+        assert!(alone.findings.is_empty());
+        assert_eq!(alone.limitations, ["test-adapter-keeps-damage"]);
+        let both = attribution(&["a.pt", "a.damage"]);
+        assert!(both.known);
+        assert_eq!(both.findings, ["test-pt-bug"]);
+        assert_eq!(both.limitations, ["test-adapter-keeps-damage"]);
+        let mixed = attribution(&["a.damage", "b.tapped"]);
+        assert!(!mixed.known, "{mixed:?}");
+        assert_eq!(
+            mixed.mismatches,
+            [Some("test-adapter-keeps-damage".to_string()), None]
+        );
+        // Another engine's limitation explains nothing.
+        let register = Register::parse("r.yaml", REGISTER).unwrap();
+        let outcome = Outcome::Fail {
+            mismatches: vec![mismatch("a.damage")],
+        };
+        let other = register
+            .attribute("another", &case(), None, &outcome)
+            .unwrap();
+        assert!(!other.known && other.limitations.is_empty());
+    }
+
+    /// `had_counters`: the counters the object had before the step (here,
+    /// as set up), though the reference's observation has none left.
+    #[test]
+    fn had_counters_reads_the_counters_before_the_step() {
+        let text = "findings:\n  - { engine: e, versions: '1', ruling: f/a.yaml, title: t, status: filed,\n      signature: [ { fields: [zone], had_counters: [-2/-2] } ] }\n";
+        let register = Register::parse("r.yaml", text).unwrap();
+        let case = crate::corpus::from_yaml(
+            "id: test/had\ntitle: t\nrules: [\"704.5f\"]\nsetup:\n  objects:\n    - { id: a, types: [Creature], pt: 2/1, counters: { -2/-2: 1 } }\n    - { id: b, types: [Creature], pt: 2/1 }\nsteps:\n  - do: state_based_actions\n",
+        )
+        .unwrap();
+        let of = |field: &str| {
+            let outcome = Outcome::Fail {
+                mismatches: vec![mismatch(field)],
+            };
+            register
+                .attribute("e", &case, None, &outcome)
+                .unwrap()
+                .known
+        };
+        assert!(of("a.zone"));
+        assert!(!of("b.zone"));
+    }
 }

@@ -530,12 +530,7 @@ impl Worker<'_> {
             (record.expected, record.got, record.again) = (expected, got, again);
         }
         if let (Some(register), Some(caps)) = (&plan.findings, &self.caps) {
-            record.attribution = register.attribute(
-                &caps.info.name,
-                &case,
-                reference_run.as_ref(),
-                &record.outcome,
-            );
+            register.attribute_record(&caps.info.name, &case, reference_run.as_ref(), &mut record);
         }
         if let (Some((seed, index)), Kind::Fail) = (generated, record.outcome.kind()) {
             if !self.stop.load(Ordering::Relaxed) {

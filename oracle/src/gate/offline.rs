@@ -8,7 +8,8 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::time::Instant;
 
-use super::{Plan, Record, Report};
+use super::findings::Register;
+use super::{Plan, Record, Report, expectations};
 use crate::edition::Edition;
 use crate::engine::check_engine;
 use crate::engine::{Answer, Engine, EngineFault, FaultKind, answer_from_reply};
@@ -43,9 +44,16 @@ impl Engine for Recorded {
 }
 
 /// Checks `replies` (the engine's hello, then one reply line per run
-/// request, in order) against the requests of the export in `export_dir`.
-/// `Err` when the files cannot be read or the first reply is no hello.
-pub fn compare(export_dir: &Path, replies: &Path) -> Result<Report, String> {
+/// request, in order) against the requests of the export in `export_dir`,
+/// each failure attributed to the `findings` register's entries as the
+/// gate attributes it (the same [`Register::attribute_record`], and a
+/// failure it explains whole passes, D101). `Err` when the files cannot be
+/// read or the first reply is no hello.
+pub fn compare(
+    export_dir: &Path,
+    replies: &Path,
+    findings: Option<Register>,
+) -> Result<Report, String> {
     let started = Instant::now();
     let read = |p: &Path| std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()));
     let requests_path = export_dir.join("session").join("requests.jsonl");
@@ -106,7 +114,13 @@ pub fn compare(export_dir: &Path, replies: &Path) -> Result<Report, String> {
             Some(file) => format!("{file}#{}", case.id),
             None => format!("{}:{}", requests_path.display(), n + 1),
         };
-        records.push(Record::new(records.len(), &case, source, None, checked, 0));
+        let reference = checked.reference.clone();
+        let mut record = Record::new(records.len(), &case, source, None, checked, 0);
+        if let Some(register) = &findings {
+            register.attribute_record(&caps.info.name, &case, reference.as_ref(), &mut record);
+            expectations::mark(None, true, &mut record);
+        }
+        records.push(record);
     }
     let plan = Plan {
         corpus: Vec::new(),
@@ -117,7 +131,7 @@ pub fn compare(export_dir: &Path, replies: &Path) -> Result<Report, String> {
         shrink_budget: 0,
         keep_shrunk: 0,
         expectations: None,
-        findings: None,
+        findings,
         stop_after_same_errors: 0,
     };
     let reach = protocol::Reach::of(needs, &caps.features);

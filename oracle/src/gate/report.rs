@@ -119,6 +119,10 @@ pub struct Summary {
     /// (`--findings`), listed or not.
     #[serde(default)]
     pub explained: usize,
+    /// Of the explained ones, those an adapter limitation explains part or
+    /// all of (D100).
+    #[serde(default)]
+    pub limited: usize,
     /// Failures and errors with something no registered finding explains
     /// (`--findings`): new, even when a known bug fails them too.
     #[serde(default)]
@@ -148,7 +152,12 @@ impl Summary {
             Kind::Skip => count(&mut self.skipped),
         }
         match &c.attribution {
-            Some(a) if a.known => count(&mut self.explained),
+            Some(a) if a.known => {
+                count(&mut self.explained);
+                if !a.limitations.is_empty() {
+                    count(&mut self.limited);
+                }
+            }
             Some(_) => count(&mut self.new),
             None => {}
         }
@@ -602,13 +611,15 @@ impl Record {
     /// What the findings register says of it, under its line: the findings
     /// that explain part of it, and every mismatch none explains.
     fn attribution_lines(&self, a: &super::findings::Attribution, out: &mut String) {
-        let known = match a.findings.as_slice() {
-            [] => String::new(),
-            f => format!(" (known: {})", f.join(", ")),
+        let by = a.explainers(", ");
+        let known = if by.is_empty() {
+            String::new()
+        } else {
+            format!(" (known: {by})")
         };
         match &self.outcome {
             _ if a.known => {
-                let _ = writeln!(out, "    known: {}", a.findings.join(", "));
+                let _ = writeln!(out, "    known: {by}");
             }
             Outcome::Fail { mismatches } => {
                 let unexplained = a.unexplained(mismatches);
@@ -851,7 +862,7 @@ impl Report {
             reasons.add_skip(c);
             if let Some(a) = c.attribution.as_ref().filter(|a| a.known) {
                 let e = by_findings
-                    .entry(a.findings.join(" + "))
+                    .entry(a.explainers(" + "))
                     .or_insert_with(|| (0, c.id.clone()));
                 e.0 += 1;
             }
@@ -908,9 +919,14 @@ impl Report {
         if s.explained + s.new > 0 {
             let _ = writeln!(
                 out,
-                "findings: {} of {} failures and errors fully explained by registered findings, {} new (with a mismatch no finding explains)",
+                "findings: {} of {} failures and errors fully explained by registered findings{}, {} new (with a mismatch no finding explains)",
                 s.explained,
                 s.explained + s.new,
+                if s.limited > 0 {
+                    format!(" ({} of them with an adapter limitation)", s.limited)
+                } else {
+                    String::new()
+                },
                 s.new
             );
             let mut rows: Vec<(String, (usize, String))> = by_findings.into_iter().collect();
