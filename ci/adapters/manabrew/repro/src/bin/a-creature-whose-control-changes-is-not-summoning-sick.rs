@@ -146,7 +146,7 @@ fn report(seen: &[(usize, &str, &str, Value)]) -> i32 {
 }
 
 /// Forge's names of the keywords the adapter maps.
-const KEYWORD_NAMES: &[&str] = &["Flying", "First Strike", "Double Strike", "Deathtouch", "Decayed", "Exalted", "Haste", "Hexproof", "Indestructible", "Lifelink", "Menace", "Reach", "Shadow", "Trample", "Vigilance", "Defender", "Wither", "Infect", "Undying", "Persist", "Changeling", "Flash", "Shroud", "Fear", "Intimidate", "Horsemanship", "Banding"];
+const KEYWORD_NAMES: &[&str] = &["Flying", "First Strike", "Double Strike", "Deathtouch", "Decayed", "Exalted", "Haste", "Hexproof", "Indestructible", "Lifelink", "Menace", "Reach", "Shadow", "Trample", "Vigilance", "Defender", "Wither", "Infect", "Undying", "Persist", "Changeling", "Flash", "Shroud", "Fear", "Intimidate", "Horsemanship", "Banding", "Landwalk:Island"];
 
 const CHECKS: &[(usize, &str, &str, &str)] = &[ // (after step, object or player, field, the rules' value, as JSON)
     (1, "bears", "summoning_sick", "true"),
