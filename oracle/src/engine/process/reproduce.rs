@@ -72,7 +72,7 @@ impl ProcessEngine {
                     protocol::Reply::Result { .. } => "a `result`".to_string(),
                     other => format!(
                         "for request {}",
-                        super::super::reply_seq(&other).unwrap_or(0)
+                        crate::engine::reply_seq(&other).unwrap_or(0)
                     ),
                 }
             )),

@@ -279,7 +279,7 @@ impl ProcessEngine {
                     return self.charge(running, e.into());
                 }
             };
-            let s = super::super::reply_seq(&reply);
+            let s = crate::engine::reply_seq(&reply);
             let at = match s {
                 None => Some(0),
                 Some(s) => running.inflight.iter().position(|r| r.seq == s),
@@ -297,7 +297,7 @@ impl ProcessEngine {
                 }
                 let f = match running.inflight.front() {
                     Some(oldest) if running.inflight.len() == 1 => {
-                        super::super::wrong_seq(s, oldest.seq)
+                        crate::engine::wrong_seq(s, oldest.seq)
                     }
                     Some(oldest) => EngineFault::new(
                         FaultKind::Protocol,
@@ -311,7 +311,7 @@ impl ProcessEngine {
                             oldest.seq
                         ),
                     ),
-                    None => super::super::wrong_seq(s, 0),
+                    None => crate::engine::wrong_seq(s, 0),
                 };
                 return self.charge(running, f);
             };
@@ -353,7 +353,7 @@ impl ProcessEngine {
             }
             running.answered = Some(sent.seq);
             let steps = sent.case.steps.len();
-            let mut answer = super::super::answer_from_reply(reply, sent.seq, steps);
+            let mut answer = crate::engine::answer_from_reply(reply, sent.seq, steps);
             // After the last reply owed, nothing more: a second reply, or a
             // reply before its request, is this answer's fault.
             if running.inflight.is_empty() && !matches!(answer, Answer::Fault(_)) {
