@@ -61,12 +61,12 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use super::report::Outcome;
-use crate::error::LoadError;
-use crate::protocol::{Feature, required_features};
-use crate::resolver::Run;
-use crate::scenario::{Action, Case, ObjectSpec};
-use crate::terms::{CounterKind, Keyword, Zone};
-use crate::verdict::{FIELDS, Mismatch};
+use ptoracle_core::error::LoadError;
+use ptoracle_core::resolver::Run;
+use ptoracle_core::scenario::{Action, Case, ObjectSpec};
+use ptoracle_core::terms::{CounterKind, Keyword, Zone};
+use ptoracle_core::verdict::{FIELDS, Mismatch};
+use ptoracle_protocol::{Feature, required_features};
 
 /// The largest register read, in bytes.
 pub const MAX_BYTES: u64 = 4 << 20;

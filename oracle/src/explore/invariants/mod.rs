@@ -10,20 +10,20 @@
 
 use std::collections::BTreeMap;
 
-use crate::edition::{Edition, PtClass, Rules};
-use crate::number::{Amount, Printed, PrintedPt, Pt};
-use crate::observation::{ObjectState, Observation, PlayerState};
-use crate::verdict::diff;
+use ptoracle_core::edition::{Edition, PtClass, Rules};
+use ptoracle_core::number::{Amount, Printed, PrintedPt, Pt};
+use ptoracle_core::observation::{ObjectState, Observation, PlayerState};
+use ptoracle_core::verdict::diff;
 use std::borrow::Cow;
 use std::cell::OnceCell;
 
-use crate::resolver::{self, Mutant, Options, Run, Session};
-use crate::scenario::{
+use ptoracle_core::resolver::{self, Mutant, Options, Run, Session};
+use ptoracle_core::scenario::{
     Action, Affects, AttackDeclaration, Case, CombatAssignment, Count, Damage, DamageStep,
     EffectSpec, ErrorCode, Exchanged, Expect, GainControl, Handle, ManaPool, ObjectSpec,
     Prevention, PtOrNone, Quantity, QuantityRef, ScaleWhat, Step, Until,
 };
-use crate::terms::{CardType, CounterKind, Keyword, Zone};
+use ptoracle_core::terms::{CardType, CounterKind, Keyword, Zone};
 
 mod cleanup;
 mod combat;
