@@ -244,6 +244,16 @@ QUERIES = {
     "ci/adapters/manabrew/findings/a-regenerated-attacker-stays-in-combat.yaml": (
         "cards that regenerate a creature",
         lambda c: has(c, r"\bregenerate\b")),
+    "ci/adapters/manabrew/findings/a-card-keeps-its-counters-as-it-enters-the-battlefield.yaml": (
+        "cards that put counters on cards in exile or a graveyard (suspend's time counters, void counters)",
+        lambda c: has(c, r"put (a|an|\w+|x) [a-z+/0-9-]+ counters? on (it|that card|target [a-z ]*card|each [a-z ]*card)[^.]*(in exile|in (a|your|an opponent's|target player's) graveyard)")
+        or has(c, r"exile [^.]*with (a|an|\w+) [a-z]+ counters? on (it|them)")),
+    "ci/adapters/manabrew/findings/noncombat-wither-damage-skips-the-damage-rules.yaml": (
+        "cards with wither or infect that deal damage with a spell or ability",
+        lambda c: kw(c, "wither", "infect") and has(c, r"deals? (\d+ |x )?damage (equal to [^.]*?)?to (any target|target|each)")),
+    "ci/adapters/manabrew/findings/a-keyword-lost-until-end-of-turn-stays-lost-on-the-card.yaml": (
+        "cards that make creatures lose a keyword until end of turn",
+        lambda c: has(c, r"loses? (?!all abilities)[a-z, ]+ until end of turn")),
 }
 
 

@@ -1,5 +1,6 @@
 //! Small pieces the subcommands share.
 
+use crate::exit::Exit;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -21,11 +22,11 @@ pub fn mutant_arg(
         for m in Mutant::ALL.iter().filter(offered) {
             outln!("{}", m.name());
         }
-        return Err(ExitCode::SUCCESS);
+        return Err(Exit::Pass.into());
     }
     let fail = |e: String| {
         eprintln!("error: {e}");
-        ExitCode::from(2)
+        Exit::BadInput.into()
     };
     match name.map(|m| Mutant::parse(&m)).transpose().map_err(fail)? {
         Some(m) if !offered(&&m) => Err(fail(format!(
@@ -85,7 +86,7 @@ impl CorpusArgs {
     pub fn chosen(&self) -> Result<Rulings, ExitCode> {
         self.rulings().map_err(|e| {
             eprintln!("error: {e}");
-            ExitCode::from(2)
+            Exit::BadInput.into()
         })
     }
 }
@@ -214,7 +215,7 @@ pub fn edition(name: Option<String>) -> Result<Edition, ExitCode> {
             }
             Err(e) => {
                 eprintln!("error: {e}");
-                Err(ExitCode::from(2))
+                Err(Exit::BadInput.into())
             }
         },
     }

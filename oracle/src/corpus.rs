@@ -5,9 +5,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::error::{LoadError, NodePath, ScenarioError};
-use crate::scenario::{Case, validate};
 use crate::yaml;
+use ptoracle_core::error::{LoadError, NodePath, ScenarioError};
+use ptoracle_core::scenario::{Case, validate};
 
 /// The largest ruling file read, in bytes: a guard against a file that is
 /// not a ruling (a device, a runaway generator), not a limit a corpus meets.

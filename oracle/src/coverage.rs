@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::scenario::{Case, RuleRef};
+use ptoracle_core::scenario::{Case, RuleRef};
 
 /// The rules ptoracle claims to cover: each needs at least one case that
 /// cites it, and a case a wrong engine would fail.
@@ -64,7 +64,7 @@ mod tests {
     #[test]
     fn required_rules_parse() {
         for r in super::REQUIRED {
-            assert!(r.parse::<crate::scenario::RuleRef>().is_ok(), "{r}");
+            assert!(r.parse::<ptoracle_core::scenario::RuleRef>().is_ok(), "{r}");
         }
     }
 }

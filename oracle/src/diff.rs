@@ -15,11 +15,11 @@ use std::fmt::Write;
 use serde::Serialize;
 
 use crate::corpus::Loaded;
-use crate::edition::Edition;
 use crate::explain::rules_cited;
-use crate::resolver::{self, Options, Run};
-use crate::scenario::Case;
-use crate::verdict::differences;
+use ptoracle_core::edition::Edition;
+use ptoracle_core::resolver::{self, Options, Run};
+use ptoracle_core::scenario::Case;
+use ptoracle_core::verdict::differences;
 
 /// What changes between two editions over a set of cases.
 #[derive(Clone, Debug, Serialize)]

@@ -2,10 +2,10 @@
 
 use std::fmt::Write;
 
-use crate::edition::Edition;
-use crate::resolver::{self, Line, Options};
-use crate::scenario::Case;
-use crate::verdict::{Verdict, compare};
+use ptoracle_core::edition::Edition;
+use ptoracle_core::resolver::{self, Line, Options};
+use ptoracle_core::scenario::Case;
+use ptoracle_core::verdict::{Verdict, compare};
 
 /// The explanation of a case under `edition`, as text.
 ///

@@ -2,6 +2,7 @@
 //! [`ptoracle::explore::run`].
 
 use crate::cli::outln;
+use crate::exit::Exit;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,7 +17,7 @@ use crate::ExploreArgs;
 pub fn run(args: ExploreArgs) -> ExitCode {
     if args.list_invariants {
         list_invariants();
-        return ExitCode::SUCCESS;
+        return Exit::Pass.into();
     }
     // Ctrl-C, SIGTERM and SIGHUP stop the campaign; what was found is
     // written and reported.
@@ -25,7 +26,7 @@ pub fn run(args: ExploreArgs) -> ExitCode {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");
-            return ExitCode::from(2);
+            return Exit::BadInput.into();
         }
     };
     if args.bench && args.scaling {
@@ -50,11 +51,11 @@ pub fn run(args: ExploreArgs) -> ExitCode {
     // Violations decide first: they are what the run is for. A clean run
     // that was cut short has not shown the invariants hold.
     if failed > 0 {
-        ExitCode::from(1)
+        Exit::Fail.into()
     } else if report.interrupted {
-        ExitCode::from(crate::interrupt::INTERRUPTED)
+        crate::exit::Exit::Interrupted.into()
     } else {
-        ExitCode::SUCCESS
+        Exit::Pass.into()
     }
 }
 
@@ -283,7 +284,7 @@ fn scaling(config: &Config) -> ExitCode {
         );
     }
     let _ = out.flush();
-    ExitCode::SUCCESS
+    Exit::Pass.into()
 }
 
 fn bench(config: &Config, stop: &AtomicBool) -> ExitCode {
@@ -344,5 +345,5 @@ fn bench(config: &Config, stop: &AtomicBool) -> ExitCode {
         .collect();
     let _ = writeln!(out, "  costliest invariants: {}", names.join(", "));
     let _ = out.flush();
-    ExitCode::SUCCESS
+    Exit::Pass.into()
 }

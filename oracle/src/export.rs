@@ -19,8 +19,8 @@ use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use crate::corpus::Loaded;
-use crate::edition::Edition;
-use crate::protocol::{self, Request, canonical, required_features};
+use ptoracle_core::edition::Edition;
+use ptoracle_protocol::{self as protocol, Request, canonical, required_features};
 
 /// Writes the export of `cases` under `dir`; returns a one-line summary.
 /// When a file cannot be written (a full disk), the files written so far

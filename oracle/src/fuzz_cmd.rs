@@ -2,6 +2,7 @@
 //! seed corpora, and its inputs replayed without libFuzzer.
 
 use crate::cli::outln;
+use crate::exit::Exit;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -15,7 +16,7 @@ pub fn seeds(rulings: &Path, out: &Path, check: bool) -> ExitCode {
                 "error: cannot read the rulings in {}: {e}",
                 rulings.display()
             );
-            return ExitCode::from(2);
+            return Exit::BadInput.into();
         }
     };
     let made = seeds::seeds(&files);
@@ -31,10 +32,10 @@ pub fn seeds(rulings: &Path, out: &Path, check: bool) -> ExitCode {
         }
         if changes.is_empty() {
             outln!("{} seeds and the dictionaries are up to date", made.len());
-            return ExitCode::SUCCESS;
+            return Exit::Pass.into();
         }
         outln!("run `cargo run -- fuzz seeds` to bring them up to date");
-        return ExitCode::from(1);
+        return Exit::Fail.into();
     }
     let (mut written, mut removed) = (0, 0);
     for (path, bytes) in changes {
@@ -44,7 +45,7 @@ pub fn seeds(rulings: &Path, out: &Path, check: bool) -> ExitCode {
         };
         if let Err(e) = done {
             eprintln!("error: {}: {e}", path.display());
-            return ExitCode::from(1);
+            return Exit::Fail.into();
         }
     }
     outln!(
@@ -52,7 +53,7 @@ pub fn seeds(rulings: &Path, out: &Path, check: bool) -> ExitCode {
         made.len(),
         files.len()
     );
-    ExitCode::SUCCESS
+    Exit::Pass.into()
 }
 
 pub fn replay(target: &str, inputs: &[PathBuf], engine: Option<&str>) -> ExitCode {
@@ -60,7 +61,7 @@ pub fn replay(target: &str, inputs: &[PathBuf], engine: Option<&str>) -> ExitCod
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");
-            return ExitCode::from(2);
+            return Exit::BadInput.into();
         }
     };
     if target == Target::Differential {
@@ -75,7 +76,7 @@ pub fn replay(target: &str, inputs: &[PathBuf], engine: Option<&str>) -> ExitCod
             }
             Err(e) => {
                 eprintln!("error: {e}");
-                return ExitCode::from(2);
+                return Exit::BadInput.into();
             }
         }
     }
@@ -93,7 +94,7 @@ pub fn replay(target: &str, inputs: &[PathBuf], engine: Option<&str>) -> ExitCod
                 }
                 Err(e) => {
                     eprintln!("error: {}: {e}", p.display());
-                    return ExitCode::from(2);
+                    return Exit::BadInput.into();
                 }
             }
         } else {
@@ -107,7 +108,7 @@ pub fn replay(target: &str, inputs: &[PathBuf], engine: Option<&str>) -> ExitCod
                 Ok(d) => d,
                 Err(e) => {
                     eprintln!("error: {}: {e}", f.display());
-                    return ExitCode::from(2);
+                    return Exit::BadInput.into();
                 }
             };
         match std::panic::catch_unwind(|| target.run(&data)) {
@@ -130,9 +131,9 @@ pub fn replay(target: &str, inputs: &[PathBuf], engine: Option<&str>) -> ExitCod
     }
     outln!("{ok} passed, {failed} failed ({target})");
     if failed == 0 {
-        ExitCode::SUCCESS
+        Exit::Pass.into()
     } else {
-        ExitCode::from(1)
+        Exit::Fail.into()
     }
 }
 

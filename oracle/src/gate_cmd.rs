@@ -19,15 +19,7 @@ use ptoracle::protocol::{self, Capabilities};
 
 use crate::{GateArgs, cli};
 
-/// Exit status: the gate passes.
-const PASS: u8 = 0;
-/// Exit status: a failure or error the expectations do not list.
-const FAIL: u8 = 1;
-/// Exit status: bad arguments or input (corpus, expectations file).
-const BAD_INPUT: u8 = 2;
-/// Exit status: the engine could not be used at all.
-const UNUSABLE: u8 = 3;
-use crate::interrupt::INTERRUPTED;
+use crate::exit::Exit;
 
 pub fn gate(args: GateArgs) -> ExitCode {
     // First of all, so that a signal at any moment is handled.
@@ -39,16 +31,16 @@ pub fn gate(args: GateArgs) -> ExitCode {
     };
     // Whatever the outcome, no process an engine started outlives the gate.
     reaper::kill_all();
-    ExitCode::from(code)
+    code.into()
 }
 
-fn bad(msg: impl std::fmt::Display) -> u8 {
+fn bad(msg: impl std::fmt::Display) -> Exit {
     eprintln!("error: {msg}");
-    BAD_INPUT
+    Exit::BadInput
 }
 
-fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
-    let edition = cli::edition(args.edition.clone()).map_err(|_| BAD_INPUT)?;
+fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<Exit, Exit> {
+    let edition = cli::edition(args.edition.clone()).map_err(|_| Exit::BadInput)?;
     let config = process_config(&args, &stop)?;
     if args.generated.is_some() && args.seed.is_none() {
         return Err(bad(
@@ -59,7 +51,7 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
     let expectations = match &args.expectations {
         Some(p) => Some(Expectations::load(p).map_err(|e| {
             eprintln!("{e}");
-            BAD_INPUT
+            Exit::BadInput
         })?),
         None => None,
     };
@@ -109,20 +101,20 @@ fn gate_inner(args: GateArgs, stop: Arc<AtomicBool>) -> Result<u8, u8> {
     drop(out);
     let wrote = write_reports(&args, &report, plan.expectations.as_ref());
     let code = match Conclusion::of(&report, dead.is_some() || given_up.is_some(), args.strict) {
-        Conclusion::Pass => PASS,
-        Conclusion::Fail => FAIL,
-        Conclusion::Unusable => UNUSABLE,
-        Conclusion::Interrupted => INTERRUPTED,
+        Conclusion::Pass => Exit::Pass,
+        Conclusion::Fail => Exit::Fail,
+        Conclusion::Unusable => Exit::Unusable,
+        Conclusion::Interrupted => Exit::Interrupted,
     };
     if !wrote {
-        return Err(BAD_INPUT.max(code));
+        return Err(Exit::BadInput.max(code));
     }
     Ok(code)
 }
 
 /// How to run the engine: its command, timeouts and limits, from the
 /// arguments.
-fn process_config(args: &GateArgs, stop: &Arc<AtomicBool>) -> Result<ProcessConfig, u8> {
+fn process_config(args: &GateArgs, stop: &Arc<AtomicBool>) -> Result<ProcessConfig, Exit> {
     let command = split_command(&args.engine).map_err(bad)?;
     let timeout = cli::parse_duration(&args.timeout).map_err(bad)?;
     let handshake_timeout = cli::parse_duration(&args.handshake_timeout).map_err(bad)?;
@@ -210,7 +202,7 @@ fn summary(
 }
 
 /// The corpus cases to play, and where they come from (for the header).
-fn load_corpus(args: &GateArgs) -> Result<(Vec<Loaded>, String), u8> {
+fn load_corpus(args: &GateArgs) -> Result<(Vec<Loaded>, String), Exit> {
     if args.no_corpus {
         if args.generated.is_none() {
             return Err(bad(
@@ -225,7 +217,7 @@ fn load_corpus(args: &GateArgs) -> Result<(Vec<Loaded>, String), u8> {
         for e in &loaded.errors {
             eprintln!("{e}");
         }
-        return Err(BAD_INPUT);
+        return Err(Exit::BadInput);
     }
     let base = args.sources_relative_to.clone().unwrap_or_default();
     let cases: Vec<Loaded> = loaded
@@ -375,15 +367,15 @@ pub fn baseline(old: &Path, new: &Path) -> ExitCode {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) => {
             eprintln!("error: {e}");
-            return ExitCode::from(BAD_INPUT);
+            return Exit::BadInput.into();
         }
     };
     let changes = baseline::compare(&a, &b);
     cli::print(&baseline::render(&changes));
     if changes.worse() {
-        ExitCode::from(FAIL)
+        Exit::Fail.into()
     } else {
-        ExitCode::SUCCESS
+        Exit::Pass.into()
     }
 }
 
@@ -410,11 +402,11 @@ pub fn matrix(
                 files.len(),
                 out.display()
             );
-            ExitCode::SUCCESS
+            Exit::Pass.into()
         }
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(BAD_INPUT)
+            Exit::BadInput.into()
         }
     }
 }
@@ -438,10 +430,10 @@ fn write_json(path: Option<&Path>, report: &Report) -> bool {
 
 /// The findings register at `p`, for `gate` and `compare`; an error is
 /// printed, and is bad input.
-fn load_register(p: &Path) -> Result<ptoracle::gate::findings::Register, u8> {
+fn load_register(p: &Path) -> Result<ptoracle::gate::findings::Register, Exit> {
     ptoracle::gate::findings::Register::load(p).map_err(|e| {
         eprintln!("{e}");
-        BAD_INPUT
+        Exit::BadInput
     })
 }
 
@@ -454,27 +446,31 @@ pub fn compare(
 ) -> ExitCode {
     let register = match findings.map(load_register).transpose() {
         Ok(r) => r,
-        Err(code) => return ExitCode::from(code),
+        Err(code) => return code.into(),
     };
     let report = match gate::offline::compare(export, replies, register) {
         Ok(r) => r,
-        Err(e) => return ExitCode::from(bad(e)),
+        Err(e) => return bad(e).into(),
     };
     if !write_json(json, &report) {
-        return ExitCode::from(BAD_INPUT);
+        return Exit::BadInput.into();
     }
     cli::print(&report.human(false));
-    ExitCode::from(if report.gate_fails(false) { FAIL } else { PASS })
+    if report.gate_fails(false) {
+        Exit::Fail.into()
+    } else {
+        Exit::Pass.into()
+    }
 }
 
 /// `ptoracle export DIR [PATHS]`.
 pub fn export(dir: &Path, rulings: &cli::Rulings, edition: Option<String>) -> ExitCode {
     let Ok(edition) = cli::edition(edition) else {
-        return ExitCode::from(BAD_INPUT);
+        return Exit::BadInput.into();
     };
     let loaded = cli::load_rulings(rulings);
     if !loaded.errors.is_empty() {
-        return ExitCode::from(BAD_INPUT);
+        return Exit::BadInput.into();
     }
     match ptoracle::export::export(dir, &loaded.cases, edition) {
         Ok(summary) => {
@@ -482,11 +478,11 @@ pub fn export(dir: &Path, rulings: &cli::Rulings, edition: Option<String>) -> Ex
                 outln!("{line}");
             }
             outln!("{summary}");
-            ExitCode::SUCCESS
+            Exit::Pass.into()
         }
         Err(e) => {
             eprintln!("error: could not export to {}: {e}", dir.display());
-            ExitCode::from(1)
+            Exit::Fail.into()
         }
     }
 }

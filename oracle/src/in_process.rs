@@ -56,14 +56,14 @@ use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
 
 use crate::corpus::{self, Loaded};
-use crate::edition::Edition;
 use crate::engine::{Answer, Engine, EngineFault, FaultKind, Unusable, run_from_wire, wire_error};
 use crate::explore::shape;
 use crate::gate::{self, Plan, Report, Start};
-use crate::observation::Observation;
-use crate::protocol::{Capabilities, EngineInfo, Feature, Observable, WireError};
-use crate::resolver::Run;
-use crate::scenario::Case;
+use ptoracle_core::edition::Edition;
+use ptoracle_core::observation::Observation;
+use ptoracle_core::resolver::Run;
+use ptoracle_core::scenario::Case;
+use ptoracle_protocol::{Capabilities, EngineInfo, Feature, Observable, WireError};
 
 /// A Rust engine, as ptoracle plays it in process.
 ///

@@ -9,9 +9,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use ptoracle::engine::reaper;
 
-/// Exit status: interrupted; the reports hold what was done.
-pub const INTERRUPTED: u8 = 130;
-
 /// Installs the handler and returns the flag it sets. The flag is the
 /// only thing the command needs to watch.
 pub fn install() -> Arc<AtomicBool> {
@@ -22,7 +19,7 @@ pub fn install() -> Arc<AtomicBool> {
     let installed = ctrlc::set_handler(move || {
         if seen.swap(true, Ordering::SeqCst) {
             reaper::kill_all();
-            std::process::exit(i32::from(INTERRUPTED));
+            std::process::exit(i32::from(crate::exit::Exit::Interrupted.code()));
         }
     });
     if let Err(e) = installed {

@@ -25,7 +25,9 @@ macro_rules! eprintln {
 }
 
 mod cli;
+mod exit;
 use cli::outln;
+use exit::Exit;
 mod explore_cmd;
 mod fuzz_cmd;
 mod gate_cmd;
@@ -499,18 +501,18 @@ fn main() -> ExitCode {
             let stdin = std::io::stdin().lock();
             let stdout = std::io::stdout().lock();
             match ptoracle::serve::serve(stdin, std::io::BufWriter::new(stdout), mutant) {
-                Ok(()) => ExitCode::SUCCESS,
+                Ok(()) => Exit::Pass.into(),
                 // The other side went away: nothing more to say to it.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Exit::Pass.into(),
                 Err(e) => {
                     eprintln!("error: {e}");
-                    ExitCode::from(1)
+                    Exit::Fail.into()
                 }
             }
         }
         Command::Schema { protocol: None } => {
             cli::print(&schema::ruling_schema());
-            ExitCode::SUCCESS
+            Exit::Pass.into()
         }
         Command::Schema {
             protocol: Some(dir),
@@ -519,10 +521,10 @@ fn main() -> ExitCode {
                 let path = dir.join(name);
                 if let Err(e) = ptoracle::output::write_file(&path, text.as_bytes()) {
                     eprintln!("error: could not write {}: {e}", path.display());
-                    return ExitCode::from(1);
+                    return Exit::Fail.into();
                 }
             }
-            ExitCode::SUCCESS
+            Exit::Pass.into()
         }
     }
 }
@@ -607,11 +609,11 @@ fn run_check(
     }
     let _ = writeln!(out, "{passed} passed, {failed} failed");
     if invalid > 0 || bad_input {
-        ExitCode::from(2)
+        Exit::BadInput.into()
     } else if failed > 0 {
-        ExitCode::from(1)
+        Exit::Fail.into()
     } else {
-        ExitCode::SUCCESS
+        Exit::Pass.into()
     }
 }
 
@@ -663,7 +665,7 @@ fn run_diff(from: &str, to: &str, rulings: &cli::Rulings, json: bool, markdown: 
     };
     let loaded = cli::load_rulings(rulings);
     if !loaded.errors.is_empty() {
-        return ExitCode::from(2);
+        return Exit::BadInput.into();
     }
     // On stderr: stdout is the report, maybe JSON.
     if let Some(line) = rulings.chosen_line(loaded.cases.len()) {
@@ -682,9 +684,9 @@ fn run_diff(from: &str, to: &str, rulings: &cli::Rulings, json: bool, markdown: 
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(text.as_bytes());
     if report.unpinned().next().is_some() {
-        ExitCode::from(1)
+        Exit::Fail.into()
     } else {
-        ExitCode::SUCCESS
+        Exit::Pass.into()
     }
 }
 
@@ -708,7 +710,7 @@ fn print_reach(
             }
             Err(e) => {
                 eprintln!("error: --declared: {e}");
-                return ExitCode::from(2);
+                return Exit::BadInput.into();
             }
         }
     }
@@ -775,9 +777,9 @@ fn print_reach(
         }
     }
     if loaded.errors.is_empty() {
-        ExitCode::SUCCESS
+        Exit::Pass.into()
     } else {
-        ExitCode::from(2)
+        Exit::BadInput.into()
     }
 }
 
@@ -805,11 +807,11 @@ fn print_coverage(cases: &[Loaded], bad_input: bool) -> ExitCode {
         let _ = writeln!(out, "required rules without a case: {}", list.join(", "));
     }
     if bad_input {
-        ExitCode::from(2)
+        Exit::BadInput.into()
     } else if !cov.missing.is_empty() {
-        ExitCode::from(1)
+        Exit::Fail.into()
     } else {
-        ExitCode::SUCCESS
+        Exit::Pass.into()
     }
 }
 
@@ -831,7 +833,7 @@ fn run_explain(target: &str, edition_name: Option<String>) -> ExitCode {
     if from_embedded || by_id {
         if let Err(e) = cli::here() {
             eprintln!("error: {e}");
-            return ExitCode::from(2);
+            return Exit::BadInput.into();
         }
     }
     let (loaded, file, id) = match embedded {
@@ -862,7 +864,7 @@ fn run_explain(target: &str, edition_name: Option<String>) -> ExitCode {
         eprintln!("{e}");
     }
     if !loaded.errors.is_empty() {
-        return ExitCode::from(2);
+        return Exit::BadInput.into();
     }
     let chosen: Vec<&Loaded> = loaded
         .cases
@@ -871,7 +873,7 @@ fn run_explain(target: &str, edition_name: Option<String>) -> ExitCode {
         .collect();
     if chosen.is_empty() && by_id {
         eprintln!("error: `{target}` is no file, nor the id of a case in the corpus ({file})");
-        return ExitCode::from(2);
+        return Exit::BadInput.into();
     }
     if chosen.is_empty() {
         let ids: Vec<&str> = loaded.cases.iter().map(|c| c.case.id.0.as_str()).collect();
@@ -880,7 +882,7 @@ fn run_explain(target: &str, edition_name: Option<String>) -> ExitCode {
             id.unwrap_or(""),
             ids.join(", ")
         );
-        return ExitCode::from(2);
+        return Exit::BadInput.into();
     }
     let mut out = std::io::stdout().lock();
     for (i, c) in chosen.iter().enumerate() {
@@ -889,5 +891,5 @@ fn run_explain(target: &str, edition_name: Option<String>) -> ExitCode {
         }
         let _ = write!(out, "{}", explain::explain(&c.case, edition));
     }
-    ExitCode::SUCCESS
+    Exit::Pass.into()
 }

@@ -3,7 +3,7 @@
 
 use schemars::generate::SchemaSettings;
 
-use crate::scenario::Case;
+use ptoracle_core::scenario::Case;
 
 /// The JSON Schema of one ruling document, pretty-printed, ending with a
 /// newline. `rulings/schema.json` holds this text.
@@ -45,7 +45,7 @@ pub fn protocol_schemas() -> Vec<(&'static str, String)> {
 }
 
 fn protocol_schema_values() -> Vec<(&'static str, serde_json::Value)> {
-    use crate::protocol::{EngineHello, Hello, Reply, Request};
+    use ptoracle_protocol::{EngineHello, Hello, Reply, Request};
     let generator = || SchemaSettings::draft07().into_generator();
     vec![
         (

@@ -8,11 +8,11 @@
 
 use std::io::{self, BufRead, Write};
 
-use crate::edition::Edition;
 use crate::engine::{Answer, Engine, Reference, wire_error};
-use crate::protocol::{self, EngineHello, HelloTag, Reply, Request};
-use crate::resolver::{Mutant, Run};
-use crate::scenario::validate;
+use ptoracle_core::edition::Edition;
+use ptoracle_core::resolver::{Mutant, Run};
+use ptoracle_core::scenario::validate;
+use ptoracle_protocol::{self as protocol, EngineHello, HelloTag, Reply, Request};
 
 /// The longest request line read, in bytes; a longer one is skipped and
 /// answered with an error.

@@ -17,8 +17,8 @@ use std::fmt;
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use crate::error::{NodePath, Seg};
-use crate::scenario::Case;
+use ptoracle_core::error::{NodePath, Seg};
+use ptoracle_core::scenario::Case;
 
 pub(crate) use scan::{DocStart, MAX_DEPTH, size};
 

@@ -4,14 +4,14 @@
 use std::collections::BTreeSet;
 use std::io;
 
-use crate::edition::Edition;
 use crate::engine::{Answer, Engine, FaultKind};
-use crate::error::ResolveError;
-use crate::observation::ObjectState;
-use crate::protocol::{Capabilities, Observable};
-use crate::resolver::{self, Options, Run};
-use crate::scenario::Case;
-use crate::verdict::{Problem, Verdict, compare_with_reference};
+use ptoracle_core::edition::Edition;
+use ptoracle_core::error::ResolveError;
+use ptoracle_core::observation::ObjectState;
+use ptoracle_core::resolver::{self, Options, Run};
+use ptoracle_core::scenario::Case;
+use ptoracle_core::verdict::{Problem, Verdict, compare_with_reference};
+use ptoracle_protocol::{Capabilities, Observable};
 
 /// An engine's run of a case, checked.
 #[derive(Clone, Debug)]
@@ -233,8 +233,8 @@ fn fill_object(g: &mut ObjectState, r: &ObjectState, unobserved: &BTreeSet<Obser
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::Handle;
-    use crate::verdict::diff;
+    use ptoracle_core::scenario::Handle;
+    use ptoracle_core::verdict::diff;
 
     /// A shrunk ruling stops where the runs first differ as the verdict
     /// sees it: keywords, types and colors in another order are no
@@ -270,7 +270,7 @@ mod tests {
             .values_mut()
             .next()
             .unwrap();
-        c.pt = c.pt.map(|p| crate::number::Pt::new(p.power, 0));
+        c.pt = c.pt.map(|p| ptoracle_core::number::Pt::new(p.power, 0));
         let Verdict::Fail(m) = compare_with_reference(case, Edition::current(), &reference, &got)
         else {
             panic!("a P/T that differs fails");

@@ -8,19 +8,19 @@ mod process;
 pub mod reaper;
 mod served;
 
-use crate::edition::Edition;
-use crate::error::ResolveError;
-use crate::error::{NodePath, ScenarioError};
-use crate::number::Overflow;
-use crate::protocol::StepError;
-use crate::protocol::{self, Capabilities, EngineInfo, Reply, WireError};
-use crate::resolver::{self, Mutant, Options, Run, StepOutcome};
-use crate::scenario::Case;
+use ptoracle_core::edition::Edition;
+use ptoracle_core::error::ResolveError;
+use ptoracle_core::error::{NodePath, ScenarioError};
+use ptoracle_core::number::Overflow;
+use ptoracle_core::resolver::{self, Mutant, Options, Run, StepOutcome};
+use ptoracle_core::scenario::Case;
+use ptoracle_protocol::StepError;
+use ptoracle_protocol::{self as protocol, Capabilities, EngineInfo, Reply, WireError};
 
-pub use crate::fault::{EngineFault, FaultKind};
 pub(crate) use check::MISSING_FEATURES;
 pub use check::{EngineCheck, check_engine, skipped};
 pub use process::{DEFAULT_PIPELINE, Health, ProcessConfig, ProcessEngine, split_command};
+pub use ptoracle_core::fault::{EngineFault, FaultKind};
 pub use served::Served;
 
 /// Something that plays cases.
@@ -156,7 +156,7 @@ impl Engine for Reference {
 
 /// A run as an engine reported it: its observations and its error.
 pub(crate) fn run_from_wire(
-    steps: Vec<crate::observation::Observation>,
+    steps: Vec<ptoracle_core::observation::Observation>,
     error: Option<WireError>,
     case_steps: usize,
 ) -> Result<Run, EngineFault> {
@@ -287,7 +287,7 @@ pub(crate) fn wire_error(e: &ResolveError) -> Option<WireError> {
         ResolveError::Invalid(e) => {
             // "steps[k]...": the step it is about.
             let step = e.path.0.get(1).and_then(|s| match s {
-                crate::error::Seg::Index(i) => Some(*i),
+                ptoracle_core::error::Seg::Index(i) => Some(*i),
                 _ => None,
             })?;
             Some(WireError {

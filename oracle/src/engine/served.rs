@@ -3,10 +3,10 @@
 //! and the reply read back as the gate reads any engine's.
 
 use super::{Answer, Engine, EngineFault, FaultKind, Reference, answer_from_reply};
-use crate::edition::Edition;
-use crate::protocol::{self, Capabilities, Request};
-use crate::resolver::Mutant;
-use crate::scenario::Case;
+use ptoracle_core::edition::Edition;
+use ptoracle_core::resolver::Mutant;
+use ptoracle_core::scenario::Case;
+use ptoracle_protocol::{self as protocol, Capabilities, Request};
 
 /// `ptoracle serve` (with a mutant, if given) as an engine, without a
 /// process or pipes: the differential fuzz target's default engine, which

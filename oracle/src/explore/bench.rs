@@ -4,8 +4,8 @@ use std::time::{Duration, Instant};
 
 use super::invariants::{self, Saved, Subject};
 use super::{case_at, examine, play};
-use crate::edition::Edition;
-use crate::resolver::{self, Options};
+use ptoracle_core::edition::Edition;
+use ptoracle_core::resolver::{self, Options};
 
 /// The time spent per phase over a stream of cases, on one thread.
 #[derive(Debug, Default)]
@@ -137,7 +137,7 @@ impl Shape {
     }
 
     /// The case of this shape with size `n`.
-    pub fn case(self, n: usize) -> crate::Case {
+    pub fn case(self, n: usize) -> ptoracle_core::Case {
         use serde_json::{Value, json};
         let creature =
             |i: usize| json!({ "id": format!("c{i}"), "types": ["Creature"], "pt": "2/2" });
@@ -188,7 +188,7 @@ impl Shape {
 /// The largest size of `shape` within the case limits (at most `cap`).
 pub fn largest_within_limits(shape: Shape, cap: usize) -> usize {
     let fits = |n: usize| {
-        crate::scenario::Size::of(&shape.case(n))
+        ptoracle_core::scenario::Size::of(&shape.case(n))
             .problems()
             .is_empty()
     };
@@ -210,7 +210,11 @@ pub fn largest_within_limits(shape: Shape, cap: usize) -> usize {
 
 /// How long one resolution of `shape` at size `n` takes, and its run (an
 /// error if the case is refused, e.g. beyond the limits).
-pub fn scaling(shape: Shape, n: usize, edition: Edition) -> (Duration, crate::resolver::Run) {
+pub fn scaling(
+    shape: Shape,
+    n: usize,
+    edition: Edition,
+) -> (Duration, ptoracle_core::resolver::Run) {
     let case = shape.case(n);
     let t = Instant::now();
     let run = resolver::resolve(&case, edition, Options::default());

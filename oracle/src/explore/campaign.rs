@@ -12,10 +12,10 @@ use std::time::{Duration, Instant};
 use super::invariants::{self, Invariant, Violation};
 use super::stream::{case_at, shape, shrink};
 use super::{Exam, examine};
-use crate::edition::Edition;
-use crate::error::ResolveError;
-use crate::resolver::Mutant;
-use crate::scenario::{Case, CaseId, ErrorCode, Origin};
+use ptoracle_core::edition::Edition;
+use ptoracle_core::error::ResolveError;
+use ptoracle_core::resolver::Mutant;
+use ptoracle_core::scenario::{Case, CaseId, ErrorCode, Origin};
 
 /// A slice of the case stream: case indices `i`, `i + n`, `i + 2n`, ...
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -488,7 +488,7 @@ fn to_ruling(
         engine: None,
     });
     // A ruling must load as written; drop expectations the format refuses.
-    if !crate::scenario::validate(&c).is_empty() {
+    if !ptoracle_core::scenario::validate(&c).is_empty() {
         if let Some(last) = c.steps.last_mut() {
             last.expect.clear();
         }
@@ -504,10 +504,10 @@ fn reference_expectations(
     case: &Case,
 ) -> Option<(
     usize,
-    BTreeMap<crate::scenario::Handle, crate::scenario::Expect>,
+    BTreeMap<ptoracle_core::scenario::Handle, ptoracle_core::scenario::Expect>,
     Option<ErrorCode>,
 )> {
-    use crate::resolver::{Options, resolve};
+    use ptoracle_core::resolver::{Options, resolve};
     let opts = |m| Options {
         mutant: m,
         ..Options::default()
@@ -523,17 +523,17 @@ fn reference_expectations(
 /// reference's values of the fields that differ there (or the error the
 /// reference ends with): what a ruling must expect to tell them apart.
 pub(crate) fn expectations_where(
-    reference: &crate::resolver::Run,
-    other: &crate::resolver::Run,
+    reference: &ptoracle_core::resolver::Run,
+    other: &ptoracle_core::resolver::Run,
 ) -> Option<(
     usize,
-    BTreeMap<crate::scenario::Handle, crate::scenario::Expect>,
+    BTreeMap<ptoracle_core::scenario::Handle, ptoracle_core::scenario::Expect>,
     Option<ErrorCode>,
 )> {
     for k in 0..reference.steps.len().max(other.steps.len()) + 1 {
         match (reference.steps.get(k), other.steps.get(k)) {
             (Some(r), Some(b)) if r.observation != b.observation => {
-                let e = crate::verdict::diff(&b.observation, &r.observation);
+                let e = ptoracle_core::verdict::diff(&b.observation, &r.observation);
                 if e.is_empty() {
                     continue;
                 }
@@ -554,7 +554,7 @@ pub(crate) fn expectations_where(
                     .observation
                     .objects
                     .iter()
-                    .map(|(h, o)| (h.clone(), crate::verdict::whole(o)))
+                    .map(|(h, o)| (h.clone(), ptoracle_core::verdict::whole(o)))
                     .collect();
                 return Some((k, e, None));
             }

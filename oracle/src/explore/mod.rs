@@ -14,10 +14,10 @@ pub mod generate;
 pub mod invariants;
 mod stream;
 
-use crate::edition::Edition;
-use crate::error::ResolveError;
-use crate::resolver::{Mutant, Options, Run, Session};
-use crate::scenario::Case;
+use ptoracle_core::edition::Edition;
+use ptoracle_core::error::ResolveError;
+use ptoracle_core::resolver::{Mutant, Options, Run, Session};
+use ptoracle_core::scenario::Case;
 
 pub use campaign::{CampaignReport, Config, Failure, Live, Shard, run};
 pub use invariants::{Invariant, Violation};
@@ -161,7 +161,7 @@ pub(crate) fn play<'c>(
 /// }
 /// ```
 pub fn playable(mut case: Case, edition: Edition) -> Option<(Case, Run)> {
-    let mut run = crate::resolver::resolve(&case, edition, Options::default());
+    let mut run = ptoracle_core::resolver::resolve(&case, edition, Options::default());
     match run.error {
         Some(ResolveError::Invalid(_)) if run.steps.is_empty() => None,
         Some(ResolveError::Invalid(_)) => {

@@ -15,7 +15,7 @@ use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
 use super::generate::{Scope, generate_within};
-use crate::scenario::{Action, Case};
+use ptoracle_core::scenario::{Action, Case};
 
 /// At most this many bytes of choices per case: more than a case of five
 /// objects and eight steps consumes.
@@ -170,7 +170,7 @@ fn structural(
             tries += 1;
             let mut c = best.clone();
             c.setup.objects.remove(i);
-            if crate::scenario::validate(&c).is_empty() {
+            if ptoracle_core::scenario::validate(&c).is_empty() {
                 if let Some(f) = fails(&c) {
                     best = f;
                     improved = true;

@@ -22,13 +22,13 @@ use std::sync::Mutex;
 use arbitrary::Unstructured;
 
 use crate::corpus;
-use crate::edition::Edition;
 use crate::engine::{Engine, ProcessConfig, ProcessEngine, Reference, Served, split_command};
 use crate::explore::{self, Exam};
-use crate::protocol::{self, Capabilities, Observable, Request};
-use crate::resolver::Mutant;
-use crate::scenario::Case;
-use crate::verdict::{Problem, Verdict};
+use ptoracle_core::edition::Edition;
+use ptoracle_core::resolver::Mutant;
+use ptoracle_core::scenario::Case;
+use ptoracle_core::verdict::{Problem, Verdict};
+use ptoracle_protocol::{self as protocol, Capabilities, Observable, Request};
 
 /// A fuzz target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

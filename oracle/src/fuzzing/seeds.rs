@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::corpus;
 use crate::engine::Reference;
 use crate::explore;
-use crate::protocol::{self, Request};
+use ptoracle_protocol::{self as protocol, Request};
 
 /// How many of the generator's cases (seed 1, indices 0..) become seeds of
 /// the scenario targets, beside the rulings.
@@ -73,7 +73,7 @@ pub fn seeds(files: &[(String, Vec<u8>)]) -> Vec<Seed> {
             });
             let request = protocol::encode(&Request::Run {
                 seq: 1,
-                edition: crate::Edition::current().id().to_string(),
+                edition: ptoracle_core::Edition::current().id().to_string(),
                 case: Box::new(protocol::without_expectations(&case)),
             });
             let mut exchange = request.clone();

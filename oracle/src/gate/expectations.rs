@@ -28,7 +28,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::report::{Expectation, Kind, Reasons, Record, Report, reason_lines};
-use crate::error::LoadError;
+use ptoracle_core::error::LoadError;
 
 /// An expectations file.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -26,10 +26,14 @@
 //!         zone: [graveyard, exile, hand, library]
 //! ```
 //!
-//! Two mismatches follow from others without a clause of their own: an
+//! Some mismatches follow from others without a clause of their own: an
 //! object's `total` and `combat_damage` are explained by what explains its
-//! `pt` at that step, and every field of an object by what explains its
-//! `zone` there (an object in another zone differs in everything).
+//! `pt` at that step, a player's `lost` by what explains their `life` or
+//! `poison`, every field of an object by what explains its
+//! `zone` there (an object in another zone differs in everything), and an
+//! object's characteristics (`pt`, `base_pt`, `keywords`, `types`,
+//! `colors`) by what explains there the `zone` of an object set up with
+//! static abilities (a lord the engine kept or lost pumps or not).
 //!
 //! The register's `limitations:` section lists what an *adapter* cannot
 //! map or observe (not bugs of its engine), each with its own `id`, the
@@ -57,12 +61,12 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use super::report::Outcome;
-use crate::error::LoadError;
-use crate::protocol::{Feature, required_features};
-use crate::resolver::Run;
-use crate::scenario::{Action, Case, ObjectSpec};
-use crate::terms::{CounterKind, Keyword, Zone};
-use crate::verdict::{FIELDS, Mismatch};
+use ptoracle_core::error::LoadError;
+use ptoracle_core::resolver::Run;
+use ptoracle_core::scenario::{Action, Case, ObjectSpec};
+use ptoracle_core::terms::{CounterKind, Keyword, Zone};
+use ptoracle_core::verdict::{FIELDS, Mismatch};
+use ptoracle_protocol::{Feature, required_features};
 
 /// The largest register read, in bytes.
 pub const MAX_BYTES: u64 = 4 << 20;
@@ -468,7 +472,14 @@ impl Register {
                         .map(|(id, _)| id.clone())
                 });
                 let mut by = direct.collect::<Vec<_>>();
-                follow(mismatches, &mut by);
+                let sources = case
+                    .setup
+                    .objects
+                    .iter()
+                    .filter(|o| !o.abilities.is_empty())
+                    .map(|o| o.id.as_str())
+                    .collect();
+                follow(mismatches, &mut by, &sources);
                 by
             }
             Outcome::Error {
@@ -505,9 +516,13 @@ impl Register {
 }
 
 /// Credits the mismatches no clause explains with what explains the ones
-/// they follow from: `total` and `combat_damage` an object's `pt`, any
-/// field of an object its `zone`, at the same step.
-fn follow(mismatches: &[Mismatch], by: &mut [Option<String>]) {
+/// they follow from, at the same step: `total` and `combat_damage` an
+/// object's `pt`, a player's `lost` their `life` or `poison`, any field
+/// of an object its `zone`, and the
+/// characteristics of an object what explains the `zone` of an object of
+/// `sources` (one with static abilities: where the engine keeps or loses
+/// that object, its abilities apply or not, 611.3a, 613.1).
+fn follow(mismatches: &[Mismatch], by: &mut [Option<String>], sources: &BTreeSet<&str>) {
     let mut of: BTreeMap<(usize, &str, &str), String> = BTreeMap::new();
     for (m, f) in mismatches.iter().zip(by.iter()) {
         if let (Some((h, name)), Some(f)) = (m.field.split_once('.'), f) {
@@ -522,11 +537,40 @@ fn follow(mismatches: &[Mismatch], by: &mut [Option<String>]) {
         let from_pt = match name {
             "total" | "combat_damage" => of.get(&(m.step, h, "pt")),
             "lki.total" | "lki.combat_damage" => of.get(&(m.step, h, "lki.pt")),
+            // 704.5a, 704.5c: a player loses for their life or poison.
+            "lost" => of
+                .get(&(m.step, h, "life"))
+                .or_else(|| of.get(&(m.step, h, "poison"))),
             _ => None,
         };
-        *f = from_pt.or_else(|| of.get(&(m.step, h, "zone"))).cloned();
+        let from_source = || {
+            if !CHARACTERISTICS.contains(&name) {
+                return None;
+            }
+            mismatches
+                .iter()
+                .filter_map(|o| Some((o.step, o.field.strip_suffix(".zone")?)))
+                .filter(|&(step, s)| step == m.step && s != h && sources.contains(s))
+                .find_map(|(step, s)| of.get(&(step, s, "zone")))
+        };
+        *f = from_pt
+            .or_else(|| of.get(&(m.step, h, "zone")))
+            .or_else(from_source)
+            .cloned();
     }
 }
+
+/// The fields of an object that other objects' static abilities change
+/// (613.1), with what follows from its power and toughness.
+const CHARACTERISTICS: [&str; 7] = [
+    "pt",
+    "base_pt",
+    "keywords",
+    "types",
+    "colors",
+    "total",
+    "combat_damage",
+];
 
 /// What the register says of a failing or errored case.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -628,8 +672,29 @@ impl<'a> Context<'a> {
 
     /// Whether the object `handle` had a counter of kind `k` just before
     /// step `step` (from 0): in the reference's observation of the step
-    /// before, or as set up for the first step.
+    /// before, or as set up for the first step; or whether that step puts
+    /// such counters on it (a creature its own step's counters should
+    /// have killed has none left once it is in the graveyard, 704.5f).
     fn had(&self, handle: &str, step: usize, k: &CounterKind) -> bool {
+        self.had_before(handle, step, k) || self.step_puts(handle, step, k)
+    }
+
+    /// Whether step `step` puts counters of kind `k` on `handle`
+    /// (`put_counters`, or `move_counters` to it).
+    fn step_puts(&self, handle: &str, step: usize, k: &CounterKind) -> bool {
+        match self.case.steps.get(step).map(|s| &s.action) {
+            Some(Action::PutCounters(p)) => {
+                p.on.as_str() == handle && &p.kind == k && p.count.0 > 0
+            }
+            Some(Action::MoveCounters(m)) => {
+                m.to.as_str() == handle && &m.kind == k && m.count.0 > 0
+            }
+            _ => false,
+        }
+    }
+
+    /// [`Context::had`] without the step's own counters.
+    fn had_before(&self, handle: &str, step: usize, k: &CounterKind) -> bool {
         match step.checked_sub(1) {
             None => self
                 .case
@@ -928,5 +993,75 @@ findings:
         };
         assert!(of("a.zone"));
         assert!(!of("b.zone"));
+    }
+
+    /// `had_counters` covers the counters the step itself puts: the
+    /// creature they should have killed has none left (704.5f).
+    #[test]
+    fn had_counters_covers_the_counters_the_step_puts() {
+        let text = "findings:\n  - { engine: e, versions: '1', ruling: f/a.yaml, title: t, status: filed,\n      signature: [ { fields: [zone], had_counters: [-2/-2] } ] }\n";
+        let register = Register::parse("r.yaml", text).unwrap();
+        let case = crate::corpus::from_yaml(
+            "id: test/puts\ntitle: t\nrules: [\"704.5f\"]\nsetup:\n  objects:\n    - { id: a, types: [Creature], pt: 2/1 }\n    - { id: b, types: [Creature], pt: 2/1 }\nsteps:\n  - do: { put_counters: { on: a, kind: -2/-2 } }\n  - do: { put_counters: { on: b, kind: -1/-1 } }\n",
+        )
+        .unwrap();
+        let of = |step: usize, field: &str| {
+            let mut m = mismatch(field);
+            m.step = step;
+            let outcome = Outcome::Fail {
+                mismatches: vec![m],
+            };
+            register
+                .attribute("e", &case, None, &outcome)
+                .unwrap()
+                .known
+        };
+        assert!(of(0, "a.zone"));
+        assert!(!of(1, "b.zone"), "another kind of counter");
+        assert!(!of(0, "b.zone"), "put on another object");
+    }
+
+    /// An object's characteristics follow what explains the zone of an
+    /// object with static abilities (a lord the engine kept pumps others),
+    /// never the other way round, and not another field such as `damage`.
+    #[test]
+    fn characteristics_follow_the_zone_of_a_static_source() {
+        let text = "findings:\n  - { engine: e, versions: '1', ruling: f/a.yaml, title: t, status: filed,\n      signature: [ { fields: [zone] } ] }\n";
+        let register = Register::parse("r.yaml", text).unwrap();
+        let case = crate::corpus::from_yaml(
+            "id: test/lord\ntitle: t\nrules: [\"613.1\"]\nsetup:\n  objects:\n    - { id: lord, types: [Creature], pt: 1/1, abilities: [ { affects: { types: [Creature], other: true }, modify: +1/+1 } ] }\n    - { id: b, types: [Creature], pt: 2/2 }\n    - { id: c, types: [Creature], pt: 2/2 }\nsteps:\n  - do: state_based_actions\n",
+        )
+        .unwrap();
+        let of = |fields: &[&str]| {
+            let outcome = Outcome::Fail {
+                mismatches: fields.iter().map(|f| mismatch(f)).collect(),
+            };
+            register.attribute("e", &case, None, &outcome).unwrap()
+        };
+        let a = of(&["lord.zone", "b.pt", "b.total", "b.keywords"]);
+        assert!(a.known, "{a:?}");
+        assert!(!of(&["lord.zone", "b.damage"]).known);
+        // b has no static abilities: c's P/T does not follow b's zone.
+        assert!(!of(&["b.zone", "c.pt"]).known);
+    }
+
+    /// A player's `lost` follows what explains their life (704.5a), and
+    /// nothing else.
+    #[test]
+    fn lost_follows_the_life_that_explains_it() {
+        let text = "findings:\n  - { engine: e, versions: '1', ruling: f/a.yaml, title: t, status: filed,\n      signature: [ { fields: [life] } ] }\n";
+        let register = Register::parse("r.yaml", text).unwrap();
+        let of = |fields: &[&str]| {
+            let outcome = Outcome::Fail {
+                mismatches: fields.iter().map(|f| mismatch(f)).collect(),
+            };
+            register
+                .attribute("e", &case(), None, &outcome)
+                .unwrap()
+                .known
+        };
+        assert!(of(&["you.life", "you.lost"]));
+        assert!(!of(&["you.lost"]));
+        assert!(!of(&["opponent.life", "you.lost"]));
     }
 }

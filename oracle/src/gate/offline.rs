@@ -10,11 +10,11 @@ use std::time::Instant;
 
 use super::findings::Register;
 use super::{Plan, Record, Report, expectations};
-use crate::edition::Edition;
 use crate::engine::check_engine;
 use crate::engine::{Answer, Engine, EngineFault, FaultKind, answer_from_reply};
-use crate::protocol::{self, Capabilities, Request};
-use crate::scenario::Case;
+use ptoracle_core::edition::Edition;
+use ptoracle_core::scenario::Case;
+use ptoracle_protocol::{self as protocol, Capabilities, Request};
 
 /// The recorded replies, one per request, played back as an engine: the
 /// reply to the request being checked is set before each check.

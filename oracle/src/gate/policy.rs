@@ -3,9 +3,9 @@
 //! what a run concludes. The command line only parses, prints and maps a
 //! [`Conclusion`] to an exit status.
 
-use crate::edition::Edition;
 use crate::engine::{Engine, EngineFault, FaultKind, ProcessConfig, ProcessEngine, Unusable};
-use crate::protocol::Capabilities;
+use ptoracle_core::edition::Edition;
+use ptoracle_protocol::Capabilities;
 
 use super::Report;
 

@@ -188,7 +188,7 @@ mod tests {
         .remove(0)
         .case;
         let checked = crate::engine::EngineCheck {
-            verdict: crate::verdict::Verdict::Pass,
+            verdict: ptoracle_core::verdict::Verdict::Pass,
             reference: None,
             got: None,
         };

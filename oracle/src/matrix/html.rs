@@ -264,7 +264,7 @@ fn explanations() -> std::collections::HashMap<String, String> {
         .map(|l| {
             (
                 l.case.id.to_string(),
-                crate::explain::explain(&l.case, crate::Edition::current()),
+                crate::explain::explain(&l.case, ptoracle_core::Edition::current()),
             )
         })
         .collect()

@@ -223,7 +223,7 @@ impl Gen<'_, '_> {
         } else {
             None
         };
-        Ok(Action::Copy(crate::scenario::CopyStep {
+        Ok(Action::Copy(ptoracle_core::scenario::CopyStep {
             object: object_handle(i),
             of: copy.of,
             except_pt: copy.except_pt,
@@ -234,7 +234,10 @@ impl Gen<'_, '_> {
 
     /// What object `i` may copy: another object that may be copied,
     /// anywhere, with an exception that sets P/T one time in four.
-    pub(super) fn copy_of(&mut self, i: usize) -> Result<Option<(usize, crate::scenario::CopyOf)>> {
+    pub(super) fn copy_of(
+        &mut self,
+        i: usize,
+    ) -> Result<Option<(usize, ptoracle_core::scenario::CopyOf)>> {
         if !self.copyable[i] {
             return Ok(None);
         }
@@ -248,7 +251,7 @@ impl Gen<'_, '_> {
         };
         Ok(Some((
             j,
-            crate::scenario::CopyOf {
+            ptoracle_core::scenario::CopyOf {
                 of: object_handle(j),
                 except_pt,
             },

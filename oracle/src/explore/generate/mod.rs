@@ -17,9 +17,9 @@ use std::collections::BTreeMap;
 
 use arbitrary::{Arbitrary, Result, Unstructured};
 
-use crate::cost::ManaCost;
-use crate::number::{Amount, Change, ModPt, Printed, PrintedPt, Pt, SetPt};
-use crate::scenario::{
+use ptoracle_core::cost::ManaCost;
+use ptoracle_core::number::{Amount, Change, ModPt, Printed, PrintedPt, Pt, SetPt};
+use ptoracle_core::scenario::{
     Action, Affects, Attach, AttackDeclaration, BackFace, Case, CaseId, Cast, Cda, Chapter,
     CombatAssignment, CostPayment, Count, CounterDouble, CounterMove, CounterPut, CounterRemove,
     CounterScale, CounterTrigger, CountersFrom, CountersOn, CountersPutBy, Crew, Damage,
@@ -27,7 +27,7 @@ use crate::scenario::{
     LevelBand, ManaAbility, ManaPool, MoveZone, ObjectSpec, PlayerSpec, Prevention, Quantity,
     QuantityRef, RuleRef, Scale, ScaleWhat, Setup, Step, Timestamp, Until,
 };
-use crate::terms::{CardType, CounterKind, Keyword, Mana, Zone};
+use ptoracle_core::terms::{CardType, CounterKind, Keyword, Mana, Zone};
 
 mod combat;
 mod effects;
@@ -48,7 +48,7 @@ impl<'a> Arbitrary<'a> for Generated {
 }
 
 /// Draws a case from the stream. Every case it returns passes
-/// [`crate::scenario::validate`]; a step may still act on an object that has
+/// [`ptoracle_core::scenario::validate`]; a step may still act on an object that has
 /// died by then, which the campaign handles by cutting the case there.
 pub fn generate(u: &mut Unstructured<'_>) -> Result<Case> {
     generate_within(u, &Scope::ALL)
@@ -81,8 +81,8 @@ impl Scope {
 
     /// The part of the space an engine with the protocol features
     /// `supported` can play (see [`Switches::within`]).
-    pub fn within(supported: &std::collections::BTreeSet<crate::protocol::Feature>) -> Scope {
-        use crate::protocol::Feature as P;
+    pub fn within(supported: &std::collections::BTreeSet<ptoracle_protocol::Feature>) -> Scope {
+        use ptoracle_protocol::Feature as P;
         Scope {
             mask: Switches::within(supported),
             no_move_counters: !supported.contains(&P::MoveCounters),
@@ -386,7 +386,7 @@ mod tests {
     #[test]
     fn generated_inert_keywords_are_inert_keywords() {
         for name in super::INERT {
-            let k = crate::terms::Keyword::parse(name);
+            let k = ptoracle_core::terms::Keyword::parse(name);
             assert!(k.is_some_and(|k| k.is_inert()), "{name}");
         }
     }

@@ -328,14 +328,14 @@ impl Gen<'_, '_> {
             LevelBand {
                 min: Count(a),
                 max: Some(Count(b)),
-                pt: crate::number::Pt::new(self.value()?, self.value()?),
+                pt: ptoracle_core::number::Pt::new(self.value()?, self.value()?),
                 keywords: Vec::new(),
                 abilities: Vec::new(),
             },
             LevelBand {
                 min: Count(b + 1),
                 max: None,
-                pt: crate::number::Pt::new(self.value()?, self.value()?),
+                pt: ptoracle_core::number::Pt::new(self.value()?, self.value()?),
                 keywords: vec![Keyword::FirstStrike],
                 abilities: if self.on(Switches::LEVEL_ABILITIES) && self.one_in(2)? {
                     vec![self.lord()?]

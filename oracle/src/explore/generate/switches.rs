@@ -87,8 +87,8 @@ impl Switches {
     /// `supported`: what to draw cases from for an engine that declares
     /// just those. (A case can still use a feature outside them, e.g. a
     /// planeswalker among the objects; the gate skips such cases.)
-    pub fn within(supported: &std::collections::BTreeSet<crate::protocol::Feature>) -> u64 {
-        use crate::protocol::Feature as P;
+    pub fn within(supported: &std::collections::BTreeSet<ptoracle_protocol::Feature>) -> u64 {
+        use ptoracle_protocol::Feature as P;
         let needs: &[(u64, &[P])] = &[
             (Switches::COUNTERS, &[P::Counters]),
             (Switches::KEYWORD_COUNTERS, &[P::KeywordCounters]),

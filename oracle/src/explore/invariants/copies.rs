@@ -39,7 +39,7 @@ pub(super) fn copy_ignores_counters_and_effects(s: &Subject<'_>) -> Option<Found
     );
     let copy_step = Step {
         sba: true,
-        ..quiet(Action::Copy(crate::scenario::CopyStep {
+        ..quiet(Action::Copy(ptoracle_core::scenario::CopyStep {
             object: copy.clone(),
             of: of.clone(),
             except_pt: None,
@@ -48,7 +48,7 @@ pub(super) fn copy_ignores_counters_and_effects(s: &Subject<'_>) -> Option<Found
         }))
     };
     let grown = vec![
-        quiet(Action::PutCounters(crate::scenario::CounterPut {
+        quiet(Action::PutCounters(ptoracle_core::scenario::CounterPut {
             on: of.clone(),
             kind: CounterKind::Pt {
                 power: 1,

@@ -159,7 +159,7 @@ pub(super) fn edition_neutral(s: &Subject<'_>) -> Option<Found> {
     }
     for (a, b, ia, ib) in pairs {
         let (ra, rb) = (runs[ia].1.as_ref(), runs[ib].1.as_ref());
-        if let Some(m) = crate::verdict::differences(ra, rb).first() {
+        if let Some(m) = ptoracle_core::verdict::differences(ra, rb).first() {
             let mut f = found(
                 m.step.min(s.case.steps.len().saturating_sub(1)),
                 format!(
@@ -244,7 +244,7 @@ pub(super) fn yaml_round_trip(s: &Subject<'_>) -> Option<Found> {
 
 #[cfg(test)]
 mod tests {
-    use crate::Edition;
+    use ptoracle_core::Edition;
     use crate::explore::{Exam, examine};
 
     /// Found by the `resolve` fuzz target in CI (crash-58c694269f…): a

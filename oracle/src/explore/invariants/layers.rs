@@ -167,7 +167,7 @@ pub(super) fn granted_pt_ability(s: &Subject<'_>) -> Option<Found> {
             &h,
             EffectSpec {
                 name: Some("Test Granted Rampart".into()),
-                grant_pt_ability: Some(crate::scenario::Cda {
+                grant_pt_ability: Some(ptoracle_core::scenario::Cda {
                     power: Some(q.clone()),
                     toughness: Some(q),
                 }),
@@ -182,7 +182,7 @@ pub(super) fn granted_pt_ability(s: &Subject<'_>) -> Option<Found> {
         } else {
             let kind = CounterKind::PLUS_ONE;
             let n = count(&before, &kind);
-            let on = crate::scenario::CountersOn {
+            let on = ptoracle_core::scenario::CountersOn {
                 on: h.clone(),
                 kind,
             };
@@ -192,9 +192,9 @@ pub(super) fn granted_pt_ability(s: &Subject<'_>) -> Option<Found> {
             &h,
             EffectSpec {
                 name: Some("becomes a fixed P/T".into()),
-                set: Some(crate::number::SetPt {
-                    power: crate::number::Amount::Fixed(n),
-                    toughness: crate::number::Amount::Fixed(n),
+                set: Some(ptoracle_core::number::SetPt {
+                    power: ptoracle_core::number::Amount::Fixed(n),
+                    toughness: ptoracle_core::number::Amount::Fixed(n),
                 }),
                 ..EffectSpec::default()
             },

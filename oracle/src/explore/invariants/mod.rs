@@ -10,20 +10,20 @@
 
 use std::collections::BTreeMap;
 
-use crate::edition::{Edition, PtClass, Rules};
-use crate::number::{Amount, Printed, PrintedPt, Pt};
-use crate::observation::{ObjectState, Observation, PlayerState};
-use crate::verdict::diff;
+use ptoracle_core::edition::{Edition, PtClass, Rules};
+use ptoracle_core::number::{Amount, Printed, PrintedPt, Pt};
+use ptoracle_core::observation::{ObjectState, Observation, PlayerState};
+use ptoracle_core::verdict::diff;
 use std::borrow::Cow;
 use std::cell::OnceCell;
 
-use crate::resolver::{self, Mutant, Options, Run, Session};
-use crate::scenario::{
+use ptoracle_core::resolver::{self, Mutant, Options, Run, Session};
+use ptoracle_core::scenario::{
     Action, Affects, AttackDeclaration, Case, CombatAssignment, Count, Damage, DamageStep,
     EffectSpec, ErrorCode, Exchanged, Expect, GainControl, Handle, ManaPool, ObjectSpec,
     Prevention, PtOrNone, Quantity, QuantityRef, ScaleWhat, Step, Until,
 };
-use crate::terms::{CardType, CounterKind, Keyword, Zone};
+use ptoracle_core::terms::{CardType, CounterKind, Keyword, Zone};
 
 mod cleanup;
 mod combat;
@@ -605,7 +605,7 @@ pub static ALL: &[Invariant] = &[
             "510.1a", "510.1b", "510.1c", "510.1d", "510.4", "702.19b", "702.19d", "702.2c",
             "702.4b", "702.7b",
         ],
-        statement: "at the end of a case, the first player's untapped creatures attack and the other player's block them: each combat damage step leaves the same state as explicit assignments computed from the state as the step begins — lethal damage to each blocker in turn counting the damage marked on it and assigned to it so far (1 from deathtouch where 702.2c says so), the rest to the last blocker or, with trample, to the player; power read again in the second step, which only creatures without first or double strike as the first began, or with double strike now, take part in",
+        statement: "at the end of a case, the first player's untapped creatures attack (the first of them sometimes the other player's planeswalker) and the other player's block them: each combat damage step leaves the same state as explicit assignments computed from the state as the step begins — lethal damage to each blocker in turn counting the damage marked on it and assigned to it so far (1 from deathtouch where 702.2c says so), the rest to the last blocker or, with trample, to the player or planeswalker it attacks; power read again in the second step, which only creatures without first or double strike as the first began, or with double strike now, take part in",
         caught_by: Mutant::TrampleIgnoresMarkedDamage,
         sampling: OTHER_QUARTER_OF_TAIL,
         closed_form: false,

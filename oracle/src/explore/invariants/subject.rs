@@ -196,9 +196,9 @@ impl Subject<'_> {
                     &creature,
                     EffectSpec {
                         name: Some("becomes a fixed P/T".into()),
-                        set: Some(crate::number::SetPt {
-                            power: crate::number::Amount::Fixed(set.power),
-                            toughness: crate::number::Amount::Fixed(set.toughness),
+                        set: Some(ptoracle_core::number::SetPt {
+                            power: ptoracle_core::number::Amount::Fixed(set.power),
+                            toughness: ptoracle_core::number::Amount::Fixed(set.toughness),
                         }),
                         ..EffectSpec::default()
                     },
