@@ -44,6 +44,7 @@ pub mod in_process;
 pub mod matrix;
 pub mod output;
 pub mod printable;
+mod ruling;
 pub mod schema;
 pub mod serve;
 mod yaml;

@@ -260,10 +260,7 @@ mod tests {
             compare_with_reference(case, Edition::current(), &reference, &got),
             Verdict::Pass
         );
-        assert_eq!(
-            crate::explore::campaign::expectations_where(&reference, &got),
-            None
-        );
+        assert_eq!(crate::ruling::expectations_where(&reference, &got), None);
         let c = got.steps[1]
             .observation
             .objects
@@ -275,8 +272,7 @@ mod tests {
         else {
             panic!("a P/T that differs fails");
         };
-        let (step, expect, _) =
-            crate::explore::campaign::expectations_where(&reference, &got).unwrap();
+        let (step, expect, _) = crate::ruling::expectations_where(&reference, &got).unwrap();
         assert_eq!((step, m[0].step), (1, 1));
         let e = &expect[&"c".parse::<Handle>().unwrap()];
         assert!(

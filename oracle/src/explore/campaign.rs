@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use super::invariants::{self, Invariant, Violation};
 use super::stream::{case_at, shape, shrink};
 use super::{Exam, examine};
+use crate::ruling::{self, expectations_where, fnv};
 use ptoracle_core::edition::Edition;
-use ptoracle_core::error::ResolveError;
 use ptoracle_core::resolver::Mutant;
 use ptoracle_core::scenario::{Case, CaseId, ErrorCode, Origin};
 
@@ -459,13 +459,7 @@ fn to_ruling(
             expect_error = err;
         }
     }
-    if let Some(last) = c.steps.last_mut() {
-        last.expect = expect;
-        last.expect_error = expect_error;
-        if last.expect_error.is_some() {
-            last.expect.clear();
-        }
-    }
+    ruling::expect_last(&mut c, expect, expect_error);
     let hash = fnv(&format!("{name}|{}", crate::corpus::to_yaml(&c)));
     c.id = CaseId(format!("explore/{name}/{hash:08x}"));
     c.title = format!("{name}: {}", f.message);
@@ -487,12 +481,7 @@ fn to_ruling(
         mutant: config.mutant.map(|m| m.name().to_string()),
         engine: None,
     });
-    // A ruling must load as written; drop expectations the format refuses.
-    if !ptoracle_core::scenario::validate(&c).is_empty() {
-        if let Some(last) = c.steps.last_mut() {
-            last.expect.clear();
-        }
-    }
+    ruling::loadable(&mut c);
     c
 }
 
@@ -517,60 +506,6 @@ fn reference_expectations(
         resolve(case, edition, opts(Some(mutant))),
     );
     expectations_where(&reference, &broken)
-}
-
-/// The first step where `other` differs from `reference`, with the
-/// reference's values of the fields that differ there (or the error the
-/// reference ends with): what a ruling must expect to tell them apart.
-pub(crate) fn expectations_where(
-    reference: &ptoracle_core::resolver::Run,
-    other: &ptoracle_core::resolver::Run,
-) -> Option<(
-    usize,
-    BTreeMap<ptoracle_core::scenario::Handle, ptoracle_core::scenario::Expect>,
-    Option<ErrorCode>,
-)> {
-    for k in 0..reference.steps.len().max(other.steps.len()) + 1 {
-        match (reference.steps.get(k), other.steps.get(k)) {
-            (Some(r), Some(b)) if r.observation != b.observation => {
-                let e = ptoracle_core::verdict::diff(&b.observation, &r.observation);
-                if e.is_empty() {
-                    continue;
-                }
-                return Some((k, e, None));
-            }
-            (Some(_), Some(_)) => continue,
-            (None, Some(_)) => {
-                let code = match &reference.error {
-                    Some(ResolveError::Overflow { .. }) => ErrorCode::Overflow,
-                    Some(ResolveError::NoFixpoint { .. }) => ErrorCode::NoFixpoint,
-                    _ => return None,
-                };
-                return Some((k, BTreeMap::new(), Some(code)));
-            }
-            (Some(r), None) => {
-                // The other run stopped with an error: expect the whole state.
-                let e = r
-                    .observation
-                    .objects
-                    .iter()
-                    .map(|(h, o)| (h.clone(), ptoracle_core::verdict::whole(o)))
-                    .collect();
-                return Some((k, e, None));
-            }
-            (None, None) => return None,
-        }
-    }
-    None
-}
-
-pub(crate) fn fnv(s: &str) -> u32 {
-    let mut h: u32 = 0x811C_9DC5;
-    for b in s.bytes() {
-        h ^= u32::from(b);
-        h = h.wrapping_mul(0x0100_0193);
-    }
-    h
 }
 
 /// Keeps, per invariant, the shrunk failures of distinct shapes, smallest

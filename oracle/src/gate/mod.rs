@@ -32,11 +32,11 @@ use crate::corpus::Loaded;
 use crate::edition::Edition;
 use crate::engine::{Engine, EngineFault, FaultKind, Reproduce};
 use crate::engine::{EngineCheck, check_engine, skipped};
-use crate::explore::campaign::{expectations_where, fnv};
 use crate::explore::generate::Scope;
 use crate::explore::{case_within, playable, shape, shrink, shrink_case};
 use crate::protocol::Capabilities;
 use crate::resolver::{self, Options, Run};
+use crate::ruling::{expectations_where, fnv};
 use crate::scenario::{Case, CaseId, Origin, RuleRef};
 use crate::verdict::{Mismatch, Problem, Verdict, compare};
 

@@ -244,8 +244,8 @@ pub(super) fn yaml_round_trip(s: &Subject<'_>) -> Option<Found> {
 
 #[cfg(test)]
 mod tests {
-    use ptoracle_core::Edition;
     use crate::explore::{Exam, examine};
+    use ptoracle_core::Edition;
 
     /// Found by the `resolve` fuzz target in CI (crash-58c694269f…): a
     /// free division (`assign`) of a blocked attacker's damage is legal
