@@ -75,7 +75,7 @@ ENGINES = {
 
 
 def slug(text):
-    """The gate's file name for a case id (gate/mod.rs, `slug`)."""
+    """The gate's file name for a case id (gate/shrink.rs, `slug`)."""
     return re.sub(r"-+", "-", re.sub(r"[^a-z0-9]", "-", text.lower())).strip("-") or "engine"
 
 
