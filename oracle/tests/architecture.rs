@@ -110,35 +110,96 @@ fn the_core_source_reaches_no_file_process_thread_or_terminal() {
         "eprint!",
         "dbg!",
     ];
-    let mut stack = vec![workspace().join("oracle/core/src")];
-    let mut seen = 0;
+    let sources = rust_sources(&workspace().join("oracle/core/src"));
+    assert!(
+        sources.len() > 10,
+        "the core's sources were found ({} files)",
+        sources.len()
+    );
+    for (path, n, line) in code_lines(&sources) {
+        for word in OUTSIDE {
+            assert!(
+                !line.contains(word),
+                "{}:{n}: the core uses {word}: {line}",
+                path.display()
+            );
+        }
+    }
+}
+
+/// The tool reaches the core and the protocol by their crates' names
+/// (`ptoracle_core::resolver`, `ptoracle_protocol`), never through the
+/// re-exports of its own `lib.rs`: the wall shows where it is crossed.
+#[test]
+fn the_tool_names_the_core_and_the_protocol_by_crate() {
+    const THROUGH_THE_REEXPORTS: &[&str] = &[
+        "cost",
+        "edition",
+        "error",
+        "fault",
+        "number",
+        "observation",
+        "resolver",
+        "scenario",
+        "terms",
+        "verdict",
+        "protocol",
+        "Edition",
+        "Case",
+        "Verdict",
+        "check",
+    ];
+    let lib = workspace().join("oracle/src/lib.rs");
+    let sources: Vec<PathBuf> = rust_sources(&workspace().join("oracle/src"))
+        .into_iter()
+        .filter(|p| *p != lib)
+        .collect();
+    assert!(sources.len() > 10, "the tool's sources were found");
+    for (path, n, line) in code_lines(&sources) {
+        for name in THROUGH_THE_REEXPORTS {
+            let path_form = format!("crate::{name}");
+            let hit = line.match_indices(&path_form).any(|(i, _)| {
+                !line[i + path_form.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+            });
+            assert!(
+                !hit,
+                "{}:{n}: names the core through lib.rs (`{path_form}`); write `ptoracle_core::` or `ptoracle_protocol`: {line}",
+                path.display()
+            );
+        }
+    }
+}
+
+/// Every `.rs` file under `dir`.
+fn rust_sources(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).expect("readable source dir") {
             let path = entry.expect("entry").path();
             if path.is_dir() {
                 stack.push(path);
-                continue;
-            }
-            if path.extension().is_none_or(|e| e != "rs") {
-                continue;
-            }
-            seen += 1;
-            let text = std::fs::read_to_string(&path).expect("utf-8 source");
-            for (n, line) in text.lines().enumerate() {
-                let code = line.trim_start();
-                if code.starts_with("//") {
-                    continue;
-                }
-                for word in OUTSIDE {
-                    assert!(
-                        !code.contains(word),
-                        "{}:{}: the core uses {word}: {line}",
-                        path.display(),
-                        n + 1
-                    );
-                }
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
             }
         }
     }
-    assert!(seen > 10, "the core's sources were found ({seen} files)");
+    out.sort();
+    out
+}
+
+/// The lines of `files` that are not `//` comments: file, line number
+/// (from 1), the line with its indentation trimmed.
+fn code_lines(files: &[PathBuf]) -> Vec<(PathBuf, usize, String)> {
+    let mut out = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(path).expect("utf-8 source");
+        for (n, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            if !code.starts_with("//") {
+                out.push((path.clone(), n + 1, code.to_string()));
+            }
+        }
+    }
+    out
 }

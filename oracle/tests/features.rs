@@ -1,4 +1,4 @@
-//! A case asks only for the features it reads (oracle/protocol/src/features.rs).
+//! A case asks only for the features it reads (oracle/protocol/src/features/).
 //!
 //! - adding or removing a field no step, ability, expectation or
 //!   observation reads changes neither the case's features nor the

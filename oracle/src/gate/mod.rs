@@ -29,16 +29,16 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::corpus::Loaded;
-use crate::edition::Edition;
 use crate::engine::{Engine, EngineFault, FaultKind, Reproduce};
 use crate::engine::{EngineCheck, check_engine, skipped};
 use crate::explore::generate::Scope;
 use crate::explore::{case_within, playable, shape, shrink, shrink_case};
-use crate::protocol::Capabilities;
-use crate::resolver::{self, Options, Run};
 use crate::ruling::{expectations_where, fnv};
-use crate::scenario::{Case, CaseId, Origin, RuleRef};
-use crate::verdict::{Mismatch, Problem, Verdict, compare};
+use ptoracle_core::edition::Edition;
+use ptoracle_core::resolver::{self, Options, Run};
+use ptoracle_core::scenario::{Case, CaseId, Origin, RuleRef};
+use ptoracle_core::verdict::{Mismatch, Problem, Verdict, compare};
+use ptoracle_protocol::Capabilities;
 
 pub use report::{Kind, Outcome, Record, Report, Summary};
 use shrink::slug;
@@ -342,16 +342,16 @@ impl FirstErrors {
 /// that hold in its edition.
 fn corpus_reach(
     plan: &Plan,
-    features: &BTreeSet<crate::protocol::Feature>,
-) -> crate::protocol::Reach {
+    features: &BTreeSet<ptoracle_protocol::Feature>,
+) -> ptoracle_protocol::Reach {
     let held = plan.corpus.iter().filter(|c| {
         c.case
             .editions
             .as_ref()
             .is_none_or(|r| r.contains(plan.edition))
     });
-    crate::protocol::Reach::of(
-        held.map(|c| crate::protocol::required_features(&c.case)),
+    ptoracle_protocol::Reach::of(
+        held.map(|c| ptoracle_protocol::required_features(&c.case)),
         features,
     )
 }

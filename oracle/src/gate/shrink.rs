@@ -267,13 +267,11 @@ pub(super) fn to_ruling(
     for s in &mut c.steps {
         s.clear_expectations();
     }
-    let last = c.steps.last_mut()?;
-    last.expect = expect;
-    last.expect_error = expect_error;
-    if last.expect_error.is_some() {
-        last.expect.clear();
+    if c.steps.is_empty() {
+        return None;
     }
-    let first = crate::verdict::first_difference(reference, got);
+    crate::ruling::expect_last(&mut c, expect, expect_error);
+    let first = ptoracle_core::verdict::first_difference(reference, got);
     let what = first
         .first()
         .map_or("a difference".to_string(), |m| m.to_string());
@@ -308,8 +306,6 @@ pub(super) fn to_ruling(
         }),
         Start::Found { .. } => None,
     };
-    if !crate::scenario::validate(&c).is_empty() {
-        c.steps.last_mut()?.expect.clear();
-    }
+    crate::ruling::loadable(&mut c);
     Some(c)
 }

@@ -231,7 +231,7 @@ pub(super) fn disagreement(first: &EngineCheck, again: &EngineCheck) -> Option<V
         }
     }
     let found = match (&first.got, &again.got) {
-        (Some(a), Some(b)) => crate::verdict::first_difference(a, b),
+        (Some(a), Some(b)) => ptoracle_core::verdict::first_difference(a, b),
         _ if answer(first) == answer(again) => Vec::new(),
         _ => vec![Mismatch {
             step: 0,

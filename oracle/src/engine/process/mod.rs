@@ -20,9 +20,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::{Answer, Engine, EngineFault, FaultKind, Reproduce, reaper};
-use crate::edition::Edition;
-use crate::protocol::{self, Capabilities, Request};
-use crate::scenario::Case;
+use ptoracle_core::edition::Edition;
+use ptoracle_core::scenario::Case;
+use ptoracle_protocol::{self as protocol, Capabilities, Request};
 
 mod launch;
 mod pipes;

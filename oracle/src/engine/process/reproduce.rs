@@ -31,7 +31,7 @@ impl ProcessEngine {
         let seq = self.seq;
         // A shrunk ruling keeps the steps up to the one that differs; its
         // runs may have more.
-        let wire = |run: &crate::resolver::Run| -> Vec<_> {
+        let wire = |run: &ptoracle_core::resolver::Run| -> Vec<_> {
             run.steps
                 .iter()
                 .take(ask.case.steps.len())

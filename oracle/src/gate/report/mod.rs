@@ -14,10 +14,10 @@ use super::spill::Spill;
 use crate::engine::EngineCheck;
 use crate::engine::FaultKind;
 use crate::printable::{escape_html, markdown_code, markdown_text, printable, printable_lines};
-use crate::protocol::{Capabilities, EngineInfo, WireError, WireObservation};
-use crate::resolver::Run;
-use crate::scenario::Case;
-use crate::verdict::{Mismatch, Problem, Verdict};
+use ptoracle_core::resolver::Run;
+use ptoracle_core::scenario::Case;
+use ptoracle_core::verdict::{Mismatch, Problem, Verdict};
+use ptoracle_protocol::{Capabilities, EngineInfo, WireError, WireObservation};
 
 mod json;
 mod junit;
@@ -88,7 +88,7 @@ pub struct Report {
     /// the edition, and what each other feature would add: the summary
     /// names the one that unlocks the most.
     #[serde(skip)]
-    pub reach: Option<crate::protocol::Reach>,
+    pub reach: Option<ptoracle_protocol::Reach>,
 }
 
 /// The generated part of a run.
@@ -122,7 +122,7 @@ impl Report {
         let mut r = Report {
             report_version: REPORT_VERSION,
             ptoracle: env!("CARGO_PKG_VERSION").into(),
-            protocol: crate::protocol::VERSION,
+            protocol: ptoracle_protocol::VERSION,
             engine,
             features,
             unobserved,

@@ -91,7 +91,7 @@ pub enum Outcome {
         /// What happened.
         message: String,
         /// Whether the case never reached the engine (see
-        /// [`EngineFault::not_sent`](crate::fault::EngineFault::not_sent)).
+        /// [`EngineFault::not_sent`](ptoracle_core::fault::EngineFault::not_sent)).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         not_sent: bool,
     },
@@ -222,7 +222,7 @@ impl Observed {
             steps: run
                 .steps
                 .iter()
-                .map(|s| crate::protocol::to_wire(&s.observation))
+                .map(|s| ptoracle_protocol::to_wire(&s.observation))
                 .collect(),
             error: run.error.as_ref().and_then(crate::engine::wire_error),
         }
